@@ -1,0 +1,138 @@
+// vram-budget: the command-line face of the core. Reads files, prints reports.
+//
+//   vram-budget estimate FILE|- [--json]
+//   vram-budget accuracy FILE.jsonl [--json]
+//   vram-budget models [--json]
+//   vram-budget gpus [--json]
+//
+// Exit status: 0 success, 2 bad input (the message names the field), 1 other failure.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "vram/accuracy.hpp"
+#include "vram/catalog.hpp"
+#include "vram/error.hpp"
+#include "vram/estimate.hpp"
+#include "vram/report.hpp"
+#include "vram/scenario.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: vram-budget estimate FILE|- [--json]\n"
+    "       vram-budget accuracy FILE.jsonl [--json]\n"
+    "       vram-budget models [--json]\n"
+    "       vram-budget gpus [--json]\n";
+
+bool read_input(const std::string& name, std::string& out) {
+  if (name == "-") {
+    out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return true;
+  }
+  std::ifstream f(name, std::ios::binary);
+  if (!f) return false;
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+int cmd_estimate(const vram::Catalog& catalog, const std::string& file, bool as_json) {
+  std::string text;
+  if (!read_input(file, text)) {
+    std::cerr << "vram-budget: cannot read " << file << "\n";
+    return 2;
+  }
+  try {
+    const vram::Report r = vram::estimate(vram::parse_scenario_text(text, catalog));
+    if (as_json) std::cout << vram::to_json(r).dump(2) << "\n";
+    else std::cout << vram::to_text(r);
+    return 0;
+  } catch (const vram::InputError& e) {
+    if (as_json) std::cout << vram::error_json(e.path(), e.what()).dump(2) << "\n";
+    std::cerr << "vram-budget: " << (e.path().empty() ? "" : e.path() + ": ") << e.what() << "\n";
+    return 2;
+  }
+}
+
+int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_json) {
+  std::string text;
+  if (!read_input(file, text)) {
+    std::cerr << "vram-budget: cannot read " << file << "\n";
+    return 2;
+  }
+  const vram::AccuracyRun run = vram::run_accuracy(text, catalog);
+  if (as_json) std::cout << vram::to_json(run).dump(2) << "\n";
+  else std::cout << vram::to_text(run);
+  return 0;
+}
+
+int cmd_models(const vram::Catalog& catalog, bool as_json) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& m : catalog.models()) {
+    const std::int64_t params = vram::parameter_count(m.model.tensors);
+    list.push_back({{"id", m.id}, {"params", params}, {"model_type", m.model.arch.model_type},
+                    {"max_context", m.model.arch.max_positions}, {"dtype", m.model.arch.native_dtype},
+                    {"checkpoint_bytes", m.model.checkpoint_bytes ? nlohmann::json(m.model.checkpoint_bytes->in_bytes()) : nlohmann::json(nullptr)}});
+    if (!as_json) {
+      std::printf("%-48s %20s params  %-12s ctx %-8lld %s\n", m.id.c_str(), vram::group_thousands(params).c_str(),
+                  m.model.arch.model_type.c_str(), static_cast<long long>(m.model.arch.max_positions), m.model.arch.native_dtype.c_str());
+    }
+  }
+  if (as_json) std::cout << list.dump(2) << "\n";
+  return 0;
+}
+
+int cmd_gpus(const vram::Catalog& catalog, bool as_json) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& g : catalog.gpus()) {
+    list.push_back({{"id", g.id}, {"name", g.name}, {"memory_bytes", g.memory.in_bytes()}, {"marketing_gb", g.marketing_gb},
+                    {"price_usd_per_hour", g.price_usd_per_hour ? nlohmann::json(*g.price_usd_per_hour) : nlohmann::json(nullptr)}});
+    if (!as_json) {
+      std::printf("%-16s %-36s %18s  %10s  (sold as %g GB)\n", g.id.c_str(), g.name.c_str(), vram::format_exact(g.memory).c_str(),
+                  vram::format_iec(g.memory).c_str(), g.marketing_gb);
+    }
+  }
+  if (as_json) std::cout << list.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  bool as_json = false;
+  std::vector<std::string> positional;
+  for (const auto& a : args) {
+    if (a == "--json") as_json = true;
+    else if (a == "-h" || a == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else positional.push_back(a);
+  }
+  if (positional.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  try {
+    const vram::Catalog catalog(vram::embedded_catalog_files());
+    const std::string& cmd = positional[0];
+    if (cmd == "estimate" && positional.size() == 2) return cmd_estimate(catalog, positional[1], as_json);
+    if (cmd == "accuracy" && positional.size() == 2) return cmd_accuracy(catalog, positional[1], as_json);
+    if (cmd == "models" && positional.size() == 1) return cmd_models(catalog, as_json);
+    if (cmd == "gpus" && positional.size() == 1) return cmd_gpus(catalog, as_json);
+    std::cerr << kUsage;
+    return 2;
+  } catch (const vram::InputError& e) {
+    std::cerr << "vram-budget: catalog: " << e.path() << ": " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "vram-budget: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,48 @@
+// Budget category: the inference KV cache (and recurrent state).
+//
+// Per token and layer an attention layer caches one key and one value vector
+// per KV head: 2 × kv_heads × head_dim elements (Vaswani et al. 2017; GQA:
+// Ainslie et al. 2023). MLA caches one latent of kv_lora_rank + qk_rope_head_dim
+// elements shared by all heads (DeepSeek-V2 paper, §2.1.2). A sliding-window
+// layer never holds more than `window` tokens. A Mamba layer keeps a constant
+// state per sequence instead (Gu & Dao 2023, §3.4).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "vram/model.hpp"
+#include "vram/scenario.hpp"
+#include "vram/units.hpp"
+
+namespace vram {
+
+/// Bytes of `elems` cache elements of `dtype`, block types rounded up per row.
+Bytes kv_row_bytes(std::int64_t elems, const KvDtype& dtype);
+
+/// KV heads one tensor-parallel rank holds: max(1, kv_heads / tp) (heads are
+/// replicated when tp exceeds them).
+std::int64_t kv_heads_per_rank(const Architecture& arch, std::int64_t tensor_parallel);
+
+/// Bytes one token adds to one layer's cache on one rank (K and V).
+Bytes kv_bytes_per_token_layer(const Architecture& arch, const LayerSpec& layer, const KvDtype& dtype,
+                               std::int64_t tensor_parallel);
+
+/// Bytes one token adds over layers [first, end) on one rank, all layers as
+/// if unwindowed (sliding layers included; Mamba layers add nothing).
+Bytes kv_bytes_per_token(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                         std::int32_t first = 0, std::int32_t end = INT32_MAX);
+
+/// KV bytes for one sequence of `tokens`, sliding layers capped at their window.
+Bytes kv_bytes_for_sequence(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                            std::int64_t tokens, std::int32_t first = 0, std::int32_t end = INT32_MAX);
+
+/// Recurrent state of one sequence in the Mamba layers: conv state
+/// d_inner × (d_conv - 1) plus SSM state d_inner × d_state, in `state_bits` bits.
+Bytes mamba_state_bytes_per_sequence(const Architecture& arch, std::int64_t state_bits, std::int64_t tensor_parallel,
+                                     std::int32_t first = 0, std::int32_t end = INT32_MAX);
+
+/// "32 layers × 2 (K,V) × 8 KV heads × 128 dims × 2 B = 131,072 B/token"
+std::string kv_per_token_formula(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel);
+
+}  // namespace vram

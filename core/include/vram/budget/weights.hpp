@@ -1,0 +1,57 @@
+// Budget category: model weights.
+//
+// The article's first step: parameters x bytes per parameter, where "bytes per
+// parameter" is the loader's real layout (formats.hpp), applied tensor by tensor
+// so unquantized embeddings, norms and heads stay 16-bit.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "vram/formats.hpp"
+#include "vram/model.hpp"
+#include "vram/units.hpp"
+
+namespace vram {
+
+/// Which tensors one GPU holds.
+struct WeightPlacement {
+  std::int64_t tensor_parallel = 1;
+  std::int32_t first_layer = 0;                                   ///< first decoder layer on this GPU
+  std::int32_t end_layer = std::numeric_limits<std::int32_t>::max();  ///< one past the last
+  bool embedding = true;     ///< token embedding (first pipeline stage)
+  bool head = true;          ///< final norm + lm_head (last pipeline stage)
+  bool vision = true;        ///< vision tower (multimodal models, first stage)
+  bool mtp = false;          ///< multi-token-prediction layers (speculative decoding only)
+  std::int64_t vocab_multiple = 1;  ///< vocabulary rows padded to this multiple before sharding
+};
+
+/// Elements of `t` held by one tensor-parallel rank (vectors split along their length).
+struct ShardShape {
+  std::int64_t rows;
+  std::int64_t cols;
+};
+ShardShape shard_shape(const Tensor& t, const Architecture& arch, std::int64_t tensor_parallel,
+                       std::int64_t vocab_multiple);
+
+/// Weight bytes on one GPU, with a per-codec breakdown for the formula.
+struct WeightsEstimate {
+  Bytes bytes;
+  std::int64_t params = 0;  ///< parameters counted (whole tensors, before sharding)
+  struct Part {
+    std::string codec;
+    std::int64_t params;  ///< elements on this GPU stored with `codec`
+    Bytes bytes;
+  };
+  std::vector<Part> parts;
+};
+
+WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, const WeightPlacement& placement);
+
+/// Article example: params x bytes/param, as a formula string.
+/// "13,000,000,000 params × 2 B (bf16) = 26,000,000,000 B ≈ 24.21 GiB"
+std::string weights_formula(const WeightsEstimate& w);
+
+}  // namespace vram

@@ -1,0 +1,67 @@
+// The catalog: models and GPUs from models/*.json, embedded at build time.
+//
+// A `Catalog` is built once from the JSON texts (the faces hold one and pass it
+// by const reference); lookups never mutate it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "vram/model.hpp"
+#include "vram/units.hpp"
+
+namespace vram {
+
+/// One GPU model: the memory the framework sees, and a marketing label.
+struct Gpu {
+  std::string id;        ///< catalog id, e.g. "H100-SXM-80GB"
+  std::string name;      ///< "NVIDIA H100 SXM5 80GB HBM3"
+  std::string vendor;
+  double marketing_gb = 0;
+  Bytes memory;          ///< cudaMemGetInfo total (what torch and vLLM see)
+  std::string memory_source;
+  std::optional<double> price_usd_per_hour;
+  std::string price_source;
+};
+
+struct CatalogModel {
+  std::string id;
+  std::string revision;
+  std::string config_source;
+  nlohmann::json config;  ///< verbatim config.json
+  Model model;            ///< resolved architecture and inventory
+  std::string checkpoint_status;  ///< verified | corroborated | computed | unknown
+  std::string checkpoint_source;
+  /// Non-parameter tensors stored in the checkpoint (e.g. Llama-2 inv_freq).
+  Bytes checkpoint_extra_bytes;
+};
+
+/// One embedded file: its name (relative to models/) and text.
+struct CatalogFile {
+  std::string_view name;
+  std::string_view text;
+};
+
+class Catalog {
+ public:
+  /// Parses every file; throws `InputError` naming the file on bad data.
+  explicit Catalog(const std::vector<CatalogFile>& files);
+
+  const CatalogModel* find_model(std::string_view id) const;
+  const Gpu* find_gpu(std::string_view id) const;
+  const std::vector<CatalogModel>& models() const { return models_; }
+  const std::vector<Gpu>& gpus() const { return gpus_; }
+
+ private:
+  std::vector<CatalogModel> models_;
+  std::vector<Gpu> gpus_;
+};
+
+/// The files embedded from models/ at build time (generated source).
+std::vector<CatalogFile> embedded_catalog_files();
+
+}  // namespace vram

@@ -1,0 +1,90 @@
+// vLLM's memory accounting (v1 engine; V0 differences noted per term).
+//
+// vLLM claims `gpu_memory_utilization × total` for itself, loads the weights,
+// runs a profiling forward pass at `max_num_batched_tokens`, and gives every
+// byte left to the KV cache:
+//
+//   available_kv = total × gpu_memory_utilization
+//                − (weights + torch activation peak + non-torch increase)
+//
+// (vllm/v1/worker/gpu_worker.py determine_available_memory and
+// vllm/utils/mem_utils.py memory_profiling, v0.19.0). The KV pool is cut into
+// blocks of `block_size` tokens (vllm/v1/core/kv_cache_utils.py
+// get_kv_cache_config_from_groups), which fixes "GPU KV cache size: N tokens"
+// and "Maximum concurrency for C tokens per request: X".
+//
+// Worked example (the public H100 sweep, vllm-llmd-18): Llama-3.1-8B-Instruct
+// bf16 on an H100 80GB (79.19 GiB seen), utilisation 0.95, 8,192-token context:
+// requested 75.23 GiB − weights 14.99 GiB − activation peak 1.89 GiB − non-torch
+// 0.25 GiB = 58.11 GiB of KV; at 131,072 B/token that is 29,751 blocks of 16
+// tokens = 476,016 tokens, 58.11× concurrency at 8,192 tokens.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vram/model.hpp"
+#include "vram/report.hpp"
+#include "vram/scenario.hpp"
+#include "vram/units.hpp"
+
+namespace vram::vllm {
+
+/// A parsed vLLM version ("0.19.0" -> {0, 19, 0}); empty means the current one.
+struct Version {
+  int major = 0;
+  int minor = 19;
+  int patch = 0;
+  bool v1_engine() const { return major > 0 || minor >= 8; }  ///< V1 default from 0.8.0
+  bool at_least(int ma, int mi) const { return major > ma || (major == ma && minor >= mi); }
+};
+Version parse_version(const std::string& text);
+
+/// Scheduler defaults vLLM applies when the user sets none
+/// (vllm/engine/arg_utils.py EngineArgs._set_default_args, per version).
+struct SchedulerLimits {
+  std::int64_t max_num_batched_tokens;
+  std::int64_t max_num_seqs;
+  std::string why;  ///< which default rule applied
+};
+SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, Bytes gpu_memory, std::int64_t context);
+
+/// vLLM pipeline stages: layers per stage, remainder to the stages before the
+/// last (vllm/distributed/utils.py get_pp_indices).
+std::vector<std::int64_t> pipeline_partition(std::int64_t layers, std::int64_t stages);
+
+/// Rotary cos/sin cache held with the weights: max_position × rotary_dim in the
+/// model dtype (vllm/model_executor/layers/rotary_embedding/base.py _compute_cos_sin_cache).
+Bytes rotary_cache_bytes(const Architecture& arch, std::int64_t elem_bytes);
+
+/// Sampler buffers of the profiling run: for `seqs` rows of `vocab` logits, the
+/// model-dtype logits plus three fp32 copies (logits.float(), probabilities,
+/// log-probabilities) = seqs × vocab × (b + 12) bytes
+/// (vllm/v1/sample/sampler.py, v0.19.0).
+Bytes sampler_peak_bytes(std::int64_t seqs, std::int64_t vocab, std::int64_t elem_bytes);
+
+/// KV cache layout after vLLM's grouping of layers with the same attention
+/// type into groups of equal size (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).
+struct KvLayout {
+  std::int64_t group_size = 0;  ///< layers per group
+  std::int64_t groups = 0;      ///< number of groups
+  Bytes page_bytes;             ///< one block of one layer
+  Bytes per_token_all_layers;   ///< page_bytes × group_size × groups / block_size
+};
+KvLayout kv_layout(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                   std::int64_t block_size, std::int32_t first_layer, std::int32_t end_layer);
+
+/// Blocks, tokens and concurrency vLLM derives from an available KV budget.
+struct KvPool {
+  std::int64_t blocks = 0;
+  std::int64_t tokens = 0;
+  double max_concurrency = 0;
+};
+KvPool kv_pool(const Architecture& arch, const KvLayout& layout, Bytes available, std::int64_t block_size,
+               std::int64_t context, std::int64_t max_num_batched_tokens);
+
+/// Fills `report` for a vLLM scenario.
+void account(const Scenario& s, Report& report);
+
+}  // namespace vram::vllm

@@ -1,0 +1,89 @@
+// Storage formats: how many bytes a tensor takes in a given weight format.
+//
+// Every format is described by its layout in bits (payload per element plus
+// the scales, zero points and indexes the loader stores beside it), so 4-bit
+// types never round to 0 bytes per element and overheads stay visible.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "vram/model.hpp"
+#include "vram/units.hpp"
+
+namespace vram {
+
+/// The layout of one stored tensor of `rows` x `cols` elements.
+struct Codec {
+  enum class Kind : std::uint8_t {
+    plain,      ///< elem_bits per element, nothing else
+    per_row,    ///< + one scale per output row (per-channel)
+    block2d,    ///< + one scale per block_rows x block_cols tile (DeepSeek fp8)
+    group,      ///< + scale (and zero) per `group` input elements of each row (GPTQ/AWQ)
+    blocks,     ///< whole blocks of `group` elements, `block_bits` each (GGUF, MXFP4, NVFP4, NF4)
+  };
+  Kind kind = Kind::plain;
+  std::int64_t elem_bits = 16;
+  std::int64_t scale_bits = 0;
+  std::int64_t zero_bits = 0;
+  std::int64_t group = 0;
+  std::int64_t block_bits = 0;
+  std::int64_t block_rows = 0;
+  std::int64_t block_cols = 0;
+  std::int64_t index_bits_per_col = 0;  ///< GPTQ g_idx: one int32 per input column
+  std::int64_t tensor_bits = 0;         ///< per-tensor extras (global scales, shape)
+  std::string name;                     ///< "bf16", "Q4_K", "int4 g128"
+};
+
+/// Bytes of `count` tensors of rows x cols elements stored with `codec`.
+Bytes stored_bytes(const Codec& codec, std::int64_t rows, std::int64_t cols, std::int64_t count = 1);
+
+/// A plain element type (bf16, fp16, fp32, fp8, int8, int4).
+Codec plain_codec(const std::string& name, std::int64_t bits);
+
+/// The weight format of a scenario: which codec each tensor gets.
+struct WeightFormat {
+  std::string name;     ///< canonical name, e.g. "gptq-int4", "gguf:Q4_K_M"
+  std::string summary;  ///< one line for reports: what is stored
+  std::string source;   ///< where the layout is documented
+  Codec linear;         ///< quantizable linear weights
+  Codec other;          ///< everything else (embeddings, norms, routers, vision)
+  bool gguf = false;    ///< per-tensor recipe (llama.cpp mixtures), see gguf_codec
+  std::string gguf_type;
+  std::vector<TensorRole> keep_unquantized;  ///< roles excluded by the checkpoint's ignore list
+  bool quantized() const { return linear.name != other.name || gguf; }
+};
+
+/// Names accepted in the scenario's "weights" field.
+std::vector<std::string> weight_format_names();
+
+/// Parses the scenario "weights" value (a string or {"format", "group_size"}).
+/// `native` is the model's own 16/32-bit dtype for the unquantized tensors.
+WeightFormat parse_weight_format(const nlohmann::json& value, const std::string& path,
+                                 const std::string& native);
+
+/// The format a checkpoint's `quantization_config` describes (compressed-tensors,
+/// fp8, gptq, awq, bitsandbytes, mxfp4, modelopt), with its ignore list.
+/// Returns false in `found` when the config has no quantization_config.
+WeightFormat format_from_quantization_config(const nlohmann::json& config, const std::string& path,
+                                             const std::string& native, bool& found);
+
+/// Plain 16/32-bit storage in the model's own dtype.
+WeightFormat native_format(const std::string& native);
+
+/// Codec of one tensor under `format` (GGUF mixtures choose per tensor and layer).
+Codec codec_for(const WeightFormat& format, const Tensor& tensor, const Architecture& arch);
+
+/// GGML block types: elements per block and bytes per block.
+struct GgmlType {
+  const char* name;
+  std::int64_t block_elems;
+  std::int64_t block_bytes;
+};
+/// Throws `InputError` at `path` for an unknown type.
+GgmlType ggml_type(const std::string& name, const std::string& path);
+
+}  // namespace vram

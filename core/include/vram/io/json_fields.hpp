@@ -1,0 +1,65 @@
+// Reading typed fields from JSON with errors that name the field.
+//
+// Every reader takes the JSON pointer of the object it reads from, so a
+// failure says exactly which field was wrong and what is allowed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace vram::io {
+
+using nlohmann::json;
+
+/// "/a/b" + "c" -> "/a/b/c" (JSON pointer escaping of '~' and '/').
+std::string join_path(const std::string& parent, const std::string& key);
+
+/// Range allowed for an integer field.
+struct IntRange {
+  std::int64_t min;
+  std::int64_t max;
+};
+
+/// The largest count any field may hold: 10^15 (beyond any model or GPU).
+inline constexpr std::int64_t kAbsurd = 1'000'000'000'000'000;
+
+/// Integer field (a JSON number with no fraction). Throws `InputError` when it
+/// is missing, not an integer, or outside `range`.
+std::int64_t require_int(const json& obj, const std::string& key, const std::string& path,
+                         IntRange range = {1, kAbsurd});
+/// Same, but `nullopt` when the key is absent or null.
+std::optional<std::int64_t> optional_int(const json& obj, const std::string& key,
+                                         const std::string& path, IntRange range = {1, kAbsurd});
+/// First key of `keys` that is present (aliases such as n_embd / hidden_size).
+std::optional<std::int64_t> optional_int_any(const json& obj, const std::vector<std::string>& keys,
+                                             const std::string& path, IntRange range = {1, kAbsurd});
+std::int64_t require_int_any(const json& obj, const std::vector<std::string>& keys,
+                             const std::string& path, IntRange range = {1, kAbsurd});
+
+/// Finite number in [min, max].
+double require_number(const json& obj, const std::string& key, const std::string& path, double min,
+                      double max);
+std::optional<double> optional_number(const json& obj, const std::string& key,
+                                      const std::string& path, double min, double max);
+
+std::optional<bool> optional_bool(const json& obj, const std::string& key, const std::string& path);
+std::optional<std::string> optional_string(const json& obj, const std::string& key,
+                                           const std::string& path);
+/// String field that must be one of `allowed`.
+std::optional<std::string> optional_choice(const json& obj, const std::string& key,
+                                           const std::string& path,
+                                           const std::vector<std::string>& allowed);
+
+/// Throws if `obj` has a key not in `known` (catches typos such as "contxt").
+/// The key "extra" is always allowed.
+void reject_unknown_keys(const json& obj, const std::string& path,
+                         const std::vector<std::string>& known);
+
+/// Throws unless `value` is a JSON object.
+const json& require_object(const json& value, const std::string& path, const std::string& what);
+
+}  // namespace vram::io

@@ -1,0 +1,171 @@
+// Model architecture: read from a Hugging Face config.json, turned into an
+// inventory of stored tensors, and counted exactly.
+//
+// The inventory (one entry per tensor kind per layer, experts stacked with a
+// `count`) is the single source for parameter counts, checkpoint bytes in any
+// storage format, tensor-parallel sharding and pipeline stages, so none of
+// those is a second formula.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "vram/units.hpp"
+
+namespace vram {
+
+/// How one decoder layer mixes tokens.
+enum class LayerKind : std::uint8_t {
+  full_attention,     ///< causal attention over the whole context
+  sliding_attention,  ///< attention over the last `window` tokens only
+  mla,                ///< DeepSeek multi-head latent attention (one latent cached)
+  mamba,              ///< selective state-space layer: constant state per sequence
+};
+
+struct LayerSpec {
+  LayerKind kind = LayerKind::full_attention;
+  std::int64_t window = 0;  ///< tokens, for sliding_attention
+  bool moe = false;         ///< the MLP of this layer is a mixture of experts
+};
+
+/// What a tensor is, for quantization recipes and sharding.
+enum class TensorRole : std::uint8_t {
+  embedding, lm_head, position_embedding,
+  attn_q, attn_k, attn_v, attn_qkv, attn_o, attn_sinks,
+  mla_q_a, mla_q_b, mla_kv_a, mla_kv_b,
+  mlp_gate, mlp_up, mlp_down,
+  expert_gate, expert_up, expert_down,
+  router,
+  ssm_in, ssm_conv, ssm_x, ssm_dt, ssm_state, ssm_out,
+  norm, bias, rel_position_bias,
+  vision, projector,
+};
+
+/// Which part of the checkpoint a tensor belongs to.
+enum class TensorStage : std::uint8_t {
+  text,     ///< the language model (decoder, or encoder+decoder for T5)
+  vision,   ///< vision tower and projector of a multimodal model
+  mtp,      ///< multi-token-prediction layers (stored; engines skip them by default)
+};
+
+/// How tensor parallelism splits a tensor.
+enum class Shard : std::uint8_t {
+  replicated,  ///< every rank holds all of it (norms, routers)
+  rows,        ///< split along the output dimension (column-parallel linear, vocab)
+  cols,        ///< split along the input dimension (row-parallel linear)
+  kv_rows,     ///< rows, but whole KV heads, replicated when ranks > KV heads
+};
+
+/// One stored tensor (or `count` identical ones, e.g. experts): `rows` x `cols`
+/// elements; a vector has rows = 1.
+struct Tensor {
+  TensorRole role;
+  std::int32_t layer;  ///< decoder layer index, -1 for embeddings/head/final norm
+  std::int64_t rows;
+  std::int64_t cols;
+  std::int64_t count = 1;
+  TensorStage stage = TensorStage::text;
+  Shard shard = Shard::replicated;
+  bool quantizable = false;  ///< a linear weight that quantized formats store low-bit
+  std::int64_t elements() const { return rows * cols * count; }
+};
+
+/// Per-family details of the decoder block that change what is stored.
+struct BlockLayout {
+  bool qkv_bias = false;
+  bool o_bias = false;
+  bool mlp_bias = false;
+  bool qk_norm = false;               ///< per-head RMSNorm on q and k (Qwen3, Gemma 3)
+  bool sinks = false;                 ///< per-head attention sinks (gpt-oss)
+  bool router_bias = false;
+  bool expert_bias = false;
+  bool layernorm_bias = false;        ///< LayerNorm (weight + bias) instead of RMSNorm
+  bool gated_mlp = true;              ///< gate + up + down (SwiGLU/GeGLU) vs up + down
+  int norms_per_layer = 2;
+  bool shared_expert_gate = false;    ///< Qwen2-MoE sigmoid gate on the shared expert
+  bool score_correction_bias = false; ///< DeepSeek-V3 e_score_correction_bias
+  std::int64_t moe_every = 1;         ///< MoE on layers with (i + 1) % moe_every == 0
+  std::int64_t first_dense = 0;       ///< first_k_dense_replace
+  std::int64_t dense_intermediate = 0;///< width of non-MoE MLPs in MoE models
+  std::int64_t mtp_layers = 0;        ///< stored multi-token-prediction layers
+};
+
+/// Language-model architecture fields, normalised across families.
+struct Architecture {
+  std::string model_type;
+  std::string family;  ///< builder used: llama, gemma, phi, bloom, t5, mamba, ...
+  std::int64_t hidden = 0;
+  std::int64_t intermediate = 0;
+  std::int64_t layers = 0;
+  std::int64_t heads = 0;
+  std::int64_t kv_heads = 0;
+  std::int64_t head_dim = 0;
+  std::int64_t v_head_dim = 0;  ///< equals head_dim except for MLA
+  std::int64_t vocab = 0;
+  std::int64_t max_positions = 0;  ///< 0 when the config states none
+  std::int64_t rotary_dim = 0;     ///< 0 when positions are not rotary
+  bool tied_embeddings = false;
+  std::string native_dtype;  ///< config torch_dtype as a format name ("bf16")
+  // MoE
+  std::int64_t experts = 0;
+  std::int64_t experts_per_token = 0;
+  std::int64_t expert_intermediate = 0;
+  std::int64_t shared_experts_intermediate = 0;  ///< total width of shared experts
+  // MLA
+  std::int64_t q_lora_rank = 0;
+  std::int64_t kv_lora_rank = 0;
+  std::int64_t qk_rope_head_dim = 0;
+  std::int64_t qk_nope_head_dim = 0;
+  // Mamba
+  std::int64_t ssm_inner = 0;
+  std::int64_t ssm_state = 0;
+  std::int64_t ssm_conv = 0;
+  std::int64_t ssm_dt_rank = 0;
+  // Encoder-decoder
+  std::int64_t encoder_layers = 0;  ///< 0 for decoder-only models
+  std::vector<LayerSpec> layer_specs;  ///< one per decoder layer
+  std::int64_t vision_params = 0;      ///< vision tower + projector, counted from vision_config
+  BlockLayout block;
+  std::vector<std::string> notes;      ///< assumptions made while reading the config
+};
+
+/// A resolved model: its architecture and tensor inventory.
+struct Model {
+  std::string id;      ///< catalog id, "config.json", or "params"
+  Architecture arch;
+  std::vector<Tensor> tensors;
+  /// Published checkpoint bytes (safetensors total_size), when known.
+  std::optional<Bytes> checkpoint_bytes;
+  /// For a bare parameter count, the count; otherwise 0.
+  std::int64_t bare_params = 0;
+};
+
+/// Reads a Hugging Face config.json. `path` is the JSON pointer of `config`
+/// within the scenario, used in error messages.
+Architecture parse_config(const nlohmann::json& config, const std::string& path);
+
+/// The tensors a checkpoint of this architecture stores.
+std::vector<Tensor> tensor_inventory(const Architecture& arch);
+
+/// Model from a config.json (architecture + inventory).
+Model model_from_config(const nlohmann::json& config, const std::string& path, std::string id);
+
+/// A model known only by its parameter count (the article's hypothetical 13B):
+/// one quantizable tensor, no architecture, so no KV cache or activations.
+Model model_from_param_count(std::int64_t params);
+
+/// Total elements over tensors matching `stage` (all stages when nullopt).
+std::int64_t parameter_count(const std::vector<Tensor>& tensors,
+                             std::optional<TensorStage> stage = std::nullopt);
+
+/// Parameters that one token runs through (MoE: routed experts_per_token only).
+std::int64_t active_parameter_count(const Model& model);
+
+const char* to_string(TensorRole role);
+const char* to_string(LayerKind kind);
+
+}  // namespace vram

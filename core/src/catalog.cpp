@@ -1,0 +1,94 @@
+#include "vram/catalog.hpp"
+
+#include "vram/error.hpp"
+#include "vram/formats.hpp"
+#include "vram/io/json_fields.hpp"
+
+namespace vram {
+
+using nlohmann::json;
+
+namespace {
+
+std::int64_t dtype_bytes(const std::string& dtype, const std::string& path) {
+  if (dtype == "F32" || dtype == "I32") return 4;
+  if (dtype == "F16" || dtype == "BF16") return 2;
+  if (dtype == "F8_E4M3" || dtype == "F8_E5M2" || dtype == "U8" || dtype == "I8") return 1;
+  if (dtype == "F64" || dtype == "I64") return 8;
+  throw InputError(path, "unknown safetensors dtype \"" + dtype + "\"; allowed: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I8, U8");
+}
+
+CatalogModel read_model(std::string_view file, const json& j) {
+  const std::string path = "/" + std::string(file);
+  CatalogModel m;
+  m.id = io::optional_string(j, "id", path).value_or("");
+  if (m.id.empty()) throw InputError(path + "/id", "is required: the Hugging Face repository id");
+  m.revision = io::optional_string(j, "revision", path).value_or("");
+  m.config_source = io::optional_string(j, "config_source", path).value_or("");
+  if (!j.contains("config")) throw InputError(path + "/config", "is required: the model's config.json");
+  m.config = j.at("config");
+  m.model = model_from_config(m.config, path + "/config", m.id);
+  const json ck = j.value("checkpoint", json::object());
+  const std::string ckpath = path + "/checkpoint";
+  if (auto total = io::optional_int(ck, "total_bytes", ckpath)) m.model.checkpoint_bytes = Bytes::of(*total);
+  m.checkpoint_status = io::optional_string(ck, "status", ckpath).value_or("unknown");
+  m.checkpoint_source = io::optional_string(ck, "source", ckpath).value_or("");
+  if (auto extra = ck.find("extra_tensors"); extra != ck.end() && extra->is_array()) {
+    for (std::size_t i = 0; i < extra->size(); ++i) {
+      const auto& e = (*extra)[i];
+      const std::string ep = ckpath + "/extra_tensors/" + std::to_string(i);
+      const std::int64_t per_layer = io::require_int(e, "per_layer_elems", ep);
+      const std::string dtype = io::optional_string(e, "dtype", ep).value_or("F32");
+      m.checkpoint_extra_bytes += Bytes::of(per_layer * m.model.arch.layers * dtype_bytes(dtype, ep + "/dtype"));
+    }
+  }
+  return m;
+}
+
+Gpu read_gpu(const json& g, const std::string& path) {
+  Gpu gpu;
+  gpu.id = io::optional_string(g, "id", path).value_or("");
+  if (gpu.id.empty()) throw InputError(path + "/id", "is required");
+  gpu.name = io::optional_string(g, "name", path).value_or(gpu.id);
+  gpu.vendor = io::optional_string(g, "vendor", path).value_or("");
+  gpu.marketing_gb = io::optional_number(g, "marketing_gb", path, 0, 1e6).value_or(0);
+  gpu.memory = Bytes::of(io::require_int(g, "memory_bytes", path, {1, io::kAbsurd}));
+  gpu.memory_source = io::optional_string(g, "memory_source", path).value_or("");
+  gpu.price_usd_per_hour = io::optional_number(g, "price_usd_per_hour", path, 0, 1e6);
+  gpu.price_source = io::optional_string(g, "price_source", path).value_or("");
+  return gpu;
+}
+
+}  // namespace
+
+Catalog::Catalog(const std::vector<CatalogFile>& files) {
+  for (const auto& f : files) {
+    const json j = json::parse(f.text.begin(), f.text.end(), nullptr, false);
+    if (j.is_discarded()) throw InputError("/" + std::string(f.name), "is not valid JSON");
+    if (f.name == "gpus.json") {
+      const auto list = j.find("gpus");
+      if (list == j.end() || !list->is_array()) throw InputError("/gpus.json/gpus", "is required: a list of GPUs");
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        gpus_.push_back(read_gpu((*list)[i], "/gpus.json/gpus/" + std::to_string(i)));
+      }
+    } else {
+      models_.push_back(read_model(f.name, j));
+    }
+  }
+}
+
+const CatalogModel* Catalog::find_model(std::string_view id) const {
+  for (const auto& m : models_) {
+    if (m.id == id) return &m;
+  }
+  return nullptr;
+}
+
+const Gpu* Catalog::find_gpu(std::string_view id) const {
+  for (const auto& g : gpus_) {
+    if (g.id == id) return &g;
+  }
+  return nullptr;
+}
+
+}  // namespace vram

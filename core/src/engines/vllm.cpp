@@ -1,0 +1,352 @@
+#include "vram/engines/vllm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
+
+#include "vram/budget/activations.hpp"
+#include "vram/budget/kv_cache.hpp"
+#include "vram/budget/runtime.hpp"
+#include "vram/budget/weights.hpp"
+
+namespace vram::vllm {
+
+namespace {
+
+constexpr const char* kWorkerSource = "vllm/v1/worker/gpu_worker.py determine_available_memory, vllm/utils/mem_utils.py memory_profiling (v0.19.0)";
+constexpr const char* kKvSource = "vllm/v1/core/kv_cache_utils.py get_kv_cache_config_from_groups, get_max_concurrency_for_kv_cache_config (v0.19.0)";
+constexpr const char* kSweepSource = "vLLM 0.19.0 startup logs, H100 sweep (llm-d-incubation/llm-d-planner @ d3121e059da8, accuracy/results/v0.19.0/logs)";
+
+std::string fmt(double v, int decimals = 2) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+}  // namespace
+
+Version parse_version(const std::string& text) {
+  Version v;
+  if (text.empty()) return v;
+  int ma = 0, mi = 0, pa = 0;
+  const int n = std::sscanf(text.c_str(), "%d.%d.%d", &ma, &mi, &pa);
+  if (n >= 2) {
+    v.major = ma;
+    v.minor = mi;
+    v.patch = n >= 3 ? pa : 0;
+  }
+  return v;
+}
+
+SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, Bytes gpu_memory, std::int64_t context) {
+  SchedulerLimits l{};
+  if (!v.v1_engine()) {
+    // V0 without chunked prefill schedules a whole prompt at once:
+    // max_num_batched_tokens = max(max_model_len, 2048); max_num_seqs = 256
+    // (vllm/engine/arg_utils.py, v0.6.4).
+    l.max_num_batched_tokens = std::max<std::int64_t>(context, 2048);
+    l.max_num_seqs = 256;
+    l.why = "V0 defaults (v<0.8): max(max_model_len, 2048) tokens, 256 sequences";
+  } else if (v.at_least(0, 10)) {
+    // Since v0.10 the defaults depend on the device: GPUs with at least 70 GiB
+    // get 8192 batched tokens and 1024 sequences for `vllm serve`
+    // (vllm/engine/arg_utils.py EngineArgs._set_default_args, v0.19.0).
+    const bool large = gpu_memory >= Bytes::from(70, kGiB);
+    l.max_num_batched_tokens = large ? 8192 : 2048;
+    l.max_num_seqs = large ? 1024 : 256;
+    l.why = large ? "vllm serve defaults for GPUs with ≥ 70 GiB: 8192 tokens, 1024 sequences"
+                  : "vllm serve defaults for GPUs under 70 GiB: 2048 tokens, 256 sequences";
+  } else {
+    l.max_num_batched_tokens = 2048;
+    l.max_num_seqs = 256;
+    l.why = "V1 vllm serve defaults (v0.8–0.9): 2048 tokens, 256 sequences";
+  }
+  if (s.max_num_batched_tokens) {
+    l.max_num_batched_tokens = *s.max_num_batched_tokens;
+    l.why = "as set";
+  }
+  if (s.max_num_seqs) l.max_num_seqs = *s.max_num_seqs;
+  return l;
+}
+
+std::vector<std::int64_t> pipeline_partition(std::int64_t layers, std::int64_t stages) {
+  std::vector<std::int64_t> parts(static_cast<std::size_t>(stages), layers / stages);
+  const std::int64_t remaining = layers % stages;
+  for (std::int64_t i = 2; i < remaining + 2; ++i) parts[static_cast<std::size_t>(stages - i)] += 1;
+  return parts;
+}
+
+Bytes rotary_cache_bytes(const Architecture& a, std::int64_t elem_bytes) {
+  if (a.rotary_dim == 0 || a.max_positions == 0) return Bytes{};
+  return Bytes::of(a.max_positions * a.rotary_dim * elem_bytes);
+}
+
+Bytes sampler_peak_bytes(std::int64_t seqs, std::int64_t vocab, std::int64_t elem_bytes) {
+  return logits_bytes(seqs, vocab, elem_bytes) + logits_bytes(seqs, vocab, 4) * 3;
+}
+
+KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
+                   std::int32_t first, std::int32_t end) {
+  // Count layers per attention type (full, sliding per window, MLA); Mamba layers hold no pages here.
+  std::map<std::pair<int, std::int64_t>, std::int64_t> types;
+  Bytes page;
+  for (std::int32_t i = std::max(0, first); i < std::min<std::int32_t>(end, static_cast<std::int32_t>(a.layer_specs.size())); ++i) {
+    const auto& l = a.layer_specs[i];
+    if (l.kind == LayerKind::mamba) continue;
+    types[{static_cast<int>(l.kind), l.kind == LayerKind::sliding_attention ? l.window : 0}] += 1;
+    page = std::max(page, kv_bytes_per_token_layer(a, l, d, tp) * block_size);
+  }
+  KvLayout k;
+  if (types.empty()) return k;
+  std::int64_t min_n = INT64_MAX, max_n = 0;
+  for (const auto& [type, n] : types) {
+    min_n = std::min(min_n, n);
+    max_n = std::max(max_n, n);
+  }
+  // One type: one group of all layers. Several: groups of min_n layers, or of max_n
+  // when the counts are within 25% (vLLM avoids many small padded groups).
+  k.group_size = types.size() == 1 ? max_n : (max_n < min_n * 5 / 4 ? max_n : min_n);
+  for (const auto& [type, n] : types) k.groups += (n + k.group_size - 1) / k.group_size;
+  k.page_bytes = page;
+  k.per_token_all_layers = Bytes::of(page.in_bytes() * k.group_size * k.groups / block_size);
+  if (a.family == "t5") k.per_token_all_layers = k.per_token_all_layers * 2;
+  return k;
+}
+
+KvPool kv_pool(const Architecture& a, const KvLayout& k, Bytes available, std::int64_t block_size, std::int64_t context,
+               std::int64_t max_batched) {
+  KvPool p;
+  if (k.groups == 0 || available <= Bytes{}) return p;
+  const Bytes block_all_groups = k.page_bytes * k.group_size;  // one block id spans group_size layer tensors
+  p.blocks = available.in_bytes() / block_all_groups.in_bytes();
+  p.tokens = p.blocks / k.groups * block_size;
+  // Pages one request of `context` tokens needs in each group: full layers cdiv(context, block);
+  // sliding layers cdiv(min(window − 1 + max_num_batched_tokens, context), block) + 1
+  // (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes).
+  std::map<std::pair<int, std::int64_t>, std::int64_t> types;
+  for (const auto& l : a.layer_specs) {
+    if (l.kind != LayerKind::mamba) types[{static_cast<int>(l.kind), l.kind == LayerKind::sliding_attention ? l.window : 0}] += 1;
+  }
+  std::int64_t pages = 0;
+  for (const auto& [type, n] : types) {
+    const std::int64_t groups = (n + k.group_size - 1) / k.group_size;
+    std::int64_t per_group = (context + block_size - 1) / block_size;
+    if (type.first == static_cast<int>(LayerKind::sliding_attention)) {
+      per_group = (std::min(type.second - 1 + max_batched, context) + block_size - 1) / block_size + 1;
+    }
+    pages += per_group * groups;
+  }
+  p.max_concurrency = pages > 0 ? static_cast<double>(p.blocks) / static_cast<double>(pages) : 0;
+  return p;
+}
+
+namespace {
+
+/// Everything one pipeline stage (one GPU of it) spends.
+struct StageAccount {
+  std::int32_t first_layer = 0;
+  std::int32_t end_layer = 0;
+  WeightsEstimate weights;
+  Bytes rotary;
+  Bytes forward_peak;
+  Bytes sampler;
+  Bytes activation;
+  Bytes non_torch;
+  Bytes kv_available;
+  KvLayout layout;
+  KvPool pool;
+  Bytes kv_needed;
+};
+
+/// Non-torch memory that appears during the profiling forward pass: cuBLAS /
+/// attention workspaces on one GPU, plus NCCL and custom all-reduce buffers
+/// with tensor parallelism ("non-torch forward increase memory" in the sweep:
+/// 0.24–0.26 GiB single GPU, 2.07–2.21 GiB at TP 2/4, 0.07 GiB per stage at PP 2/4).
+Bytes non_torch_increase(std::int64_t tp, std::int64_t pp) {
+  if (tp > 1) return Bytes::from_fraction(2.1, kGiB);
+  if (pp > 1) return Bytes::from_fraction(0.07, kGiB);
+  return Bytes::from_fraction(0.25, kGiB);
+}
+
+/// CUDA graph pools captured after the KV cache is allocated ("Graph capturing
+/// finished ... took X GiB" in the sweep: median 0.84 GiB single GPU).
+Bytes cuda_graph_bytes(bool eager, std::int64_t tp) {
+  if (eager) return Bytes{};
+  return tp > 1 ? Bytes::from_fraction(1.7, kGiB) : Bytes::from_fraction(0.84, kGiB);
+}
+
+}  // namespace
+
+void account(const Scenario& s, Report& r) {
+  const Model& m = s.model;
+  const Architecture& a = m.arch;
+  const InferenceSettings& inf = s.inference;
+  const Version ver = parse_version(inf.vllm.version);
+  const std::int64_t tp = inf.tensor_parallel;
+  const std::int64_t pp = inf.pipeline_parallel;
+  // Activations run in the model dtype: fp32 only when the weights are plain fp32.
+  const std::int64_t b = s.weights.name == "fp32" ? 4 : 2;
+  const SchedulerLimits lim = scheduler_limits(inf.vllm, ver, s.gpu.memory, inf.context);
+  const Bytes requested = scale_floor(s.gpu.memory, inf.vllm.gpu_memory_utilization);
+
+  const auto parts = pipeline_partition(std::max<std::int64_t>(a.layers, 1), pp);
+  std::vector<StageAccount> stages;
+  std::int32_t first = 0;
+  for (std::int64_t st = 0; st < pp; ++st) {
+    StageAccount sa;
+    sa.first_layer = first;
+    sa.end_layer = static_cast<std::int32_t>(first + parts[static_cast<std::size_t>(st)]);
+    first = sa.end_layer;
+    WeightPlacement place;
+    place.tensor_parallel = tp;
+    place.first_layer = sa.first_layer;
+    place.end_layer = pp == 1 ? INT32_MAX : sa.end_layer;
+    place.embedding = st == 0;
+    place.vision = st == 0;
+    place.head = st == pp - 1;
+    place.vocab_multiple = 64;  // VocabParallelEmbedding pads to 64 (vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE)
+    sa.weights = weights_on_gpu(m, s.weights, place);
+    if (s.weights_bytes_given && sa.weights.bytes > Bytes{}) {
+      // Spread the exact checkpoint size over ranks in the inventory's proportions.
+      WeightPlacement whole;
+      whole.vocab_multiple = 1;
+      const Bytes full = weights_on_gpu(m, s.weights, whole).bytes;
+      sa.weights.bytes = Bytes::of(static_cast<std::int64_t>(
+          static_cast<long double>(sa.weights.bytes.in_bytes()) * s.weights_bytes_given->in_bytes() / full.in_bytes()));
+    }
+    sa.rotary = rotary_cache_bytes(a, b);
+    sa.forward_peak = a.family == "bare" ? Bytes{} : forward_peak_bytes(a, lim.max_num_batched_tokens, tp, b);
+    if (place.head && a.family != "bare") {
+      const std::int64_t seqs = std::min(lim.max_num_seqs, lim.max_num_batched_tokens);
+      sa.sampler = sampler_peak_bytes(seqs, a.vocab, b) + residual_stream_bytes(lim.max_num_batched_tokens, a.hidden, b) / 2;
+    }
+    sa.activation = std::max(sa.forward_peak, sa.sampler);
+    sa.non_torch = non_torch_increase(tp, pp);
+    sa.kv_available = requested - sa.weights.bytes - sa.rotary - sa.activation - sa.non_torch;
+    if (a.family != "bare") {
+      sa.layout = kv_layout(a, inf.kv, tp, inf.vllm.block_size, sa.first_layer, sa.end_layer);
+      sa.pool = kv_pool(a, sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, lim.max_num_batched_tokens);
+      const std::int64_t blocks_per_seq = (inf.context + inf.vllm.block_size - 1) / inf.vllm.block_size;
+      sa.kv_needed = kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) *
+                     inf.concurrency;
+    }
+    stages.push_back(sa);
+  }
+  // vLLM takes the smallest block count over all workers (kv_cache_utils.py unify over ranks).
+  std::size_t bottleneck = 0;
+  for (std::size_t i = 1; i < stages.size(); ++i) {
+    if (stages[i].pool.tokens < stages[bottleneck].pool.tokens) bottleneck = i;
+  }
+  // The budget shows the stage needing the most memory; metrics follow rank 0, as vLLM's log does.
+  std::size_t heaviest = 0;
+  auto need = [](const StageAccount& x) { return x.weights.bytes + x.rotary + x.activation + x.non_torch + x.kv_needed; };
+  for (std::size_t i = 1; i < stages.size(); ++i) {
+    if (need(stages[i]) > need(stages[heaviest])) heaviest = i;
+  }
+  const StageAccount& h = stages[heaviest];
+  const StageAccount& r0 = stages[0];
+  const KvPool pool = stages[bottleneck].pool;
+
+  const std::string where = pp > 1 ? " (pipeline stage " + std::to_string(heaviest) + ": layers " + std::to_string(h.first_layer) +
+                                         "–" + std::to_string(h.end_layer - 1) + ")"
+                                   : "";
+  const std::string tp_note = tp > 1 ? ", split over " + std::to_string(tp) + " tensor-parallel ranks" : "";
+  r.add({"weights", "Model weights", h.weights.bytes, weights_formula(h.weights) + tp_note + where,
+         s.weights.source + "; vLLM loads the checkpoint as stored (Model loading took X GiB)"});
+  if (h.rotary > Bytes{}) {
+    r.add({"rotary_cache", "Rotary cos/sin cache", h.rotary,
+           group_thousands(a.max_positions) + " positions × " + std::to_string(a.rotary_dim) + " rotary dims × " + std::to_string(b) +
+               " B = " + format_exact(h.rotary) + " ≈ " + format(h.rotary, kMiB),
+           "vllm/model_executor/layers/rotary_embedding/base.py _compute_cos_sin_cache (v0.19.0)"});
+  }
+  if (a.family != "bare") {
+    const std::int64_t blocks_per_seq = (inf.context + inf.vllm.block_size - 1) / inf.vllm.block_size;
+    r.add({"kv_cache", "KV cache (needed)", h.kv_needed,
+           std::to_string(inf.concurrency) + " sequences × " + group_thousands(blocks_per_seq * inf.vllm.block_size) +
+               " tokens (whole " + std::to_string(inf.vllm.block_size) + "-token blocks) × " + kv_per_token_formula(a, inf.kv, tp) +
+               " = " + format_exact(h.kv_needed) + " ≈ " + format_iec(h.kv_needed),
+           "vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes (v0.19.0)"});
+    std::string act_formula;
+    if (h.sampler >= h.forward_peak) {
+      act_formula = "sampler dummy run: " + group_thousands(std::min(lim.max_num_seqs, lim.max_num_batched_tokens)) + " seqs × " +
+                    group_thousands(a.vocab) + " vocab × (" + std::to_string(b) + " B logits + 3 × 4 B fp32 copies) + hidden states of " +
+                    group_thousands(lim.max_num_batched_tokens) + " tokens = " + format_exact(h.sampler) +
+                    " (forward pass peak " + format_iec(h.forward_peak) + " is lower)";
+    } else {
+      act_formula = "profiling forward pass over " + group_thousands(lim.max_num_batched_tokens) +
+                    " tokens: residual stream 2 × T × " + std::to_string(a.hidden) + " × " + std::to_string(b) +
+                    " B + largest layer temporary (MLP 3 × T × width) = " + format_exact(h.forward_peak);
+    }
+    r.add({"activations", "Activation peak (profiling run)", h.activation, act_formula + " ≈ " + format_iec(h.activation) + "; " + lim.why,
+           "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run, _dummy_sampler_run (v0.19.0)"});
+  }
+  r.add({"non_torch", "Non-torch workspaces", h.non_torch,
+         std::string(tp > 1 ? "cuBLAS/attention workspaces + NCCL and custom all-reduce buffers (tensor parallel)" : "cuBLAS/attention workspaces") +
+             " = " + format_iec(h.non_torch) + " (measured per engine version)",
+         kSweepSource});
+  const Bytes graphs = cuda_graph_bytes(inf.vllm.enforce_eager, tp);
+  if (graphs > Bytes{}) {
+    r.add({"cuda_graphs", "CUDA graph pools", graphs,
+           "captured after the KV cache is allocated, outside gpu_memory_utilization = " + format_iec(graphs) +
+               " (measured median; 0 with enforce_eager)",
+           kSweepSource});
+  }
+  const RuntimeTerm ctx = cuda_context(tp * pp > 1);
+  r.add({"cuda_context", "CUDA context", ctx.bytes, "driver context and library kernels at start = " + format_iec(ctx.bytes), ctx.source});
+
+  // Metrics (rank 0, as vLLM logs them) and the engine's own accounting.
+  r.metric("weights_bytes", static_cast<double>((r0.weights.bytes + r0.rotary).in_bytes()));
+  r.metric("activation_bytes", static_cast<double>(r0.activation.in_bytes()));
+  r.metric("non_torch_bytes", static_cast<double>(r0.non_torch.in_bytes()));
+  if (a.family != "bare") {
+    r.metric("kv_bytes_per_token", static_cast<double>(kv_bytes_per_token(a, inf.kv, 1).in_bytes()));
+    r.metric("kv_cache_bytes", static_cast<double>(std::max(Bytes{}, r0.kv_available).in_bytes()));
+    r.metric("kv_capacity_tokens", static_cast<double>(pool.tokens));
+    r.metric("max_concurrency", std::floor(pool.max_concurrency * 100.0) / 100.0);
+  }
+  r.metric("cuda_graph_bytes", static_cast<double>(graphs.in_bytes()));
+
+  nlohmann::json e;
+  e["engine"] = "vllm";
+  e["version"] = inf.vllm.version.empty() ? "0.19" : inf.vllm.version;
+  e["requested_bytes"] = requested.in_bytes();
+  e["requested_formula"] = format_iec(s.gpu.memory) + " × gpu_memory_utilization " + fmt(inf.vllm.gpu_memory_utilization) + " = " +
+                           format_iec(requested);
+  e["max_num_batched_tokens"] = lim.max_num_batched_tokens;
+  e["max_num_seqs"] = lim.max_num_seqs;
+  e["scheduler_defaults"] = lim.why;
+  e["kv_available_bytes"] = stages[bottleneck].kv_available.in_bytes();
+  e["kv_available_formula"] = "requested " + format_iec(requested) + " − weights " + format_iec(stages[bottleneck].weights.bytes + stages[bottleneck].rotary) +
+                              " − activation peak " + format_iec(stages[bottleneck].activation) + " − non-torch " +
+                              format_iec(stages[bottleneck].non_torch) + " = " + format_iec(stages[bottleneck].kv_available);
+  e["kv_blocks"] = pool.blocks;
+  e["kv_capacity_tokens"] = pool.tokens;
+  e["kv_groups"] = stages[bottleneck].layout.groups;
+  e["kv_group_size"] = stages[bottleneck].layout.group_size;
+  e["kv_page_bytes"] = stages[bottleneck].layout.page_bytes.in_bytes();
+  e["max_concurrency"] = std::floor(pool.max_concurrency * 100.0) / 100.0;
+  e["kv_pool_formula"] = format_iec(stages[bottleneck].kv_available) + " / (" + format_exact(stages[bottleneck].layout.page_bytes) +
+                         " per layer-block × " + std::to_string(stages[bottleneck].layout.group_size) + " layers) = " +
+                         group_thousands(pool.blocks) + " blocks; " + group_thousands(pool.blocks) + " / " +
+                         std::to_string(std::max<std::int64_t>(1, stages[bottleneck].layout.groups)) + " groups × " +
+                         std::to_string(inf.vllm.block_size) + " tokens = " + group_thousands(pool.tokens) + " tokens";
+  e["source"] = std::string(kWorkerSource) + "; " + kKvSource;
+  r.details["engine"] = e;
+
+  if (a.family != "bare") {
+    if (pool.tokens < inf.context) {
+      r.warnings.push_back("vLLM will refuse to start: one " + group_thousands(inf.context) + "-token sequence needs more KV cache than the " +
+                           group_thousands(pool.tokens) + " tokens available; lower context (max_model_len), raise gpu_memory_utilization, use fp8 KV or more GPUs");
+    } else if (pool.max_concurrency + 1e-9 < static_cast<double>(inf.concurrency)) {
+      r.warnings.push_back("the KV pool holds " + fmt(pool.max_concurrency) + " sequences of " + group_thousands(inf.context) +
+                           " tokens, fewer than the " + std::to_string(inf.concurrency) + " requested: vLLM will queue the rest");
+    }
+  }
+  if (stages[bottleneck].kv_available <= Bytes{}) {
+    r.warnings.push_back("the weights and profiling peak exceed gpu_memory_utilization × memory: vLLM cannot allocate any KV cache");
+  }
+}
+
+}  // namespace vram::vllm

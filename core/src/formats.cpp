@@ -1,0 +1,441 @@
+// Sources for the layouts:
+//   GGML block types: ggml/src/ggml-common.h (block_q4_0 ... block_iq4_xs, block_mxfp4),
+//     ggml-org/llama.cpp @ b6000; type traits in ggml/src/ggml.c (type_traits[].blck_size).
+//   GGUF mixtures (Q4_K_M, ...): src/llama-quant.cpp llama_tensor_get_type(), same commit.
+//   GPTQ: AutoGPTQ/GPTQModel QuantLinear buffers qweight [in/8, out] int32, qzeros
+//     [in/g, out/8] int32, scales [in/g, out] fp16, g_idx [in] int32.
+//   AWQ: AutoAWQ WQLinear_GEMM qweight [in, out/8], qzeros [in/g, out/8], scales [in/g, out] fp16.
+//   compressed-tensors pack-quantized (w4a16): weight_packed [out, in/8] int32,
+//     weight_scale [out, in/g] bf16, weight_shape [2] int64 (neuralmagic/compressed-tensors v0.10).
+//   compressed-tensors FP8/INT8 channel-wise (fp8, w8a8): weight [out, in] 8-bit,
+//     weight_scale [out, 1] fp32.
+//   DeepSeek-V3 fp8: weight_scale_inv fp32 per 128x128 block (DeepSeek-V3 README_WEIGHTS.md).
+//   MXFP4: 32 e2m1 values + one e8m0 scale = 17 bytes (OCP Microscaling spec v1.0, §5).
+//   NVFP4: 16 e2m1 values + one e4m3 scale = 9 bytes, plus an fp32 global scale per
+//     tensor (NVIDIA TensorRT Model Optimizer docs, "NVFP4").
+//   bitsandbytes NF4: 4-bit codes + fp32 absmax per 64 values; with double quantization
+//     the absmax is 8-bit with an fp32 scale per 256 blocks (Dettmers et al., QLoRA, 2023, §3).
+#include "vram/formats.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <nlohmann/json.hpp>
+
+#include "vram/error.hpp"
+#include "vram/io/json_fields.hpp"
+
+namespace vram {
+
+using nlohmann::json;
+
+Bytes stored_bytes(const Codec& c, std::int64_t rows, std::int64_t cols, std::int64_t count) {
+  const std::int64_t elems = rows * cols;
+  std::int64_t bits = 0;
+  switch (c.kind) {
+    case Codec::Kind::plain:
+      bits = elems * c.elem_bits;
+      break;
+    case Codec::Kind::per_row:
+      bits = elems * c.elem_bits + rows * c.scale_bits;
+      break;
+    case Codec::Kind::block2d: {
+      const std::int64_t tiles = ((rows + c.block_rows - 1) / c.block_rows) * ((cols + c.block_cols - 1) / c.block_cols);
+      bits = elems * c.elem_bits + tiles * c.scale_bits;
+      break;
+    }
+    case Codec::Kind::group: {
+      const std::int64_t groups_per_row = (cols + c.group - 1) / c.group;
+      bits = elems * c.elem_bits + rows * groups_per_row * (c.scale_bits + c.zero_bits) +
+             cols * c.index_bits_per_col;
+      break;
+    }
+    case Codec::Kind::blocks: {
+      const std::int64_t blocks_per_row = (cols + c.group - 1) / c.group;
+      bits = rows * blocks_per_row * c.block_bits;
+      break;
+    }
+  }
+  bits += c.tensor_bits;
+  return bytes_for_bits(bits) * count;
+}
+
+Codec plain_codec(const std::string& name, std::int64_t bits) {
+  Codec c;
+  c.kind = Codec::Kind::plain;
+  c.elem_bits = bits;
+  c.name = name;
+  return c;
+}
+
+namespace {
+
+constexpr std::array<GgmlType, 26> kGgmlTypes{{
+    {"F32", 1, 4},      {"F16", 1, 2},      {"BF16", 1, 2},     {"Q4_0", 32, 18},
+    {"Q4_1", 32, 20},   {"Q5_0", 32, 22},   {"Q5_1", 32, 24},   {"Q8_0", 32, 34},
+    {"Q8_1", 32, 36},   {"Q2_K", 256, 84},  {"Q3_K", 256, 110}, {"Q4_K", 256, 144},
+    {"Q5_K", 256, 176}, {"Q6_K", 256, 210}, {"Q8_K", 256, 292}, {"IQ2_XXS", 256, 66},
+    {"IQ2_XS", 256, 74}, {"IQ2_S", 256, 82}, {"IQ3_XXS", 256, 98}, {"IQ3_S", 256, 110},
+    {"IQ1_S", 256, 50}, {"IQ1_M", 256, 56}, {"IQ4_NL", 32, 18}, {"IQ4_XS", 256, 136},
+    {"TQ1_0", 256, 54}, {"MXFP4", 32, 17},
+}};
+
+// llama.cpp file types (LLAMA_FTYPE_MOSTLY_*): the default GGML type of their
+// 2D weights. The mixtures then raise chosen tensors (see gguf_codec).
+struct GgufFileType {
+  const char* name;
+  const char* base;
+};
+constexpr std::array<GgufFileType, 27> kGgufFileTypes{{
+    {"F32", "F32"},        {"F16", "F16"},       {"BF16", "BF16"},     {"Q8_0", "Q8_0"},
+    {"Q4_0", "Q4_0"},      {"Q4_1", "Q4_1"},     {"Q5_0", "Q5_0"},     {"Q5_1", "Q5_1"},
+    {"Q2_K", "Q2_K"},      {"Q2_K_S", "Q2_K"},   {"Q3_K_S", "Q3_K"},   {"Q3_K_M", "Q3_K"},
+    {"Q3_K_L", "Q3_K"},    {"Q4_K_S", "Q4_K"},   {"Q4_K_M", "Q4_K"},   {"Q5_K_S", "Q5_K"},
+    {"Q5_K_M", "Q5_K"},    {"Q6_K", "Q6_K"},     {"IQ2_XXS", "IQ2_XXS"}, {"IQ2_XS", "IQ2_XS"},
+    {"IQ2_S", "IQ2_S"},    {"IQ3_XXS", "IQ3_XXS"}, {"IQ3_S", "IQ3_S"}, {"IQ1_S", "IQ1_S"},
+    {"IQ1_M", "IQ1_M"},    {"IQ4_NL", "IQ4_NL"}, {"IQ4_XS", "IQ4_XS"},
+}};
+
+Codec ggml_codec(const GgmlType& t) {
+  Codec c;
+  c.kind = Codec::Kind::blocks;
+  c.group = t.block_elems;
+  c.block_bits = t.block_bytes * 8;
+  c.elem_bits = 0;
+  c.name = t.name;
+  return c;
+}
+
+Codec ggml_codec(const std::string& name) { return ggml_codec(ggml_type(name, "/weights")); }
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+  return s;
+}
+
+Codec group_codec(const std::string& name, std::int64_t bits, std::int64_t group, std::int64_t scale_bits,
+                  std::int64_t zero_bits, std::int64_t index_bits, std::int64_t tensor_bits) {
+  Codec c;
+  c.kind = Codec::Kind::group;
+  c.elem_bits = bits;
+  c.group = group;
+  c.scale_bits = scale_bits;
+  c.zero_bits = zero_bits;
+  c.index_bits_per_col = index_bits;
+  c.tensor_bits = tensor_bits;
+  c.name = name;
+  return c;
+}
+
+Codec per_row_codec(const std::string& name, std::int64_t bits, std::int64_t scale_bits) {
+  Codec c;
+  c.kind = Codec::Kind::per_row;
+  c.elem_bits = bits;
+  c.scale_bits = scale_bits;
+  c.name = name;
+  return c;
+}
+
+Codec blocks_codec(const std::string& name, std::int64_t block, std::int64_t block_bits, std::int64_t tensor_bits) {
+  Codec c;
+  c.kind = Codec::Kind::blocks;
+  c.group = block;
+  c.block_bits = block_bits;
+  c.tensor_bits = tensor_bits;
+  c.name = name;
+  return c;
+}
+
+std::int64_t native_bits(const std::string& native) { return native == "fp32" ? 32 : 16; }
+
+// A quantized checkpoint stores its unquantized tensors in 16 bits even when the
+// base model's config says float32.
+Codec unquantized_codec(const std::string& native) {
+  return native == "fp32" ? plain_codec("bf16", 16) : plain_codec(native, 16);
+}
+
+WeightFormat make(std::string name, std::string summary, std::string source, Codec linear, Codec other) {
+  WeightFormat f;
+  f.name = std::move(name);
+  f.summary = std::move(summary);
+  f.source = std::move(source);
+  f.linear = std::move(linear);
+  f.other = std::move(other);
+  return f;
+}
+
+WeightFormat named_format(const std::string& name, std::int64_t group, bool double_quant,
+                          const std::string& native, const std::string& path) {
+  const Codec rest = unquantized_codec(native);
+  const std::string g = std::to_string(group);
+  if (name == "fp32") return make(name, "every tensor in fp32 (4 B)", "IEEE 754 binary32", plain_codec("fp32", 32), plain_codec("fp32", 32));
+  if (name == "fp16") return make(name, "every tensor in fp16 (2 B)", "IEEE 754 binary16", plain_codec("fp16", 16), plain_codec("fp16", 16));
+  if (name == "bf16") return make(name, "every tensor in bf16 (2 B)", "bfloat16", plain_codec("bf16", 16), plain_codec("bf16", 16));
+  if (name == "fp8")
+    return make(name, "linear weights fp8 e4m3 (1 B) + one fp32 scale per output channel; embeddings, norms, lm_head 16-bit",
+                "compressed-tensors FP8 channel-wise (weight_scale [out,1] fp32)", per_row_codec("fp8", 8, 32), rest);
+  if (name == "int8" || name == "w8a8")
+    return make(name, "linear weights int8 (1 B) + one fp32 scale per output channel; embeddings, norms, lm_head 16-bit",
+                "compressed-tensors W8A8 channel-wise (weight_scale [out,1] fp32)", per_row_codec("int8", 8, 32), rest);
+  if (name == "int4")
+    return make(name, "linear weights at exactly 4 bits, no scales (a lower bound; real formats add scales)",
+                "4 bits per element", plain_codec("int4", 4), rest);
+  if (name == "w4a16")
+    return make(name, "linear weights int4 + one bf16 scale per " + g + " inputs (symmetric, no zero point)",
+                "compressed-tensors pack-quantized: weight_packed int32, weight_scale bf16 [out, in/g], weight_shape int64[2]",
+                group_codec("int4 g" + g, 4, group, 16, 0, 0, 128), rest);
+  if (name == "gptq-int4" || name == "gptq-int8") {
+    const std::int64_t bits = name == "gptq-int4" ? 4 : 8;
+    return make(name, "linear weights int" + std::to_string(bits) + " + fp16 scale and packed zero per " + g +
+                          " inputs + int32 g_idx per input column",
+                "GPTQ QuantLinear: qweight, qzeros, scales fp16, g_idx int32",
+                group_codec("int" + std::to_string(bits) + " g" + g, bits, group, 16, bits, 32, 0), rest);
+  }
+  if (name == "awq-int4")
+    return make(name, "linear weights int4 + fp16 scale and 4-bit zero per " + g + " inputs",
+                "AutoAWQ WQLinear_GEMM: qweight, qzeros, scales fp16", group_codec("int4 g" + g, 4, group, 16, 4, 0, 0), rest);
+  if (name == "nf4") {
+    // 64-value blocks; absmax fp32 (32 bits per block), or with double quantization
+    // an 8-bit absmax per block plus an fp32 constant per 256 blocks.
+    Codec c = double_quant ? blocks_codec("nf4 (double quant)", 64 * 256, 64 * 256 * 4 + 256 * 8 + 32, 0)
+                           : blocks_codec("nf4", 64, 64 * 4 + 32, 0);
+    return make(name, double_quant ? "linear weights NF4 with double-quantized absmax (4.127 bits)"
+                                   : "linear weights NF4 + fp32 absmax per 64 values (4.5 bits)",
+                "bitsandbytes Linear4bit (QLoRA §3)", c, rest);
+  }
+  if (name == "mxfp4")
+    return make(name, "linear weights MXFP4: 32 fp4 values + one e8m0 scale = 17 B per 32 (4.25 bits)",
+                "OCP Microscaling Formats v1.0", blocks_codec("mxfp4", 32, 32 * 4 + 8, 0), rest);
+  if (name == "nvfp4")
+    return make(name, "linear weights NVFP4: 16 fp4 values + one fp8 scale = 9 B per 16 (4.5 bits) + fp32 global scales",
+                "NVIDIA Model Optimizer NVFP4", blocks_codec("nvfp4", 16, 16 * 4 + 8, 64), rest);
+  std::string list;
+  for (const auto& n : weight_format_names()) list += (list.empty() ? "" : ", ") + n;
+  throw InputError(path, "unknown weight format \"" + name + "\"; allowed: " + list + ", gguf:<TYPE> (e.g. gguf:Q4_K_M)");
+}
+
+WeightFormat gguf_format(const std::string& type_in, const std::string& path) {
+  const std::string type = upper(type_in);
+  for (const auto& ft : kGgufFileTypes) {
+    if (type == ft.name) {
+      WeightFormat f;
+      f.name = "gguf:" + type;
+      f.gguf = true;
+      f.gguf_type = type;
+      f.linear = ggml_codec(ft.base);
+      f.other = plain_codec("F32", 32);
+      f.summary = "llama.cpp " + type + ": 2D weights " + std::string(ft.base) +
+                  " (mixtures raise attn_v / ffn_down / output), norms F32";
+      f.source = "llama.cpp src/llama-quant.cpp llama_tensor_get_type; ggml-common.h block layouts";
+      return f;
+    }
+  }
+  std::string list;
+  for (const auto& ft : kGgufFileTypes) list += (list.empty() ? "" : ", ") + std::string(ft.name);
+  throw InputError(path, "unknown GGUF type \"" + type_in + "\"; allowed: " + list);
+}
+
+}  // namespace
+
+GgmlType ggml_type(const std::string& name, const std::string& path) {
+  const std::string u = upper(name);
+  for (const auto& t : kGgmlTypes) {
+    if (u == t.name) return t;
+  }
+  throw InputError(path, "unknown GGML type \"" + name + "\"");
+}
+
+std::vector<std::string> weight_format_names() {
+  return {"fp32", "fp16", "bf16", "fp8", "int8", "w8a8", "w4a16", "gptq-int4", "gptq-int8", "awq-int4",
+          "nf4", "int4", "mxfp4", "nvfp4"};
+}
+
+WeightFormat native_format(const std::string& native) {
+  return named_format(native, 128, false, native, "/weights");
+}
+
+WeightFormat parse_weight_format(const json& value, const std::string& path, const std::string& native) {
+  std::string name;
+  std::int64_t group = 128;
+  bool double_quant = false;
+  std::string name_path = path;
+  if (value.is_string()) {
+    name = value.get<std::string>();
+  } else if (value.is_object()) {
+    io::reject_unknown_keys(value, path, {"format", "group_size", "double_quant"});
+    auto f = io::optional_string(value, "format", path);
+    if (!f) throw InputError(io::join_path(path, "format"), "is required: a weight format name such as \"gptq-int4\"");
+    name = *f;
+    name_path = io::join_path(path, "format");
+    group = io::optional_int(value, "group_size", path, {1, 1'000'000}).value_or(128);
+    double_quant = io::optional_bool(value, "double_quant", path).value_or(false);
+  } else {
+    throw InputError(path, "must be a format name (e.g. \"bf16\", \"gptq-int4\", \"gguf:Q4_K_M\") or {\"format\", \"group_size\"}");
+  }
+  if (name.rfind("gguf:", 0) == 0) return gguf_format(name.substr(5), name_path);
+  return named_format(name, group, double_quant, native, name_path);
+}
+
+namespace {
+
+// Maps an ignore-list entry (module names or "re:" patterns) to tensor roles.
+void add_ignored_roles(const std::string& entry, std::vector<TensorRole>& roles) {
+  auto has = [&](const char* s) { return entry.find(s) != std::string::npos; };
+  if (has("lm_head")) roles.push_back(TensorRole::lm_head);
+  if (has("embed")) roles.push_back(TensorRole::embedding);
+  if (has("router") || has("mlp.gate$") || has("mlp.gate\"") || entry.ends_with("mlp.gate") || has("block_sparse_moe.gate"))
+    roles.push_back(TensorRole::router);
+  if (has("self_attn") || has(".attn") || has("attention")) {
+    for (auto r : {TensorRole::attn_q, TensorRole::attn_k, TensorRole::attn_v, TensorRole::attn_qkv, TensorRole::attn_o,
+                   TensorRole::mla_q_a, TensorRole::mla_q_b, TensorRole::mla_kv_a, TensorRole::mla_kv_b})
+      roles.push_back(r);
+  }
+  if (has("vision") || has("visual") || has("multi_modal_projector")) roles.push_back(TensorRole::vision);
+}
+
+}  // namespace
+
+WeightFormat format_from_quantization_config(const json& config, const std::string& path,
+                                             const std::string& native, bool& found) {
+  found = false;
+  const json* q = nullptr;
+  std::string qpath = io::join_path(path, "quantization_config");
+  if (auto it = config.find("quantization_config"); it != config.end() && it->is_object()) q = &*it;
+  if (q == nullptr) {
+    if (auto tc = config.find("text_config"); tc != config.end() && tc->is_object()) {
+      if (auto it = tc->find("quantization_config"); it != tc->end() && it->is_object()) {
+        q = &*it;
+        qpath = io::join_path(io::join_path(path, "text_config"), "quantization_config");
+      }
+    }
+  }
+  if (q == nullptr) return native_format(native);
+  found = true;
+  const std::string method = io::optional_string(*q, "quant_method", qpath).value_or("");
+  std::vector<std::string> ignore;
+  for (const char* key : {"ignore", "modules_to_not_convert", "ignored_layers", "exclude_modules"}) {
+    if (auto it = q->find(key); it != q->end() && it->is_array()) {
+      for (const auto& v : *it) {
+        if (v.is_string()) ignore.push_back(v.get<std::string>());
+      }
+    }
+  }
+  WeightFormat f;
+  const std::string mpath = io::join_path(qpath, "quant_method");
+  if (method == "fp8") {
+    f = named_format("fp8", 128, false, native, mpath);
+    if (auto bs = q->find("weight_block_size"); bs != q->end() && bs->is_array() && bs->size() == 2) {
+      f.linear.kind = Codec::Kind::block2d;
+      f.linear.block_rows = (*bs)[0].get<std::int64_t>();
+      f.linear.block_cols = (*bs)[1].get<std::int64_t>();
+      f.linear.name = "fp8 block " + std::to_string(f.linear.block_rows) + "x" + std::to_string(f.linear.block_cols);
+      f.summary = "linear weights fp8 e4m3 + fp32 scale per " + std::to_string(f.linear.block_rows) + "x" +
+                  std::to_string(f.linear.block_cols) + " block";
+      f.source = "DeepSeek-V3 README_WEIGHTS.md (weight_scale_inv per 128x128 block)";
+    } else {
+      f.linear.kind = Codec::Kind::plain;
+      f.linear.tensor_bits = 32;
+      f.summary = "linear weights fp8 e4m3 + one fp32 scale per tensor";
+    }
+  } else if (method == "gptq" || method == "awq") {
+    const std::int64_t bits = io::optional_int(*q, "bits", qpath, {2, 8}).value_or(4);
+    const std::int64_t group = io::optional_int(*q, "group_size", qpath, {-1, 1'000'000}).value_or(128);
+    const std::string name = method == "awq" ? "awq-int4" : (bits == 8 ? "gptq-int8" : "gptq-int4");
+    f = named_format(name, group > 0 ? group : 1'000'000'000, false, native, mpath);
+  } else if (method == "bitsandbytes") {
+    const bool four = io::optional_bool(*q, "load_in_4bit", qpath).value_or(false);
+    const bool dq = io::optional_bool(*q, "bnb_4bit_use_double_quant", qpath).value_or(false);
+    f = four ? named_format("nf4", 64, dq, native, mpath) : named_format("int8", 128, false, native, mpath);
+  } else if (method == "mxfp4") {
+    f = named_format("mxfp4", 32, false, native, mpath);
+  } else if (method == "modelopt") {
+    const std::string algo = io::optional_string(*q, "quant_algo", qpath).value_or("FP8");
+    f = named_format(algo.find("FP4") != std::string::npos ? "nvfp4" : "fp8", 16, false, native, mpath);
+  } else if (method == "compressed-tensors") {
+    // Read the first config group's weight scheme.
+    std::int64_t bits = 8;
+    std::string type = "float";
+    std::int64_t group = 128;
+    std::string strategy = "channel";
+    if (auto groups = q->find("config_groups"); groups != q->end() && groups->is_object() && !groups->empty()) {
+      const auto& w = groups->begin()->value("weights", json::object());
+      if (w.contains("num_bits") && w["num_bits"].is_number_integer()) bits = w["num_bits"].get<std::int64_t>();
+      if (w.contains("type") && w["type"].is_string()) type = w["type"].get<std::string>();
+      if (w.contains("group_size") && w["group_size"].is_number_integer()) group = w["group_size"].get<std::int64_t>();
+      if (w.contains("strategy") && w["strategy"].is_string()) strategy = w["strategy"].get<std::string>();
+    }
+    if (bits == 4 && type == "float") f = named_format("nvfp4", 16, false, native, mpath);
+    else if (bits == 4) f = named_format("w4a16", group, false, native, mpath);
+    else if (type == "float") f = named_format("fp8", 128, false, native, mpath);
+    else f = named_format("w8a8", 128, false, native, mpath);
+    if (strategy == "tensor" && bits == 8) {
+      f.linear.kind = Codec::Kind::plain;
+      f.linear.tensor_bits = 32;
+    }
+  } else {
+    throw InputError(mpath, "unknown quant_method \"" + method +
+                                "\"; allowed: fp8, compressed-tensors, gptq, awq, bitsandbytes, mxfp4, modelopt");
+  }
+  for (const auto& entry : ignore) add_ignored_roles(entry, f.keep_unquantized);
+  return f;
+}
+
+namespace {
+
+// llama.cpp use_more_bits(i, n): the first and last eighth of the layers and every
+// third layer in between get the larger type (src/llama-quant.cpp).
+bool use_more_bits(std::int64_t i, std::int64_t n) {
+  return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
+}
+
+Codec gguf_codec(const WeightFormat& f, const Tensor& t, const Architecture& a) {
+  const std::string& ft = f.gguf_type;
+  if (!t.quantizable && t.role != TensorRole::embedding && t.role != TensorRole::lm_head) {
+    return plain_codec("F32", 32);  // norms, biases, routers' small tensors stay F32
+  }
+  if (t.rows == 1) return plain_codec("F32", 32);
+  const bool k_mix = ft.find("_K") != std::string::npos && ft != "Q6_K";
+  if (t.role == TensorRole::lm_head) {
+    if (ft == "Q8_0" || ft == "F16" || ft == "BF16" || ft == "F32") return f.linear;
+    return ggml_codec("Q6_K");
+  }
+  if (t.role == TensorRole::embedding) return f.linear;
+  if (t.role == TensorRole::router) return plain_codec("F32", 32);
+  const std::int64_t n = a.layers;
+  const std::int64_t i = t.layer;
+  const bool v = t.role == TensorRole::attn_v;
+  const bool down = t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
+  if (k_mix) {
+    if (ft == "Q4_K_M" || ft == "Q5_K_M") {
+      if ((v || down) && use_more_bits(i, n)) return ggml_codec("Q6_K");
+    } else if (ft == "Q4_K_S") {
+      if (v && i < 4) return ggml_codec("Q5_K");
+      if (down && i < n / 8) return ggml_codec("Q5_K");
+    } else if (ft == "Q3_K_M") {
+      if (v) return ggml_codec(i < 2 ? "Q5_K" : "Q4_K");
+      if (down) return ggml_codec(i < n / 16 ? "Q5_K" : (use_more_bits(i, n) ? "Q4_K" : "Q3_K"));
+      if (t.role == TensorRole::attn_o) return ggml_codec("Q4_K");
+    } else if (ft == "Q3_K_L") {
+      if (v || down || t.role == TensorRole::attn_o) return ggml_codec("Q5_K");
+    } else if (ft == "Q2_K" || ft == "Q2_K_S") {
+      if (v) return ggml_codec(a.heads / std::max<std::int64_t>(1, a.kv_heads) >= 4 ? "Q4_K" : "Q3_K");
+      if (down) return ggml_codec("Q3_K");
+    }
+  }
+  // Rows whose length is not a multiple of the block fall back to a 32-element type.
+  if (f.linear.group > 1 && t.cols % f.linear.group != 0) return ggml_codec("Q8_0");
+  return f.linear;
+}
+
+}  // namespace
+
+Codec codec_for(const WeightFormat& f, const Tensor& t, const Architecture& a) {
+  if (f.gguf) return gguf_codec(f, t, a);
+  if (!t.quantizable) return f.other;
+  for (auto r : f.keep_unquantized) {
+    if (r == t.role) return f.other;
+  }
+  return f.linear;
+}
+
+}  // namespace vram

@@ -1,0 +1,162 @@
+#include "vram/io/json_fields.hpp"
+
+#include <cmath>
+
+#include "vram/error.hpp"
+
+namespace vram::io {
+
+std::string join_path(const std::string& parent, const std::string& key) {
+  std::string escaped;
+  for (char c : key) {
+    if (c == '~') escaped += "~0";
+    else if (c == '/') escaped += "~1";
+    else escaped += c;
+  }
+  return parent + "/" + escaped;
+}
+
+namespace {
+
+std::string describe_range(IntRange r) {
+  return "an integer from " + std::to_string(r.min) + " to " + std::to_string(r.max);
+}
+
+std::int64_t read_int(const json& v, const std::string& path, IntRange range) {
+  std::int64_t n = 0;
+  if (v.is_number_integer()) {
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
+      throw InputError(path, "must be " + describe_range(range) + "; got a number too large to hold");
+    }
+    n = v.get<std::int64_t>();
+  } else if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e15) {
+      throw InputError(path, "must be " + describe_range(range) + "; got " + v.dump());
+    }
+    n = static_cast<std::int64_t>(d);
+  } else {
+    throw InputError(path, "must be " + describe_range(range) + "; got " + std::string(v.type_name()));
+  }
+  if (n < range.min || n > range.max) {
+    throw InputError(path, "must be " + describe_range(range) + "; got " + std::to_string(n));
+  }
+  return n;
+}
+
+}  // namespace
+
+const json& require_object(const json& value, const std::string& path, const std::string& what) {
+  if (!value.is_object()) {
+    throw InputError(path, what + " must be a JSON object; got " + std::string(value.type_name()));
+  }
+  return value;
+}
+
+std::optional<std::int64_t> optional_int(const json& obj, const std::string& key,
+                                         const std::string& path, IntRange range) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  return read_int(*it, join_path(path, key), range);
+}
+
+std::int64_t require_int(const json& obj, const std::string& key, const std::string& path,
+                         IntRange range) {
+  auto v = optional_int(obj, key, path, range);
+  if (!v) throw InputError(join_path(path, key), "is required: " + describe_range(range));
+  return *v;
+}
+
+std::optional<std::int64_t> optional_int_any(const json& obj, const std::vector<std::string>& keys,
+                                             const std::string& path, IntRange range) {
+  for (const auto& k : keys) {
+    if (auto v = optional_int(obj, k, path, range)) return v;
+  }
+  return std::nullopt;
+}
+
+std::int64_t require_int_any(const json& obj, const std::vector<std::string>& keys,
+                             const std::string& path, IntRange range) {
+  if (auto v = optional_int_any(obj, keys, path, range)) return *v;
+  std::string names;
+  for (const auto& k : keys) names += (names.empty() ? "" : " or ") + k;
+  throw InputError(join_path(path, keys.front()),
+                   "is required (" + names + "): " + describe_range(range));
+}
+
+std::optional<double> optional_number(const json& obj, const std::string& key,
+                                      const std::string& path, double min, double max) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  const std::string p = join_path(path, key);
+  if (!it->is_number()) {
+    throw InputError(p, "must be a number from " + std::to_string(min) + " to " + std::to_string(max) +
+                            "; got " + std::string(it->type_name()));
+  }
+  const double d = it->get<double>();
+  if (!std::isfinite(d) || d < min || d > max) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "must be a number from %g to %g; got %s", min, max, it->dump().c_str());
+    throw InputError(p, buf);
+  }
+  return d;
+}
+
+double require_number(const json& obj, const std::string& key, const std::string& path, double min,
+                      double max) {
+  auto v = optional_number(obj, key, path, min, max);
+  if (!v) {
+    char buf[120];
+    std::snprintf(buf, sizeof buf, "is required: a number from %g to %g", min, max);
+    throw InputError(join_path(path, key), buf);
+  }
+  return *v;
+}
+
+std::optional<bool> optional_bool(const json& obj, const std::string& key, const std::string& path) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  if (!it->is_boolean()) {
+    throw InputError(join_path(path, key), "must be true or false; got " + it->dump());
+  }
+  return it->get<bool>();
+}
+
+std::optional<std::string> optional_string(const json& obj, const std::string& key,
+                                           const std::string& path) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  if (!it->is_string()) {
+    throw InputError(join_path(path, key), "must be a string; got " + std::string(it->type_name()));
+  }
+  return it->get<std::string>();
+}
+
+std::optional<std::string> optional_choice(const json& obj, const std::string& key,
+                                           const std::string& path,
+                                           const std::vector<std::string>& allowed) {
+  auto v = optional_string(obj, key, path);
+  if (!v) return v;
+  for (const auto& a : allowed) {
+    if (*v == a) return v;
+  }
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  throw InputError(join_path(path, key), "unknown value \"" + *v + "\"; allowed: " + list);
+}
+
+void reject_unknown_keys(const json& obj, const std::string& path,
+                         const std::vector<std::string>& known) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (it.key() == "extra") continue;
+    bool found = false;
+    for (const auto& k : known) found = found || k == it.key();
+    if (!found) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw InputError(join_path(path, it.key()), "unknown field; allowed here: " + list + ", extra");
+    }
+  }
+}
+
+}  // namespace vram::io
