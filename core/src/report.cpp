@@ -79,7 +79,7 @@ std::string to_text(const Report& r) {
   out += buf;
   std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", "Usable (after headroom)", format_exact(r.usable).c_str(), format_iec(r.usable).c_str());
   out += buf;
-  out += std::string(r.fits ? "Fits" : "Does not fit") + ": " + format_iec(r.free) + (r.fits ? " free" : " short") + "\n";
+  out += r.fits ? "Fits: " + format_iec(r.free) + " free\n" : "Does not fit: " + format_iec(Bytes{} - r.free) + " short\n";
   if (!r.metrics.empty()) {
     out += "Metrics:\n";
     for (const auto& m : r.metrics) {

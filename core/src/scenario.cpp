@@ -270,30 +270,28 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
   }
   parse_model_ref(s, catalog, out);
 
-  // Weights: the scenario's format, else the checkpoint's own.
+  // Weights: the scenario's format, else the checkpoint's own (its quantization_config).
   const std::string native = out.model.arch.native_dtype.empty() ? "bf16" : out.model.arch.native_dtype;
+  const json* config = nullptr;
+  std::string config_path;
+  if (const CatalogModel* cm = catalog.find_model(out.model_ref); cm != nullptr && s.at("model").is_string()) {
+    config = &cm->config;
+    config_path = "/model";
+  } else if (s.at("model").is_object() && s.at("model").contains("config")) {
+    config = &s.at("model").at("config");
+    config_path = "/model/config";
+  }
+  bool checkpoint_quantized = false;
+  const WeightFormat own = config ? format_from_quantization_config(*config, config_path, native, checkpoint_quantized)
+                                  : native_format(native);
   if (const auto wf = s.find("weights"); wf != s.end() && !wf->is_null()) {
     out.weights = parse_weight_format(*wf, "/weights", native);
+    // The same format as the checkpoint keeps the checkpoint's ignore list.
+    if (checkpoint_quantized && own.name == out.weights.name) out.weights.keep_unquantized = own.keep_unquantized;
   } else {
-    bool found = false;
-    const json* cfg = nullptr;
-    if (const CatalogModel* cm = catalog.find_model(out.model_ref)) cfg = &cm->config;
-    else if (s["model"].is_object() && s["model"].contains("config")) cfg = &s["model"]["config"];
-    out.weights = cfg ? format_from_quantization_config(*cfg, cfg == &s["model"]["config"] ? "/model/config" : "/model", native, found)
-                      : native_format(native);
-    out.defaults_used.push_back("weights = " + out.weights.name + (found ? " (the checkpoint's quantization_config)" : " (the checkpoint's dtype)"));
-  }
-  // A scenario format that matches the checkpoint keeps the checkpoint's ignore list.
-  if (s.contains("weights") && s["model"].is_object() && s["model"].contains("config")) {
-    bool found = false;
-    WeightFormat own = format_from_quantization_config(s["model"]["config"], "/model/config", native, found);
-    if (found && own.name == out.weights.name) out.weights.keep_unquantized = own.keep_unquantized;
-  } else if (s.contains("weights")) {
-    if (const CatalogModel* cm = catalog.find_model(out.model_ref)) {
-      bool found = false;
-      WeightFormat own = format_from_quantization_config(cm->config, "/model", native, found);
-      if (found && own.name == out.weights.name) out.weights.keep_unquantized = own.keep_unquantized;
-    }
+    out.weights = own;
+    out.defaults_used.push_back("weights = " + out.weights.name +
+                                (checkpoint_quantized ? " (the checkpoint's quantization_config)" : " (the checkpoint's dtype)"));
   }
 
   parse_hardware(s, catalog, out);

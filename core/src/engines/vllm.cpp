@@ -116,7 +116,7 @@ KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std
 }
 
 KvPool kv_pool(const Architecture& a, const KvLayout& k, Bytes available, std::int64_t block_size, std::int64_t context,
-               std::int64_t max_batched) {
+               std::int64_t max_batched, std::int32_t first, std::int32_t end) {
   KvPool p;
   if (k.groups == 0 || available <= Bytes{}) return p;
   const Bytes block_all_groups = k.page_bytes * k.group_size;  // one block id spans group_size layer tensors
@@ -126,7 +126,8 @@ KvPool kv_pool(const Architecture& a, const KvLayout& k, Bytes available, std::i
   // sliding layers cdiv(min(window − 1 + max_num_batched_tokens, context), block) + 1
   // (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes).
   std::map<std::pair<int, std::int64_t>, std::int64_t> types;
-  for (const auto& l : a.layer_specs) {
+  for (std::int32_t i = std::max(0, first); i < std::min<std::int32_t>(end, static_cast<std::int32_t>(a.layer_specs.size())); ++i) {
+    const auto& l = a.layer_specs[i];
     if (l.kind != LayerKind::mamba) types[{static_cast<int>(l.kind), l.kind == LayerKind::sliding_attention ? l.window : 0}] += 1;
   }
   std::int64_t pages = 0;
@@ -227,7 +228,8 @@ void account(const Scenario& s, Report& r) {
     sa.kv_available = requested - sa.weights.bytes - sa.rotary - sa.activation - sa.non_torch;
     if (a.family != "bare") {
       sa.layout = kv_layout(a, inf.kv, tp, inf.vllm.block_size, sa.first_layer, sa.end_layer);
-      sa.pool = kv_pool(a, sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, lim.max_num_batched_tokens);
+      sa.pool = kv_pool(a, sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, lim.max_num_batched_tokens,
+                        sa.first_layer, sa.end_layer);
       const std::int64_t blocks_per_seq = (inf.context + inf.vllm.block_size - 1) / inf.vllm.block_size;
       sa.kv_needed = kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) *
                      inf.concurrency;
@@ -340,7 +342,7 @@ void account(const Scenario& s, Report& r) {
       r.warnings.push_back("vLLM will refuse to start: one " + group_thousands(inf.context) + "-token sequence needs more KV cache than the " +
                            group_thousands(pool.tokens) + " tokens available; lower context (max_model_len), raise gpu_memory_utilization, use fp8 KV or more GPUs");
     } else if (pool.max_concurrency + 1e-9 < static_cast<double>(inf.concurrency)) {
-      r.warnings.push_back("the KV pool holds " + fmt(pool.max_concurrency) + " sequences of " + group_thousands(inf.context) +
+      r.warnings.push_back("the KV pool holds " + fmt(std::floor(pool.max_concurrency * 100.0) / 100.0) + " sequences of " + group_thousands(inf.context) +
                            " tokens, fewer than the " + std::to_string(inf.concurrency) + " requested: vLLM will queue the rest");
     }
   }

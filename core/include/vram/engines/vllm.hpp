@@ -82,7 +82,8 @@ struct KvPool {
   double max_concurrency = 0;
 };
 KvPool kv_pool(const Architecture& arch, const KvLayout& layout, Bytes available, std::int64_t block_size,
-               std::int64_t context, std::int64_t max_num_batched_tokens);
+               std::int64_t context, std::int64_t max_num_batched_tokens, std::int32_t first_layer = 0,
+               std::int32_t end_layer = INT32_MAX);
 
 /// Fills `report` for a vLLM scenario.
 void account(const Scenario& s, Report& report);

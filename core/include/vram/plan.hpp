@@ -1,0 +1,70 @@
+// Solvers over the estimator: pure functions that copy the scenario, change
+// one setting and estimate again. They never mutate their input.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "vram/catalog.hpp"
+#include "vram/report.hpp"
+#include "vram/scenario.hpp"
+
+namespace vram {
+
+/// Whether a scenario fits (the estimate's verdict).
+bool fits(const Scenario& s);
+
+/// Longest context (tokens per sequence) that fits at the scenario's
+/// concurrency, by bisection over [1, limit]; 0 when not even 1 token fits.
+std::int64_t max_context(const Scenario& s, std::int64_t limit);
+
+/// Most sequences of the scenario's context that fit at once; 0 when none.
+std::int64_t max_concurrency(const Scenario& s, std::int64_t limit = 1'000'000);
+
+/// Smallest tensor-parallel size (a power of two dividing the attention heads,
+/// up to `max_gpus`) at which the scenario fits on its GPU model.
+std::optional<std::int64_t> smallest_tensor_parallel(const Scenario& s, std::int64_t max_gpus = 8);
+
+/// One way to run the scenario on catalog GPUs.
+struct GpuOption {
+  std::string gpu_id;
+  std::string gpu_name;
+  std::int64_t count = 0;           ///< GPUs (tensor parallel size)
+  Bytes memory_per_gpu;
+  Bytes total_per_gpu;
+  std::optional<double> price_usd_per_hour;  ///< for all `count` GPUs
+};
+
+/// Every catalog GPU with the smallest count (1, 2, 4, 8) that fits, cheapest
+/// first (by price per hour where known, then by total memory).
+std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog);
+
+/// A change that makes the scenario fit (or fit more), with the figure it buys.
+struct Hint {
+  std::string change;  ///< "kv_cache_dtype = fp8"
+  std::string effect;  ///< "KV per token 131,072 B → 65,536 B; max concurrency 58 → 116"
+  nlohmann::json scenario_patch;  ///< the fields to set, in scenario form
+};
+std::vector<Hint> hints(const Scenario& s);
+
+/// Budget at each point of a context × concurrency grid (for charts).
+struct SweepPoint {
+  std::int64_t context;
+  std::int64_t concurrency;
+  Bytes total;
+  bool fits;
+};
+std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>& contexts,
+                              const std::vector<std::int64_t>& concurrencies);
+
+/// JSON faces of the above (never throw; errors in the contract's shape).
+nlohmann::json plan_json(const std::string& scenario_text, const Catalog& catalog);
+nlohmann::json sweep_json(const std::string& scenario_text, const Catalog& catalog);
+/// Models, GPUs, weight formats and engines, for pickers.
+nlohmann::json catalog_summary_json(const Catalog& catalog);
+
+}  // namespace vram

@@ -1,0 +1,282 @@
+#include "vram/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "vram/budget/kv_cache.hpp"
+#include "vram/error.hpp"
+#include "vram/estimate.hpp"
+#include "vram/formats.hpp"
+
+namespace vram {
+
+using nlohmann::json;
+
+bool fits(const Scenario& s) { return estimate(s).fits; }
+
+std::int64_t max_context(const Scenario& s, std::int64_t limit) {
+  Scenario t = s;
+  t.warnings.clear();
+  auto ok = [&](std::int64_t ctx) {
+    t.inference.context = ctx;
+    return fits(t);
+  };
+  if (!ok(1)) return 0;
+  std::int64_t lo = 1, hi = std::max<std::int64_t>(limit, 1);
+  if (ok(hi)) return hi;
+  while (hi - lo > 1) {  // invariant: ok(lo), !ok(hi)
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    (ok(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+std::int64_t max_concurrency(const Scenario& s, std::int64_t limit) {
+  Scenario t = s;
+  auto ok = [&](std::int64_t c) {
+    t.inference.concurrency = c;
+    t.inference.llama_cpp.n_seq_max = c;
+    return fits(t);
+  };
+  if (!ok(1)) return 0;
+  std::int64_t lo = 1, hi = 2;
+  while (hi < limit && ok(hi)) {
+    lo = hi;
+    hi *= 2;
+  }
+  hi = std::min(hi, limit);
+  if (ok(hi)) return hi;
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    (ok(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+namespace {
+
+bool tp_valid(const Architecture& a, std::int64_t tp) { return a.family == "bare" || (a.heads > 0 && a.heads % tp == 0); }
+
+Scenario with_gpus(const Scenario& s, std::int64_t tp) {
+  Scenario t = s;
+  t.inference.tensor_parallel = tp;
+  t.inference.pipeline_parallel = 1;
+  t.gpu_count = tp;
+  if (t.inference.engine == Engine::llama_cpp) {  // llama.cpp splits layers, not heads
+    t.inference.tensor_parallel = 1;
+    t.inference.pipeline_parallel = tp;
+  }
+  return t;
+}
+
+std::string fmt2(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+double metric_or(const Report& r, const char* name, double fallback) {
+  const Metric* m = r.find_metric(name);
+  return m ? m->value : fallback;
+}
+
+std::string effect(const Report& before, const Report& after) {
+  std::string e = "per-GPU total " + format_iec(before.total) + " → " + format_iec(after.total) + "; " +
+                  (after.fits ? "fits, " + format_iec(after.free) + " free" : "still short by " + format_iec(Bytes{} - after.free));
+  const double c0 = metric_or(before, "max_concurrency", -1), c1 = metric_or(after, "max_concurrency", -1);
+  if (c0 >= 0 && c1 >= 0 && c0 != c1) e += "; vLLM max concurrency " + fmt2(c0) + "× → " + fmt2(c1) + "×";
+  const double k0 = metric_or(before, "kv_capacity_tokens", -1), k1 = metric_or(after, "kv_capacity_tokens", -1);
+  if (k0 >= 0 && k1 >= 0 && k0 != k1) e += "; KV capacity " + group_thousands(static_cast<std::int64_t>(k0)) + " → " +
+                                          group_thousands(static_cast<std::int64_t>(k1)) + " tokens";
+  return e;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> smallest_tensor_parallel(const Scenario& s, std::int64_t max_gpus) {
+  for (std::int64_t tp = 1; tp <= max_gpus; tp *= 2) {
+    if (!tp_valid(s.model.arch, tp)) continue;
+    if (fits(with_gpus(s, tp))) return tp;
+  }
+  return std::nullopt;
+}
+
+std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog) {
+  std::vector<GpuOption> out;
+  for (const Gpu& g : catalog.gpus()) {
+    Scenario base = s;
+    base.gpu = {g.id, g.name, g.memory, g.price_usd_per_hour};
+    for (std::int64_t n = 1; n <= 8; n *= 2) {
+      if (!tp_valid(s.model.arch, n)) continue;
+      const Scenario t = with_gpus(base, n);
+      const Report r = estimate(t);
+      if (!r.fits) continue;
+      GpuOption o{g.id, g.name, n, g.memory, r.total, std::nullopt};
+      if (g.price_usd_per_hour) o.price_usd_per_hour = *g.price_usd_per_hour * static_cast<double>(n);
+      out.push_back(o);
+      break;
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const GpuOption& a, const GpuOption& b) {
+    if (a.price_usd_per_hour && b.price_usd_per_hour && *a.price_usd_per_hour != *b.price_usd_per_hour)
+      return *a.price_usd_per_hour < *b.price_usd_per_hour;
+    if (a.price_usd_per_hour.has_value() != b.price_usd_per_hour.has_value()) return a.price_usd_per_hour.has_value();
+    return a.memory_per_gpu * a.count < b.memory_per_gpu * b.count;
+  });
+  return out;
+}
+
+std::vector<Hint> hints(const Scenario& s) {
+  std::vector<Hint> out;
+  const Report base = estimate(s);
+  const Architecture& a = s.model.arch;
+  auto consider = [&](Scenario t, std::string change, json patch) {
+    try {
+      const Report r = estimate(t);
+      if (r.total < base.total || (r.fits && !base.fits) || metric_or(r, "max_concurrency", 0) > metric_or(base, "max_concurrency", 0)) {
+        out.push_back({std::move(change), effect(base, r), std::move(patch)});
+      }
+    } catch (const InputError&) {
+    }
+  };
+  if (a.family != "bare") {
+    if (s.inference.kv.name != "fp8" && s.inference.engine == Engine::vllm) {
+      Scenario t = s;
+      t.inference.kv = {"fp8", 1, 1};
+      consider(t, "kv_cache_dtype = fp8", {{"inference", {{"kv_cache_dtype", "fp8"}}}});
+    }
+    if (s.inference.engine == Engine::llama_cpp && s.inference.kv.name == "fp16") {
+      Scenario t = s;
+      t.inference.kv = {"q8_0", 32, 34};
+      consider(t, "kv_cache_dtype = q8_0", {{"inference", {{"kv_cache_dtype", "q8_0"}}}});
+    }
+    const std::int64_t ctx = max_context(s, std::max<std::int64_t>(s.inference.context, 1));
+    if (ctx > 0 && ctx < s.inference.context) {
+      Scenario t = s;
+      t.inference.context = ctx;
+      consider(t, "context = " + group_thousands(ctx) + " (the longest that fits)", {{"inference", {{"context", ctx}}}});
+    }
+  }
+  const std::string native = a.native_dtype.empty() ? "bf16" : a.native_dtype;
+  const char* quant = s.inference.engine == Engine::llama_cpp ? "gguf:Q4_K_M" : (s.weights.name == "fp8" ? "awq-int4" : "fp8");
+  if (s.weights.name != quant && !(s.weights.quantized() && std::string(quant) == "fp8")) {
+    Scenario t = s;
+    t.weights = parse_weight_format(json(quant), "/weights", native);
+    consider(t, std::string("weights = ") + quant, {{"weights", quant}});
+  }
+  if (s.inference.engine == Engine::vllm && s.inference.vllm.gpu_memory_utilization < 0.95 && s.headroom <= 0.05) {
+    Scenario t = s;
+    t.inference.vllm.gpu_memory_utilization = 0.95;
+    consider(t, "gpu_memory_utilization = 0.95", {{"inference", {{"vllm", {{"gpu_memory_utilization", 0.95}}}}}});
+  }
+  if (!base.fits) {
+    if (auto tp = smallest_tensor_parallel(s, 8); tp && *tp > s.inference.tensor_parallel * s.inference.pipeline_parallel) {
+      consider(with_gpus(s, *tp), std::to_string(*tp) + " GPUs (tensor_parallel = " + std::to_string(*tp) + ")",
+               {{"hardware", {{"count", *tp}}}, {"inference", {{"tensor_parallel", *tp}}}});
+    }
+  }
+  return out;
+}
+
+std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>& contexts, const std::vector<std::int64_t>& concurrencies) {
+  std::vector<SweepPoint> out;
+  out.reserve(contexts.size() * concurrencies.size());
+  Scenario t = s;
+  for (std::int64_t c : concurrencies) {
+    for (std::int64_t ctx : contexts) {
+      t.inference.context = ctx;
+      t.inference.concurrency = c;
+      t.inference.llama_cpp.n_seq_max = c;
+      const Report r = estimate(t);
+      out.push_back({ctx, c, r.total, r.fits});
+    }
+  }
+  return out;
+}
+
+namespace {
+
+template <typename F>
+json guarded(const std::string& text, const Catalog& catalog, F&& f) {
+  try {
+    return f(parse_scenario_text(text, catalog));
+  } catch (const InputError& e) {
+    return error_json(e.path(), e.what());
+  } catch (const std::exception& e) {
+    return error_json("", std::string("internal error: ") + e.what());
+  }
+}
+
+}  // namespace
+
+json plan_json(const std::string& text, const Catalog& catalog) {
+  return guarded(text, catalog, [&](const Scenario& s) {
+    json j{{"ok", true}};
+    if (s.model.arch.family != "bare") {
+      const std::int64_t limit = std::max<std::int64_t>(s.model.arch.max_positions, s.inference.context);
+      j["max_context_tokens"] = max_context(s, limit);
+      j["max_context_limit"] = limit;
+      j["max_concurrency"] = max_concurrency(s);
+    }
+    if (auto tp = smallest_tensor_parallel(s)) j["smallest_tensor_parallel"] = *tp;
+    else j["smallest_tensor_parallel"] = nullptr;
+    json opts = json::array();
+    for (const auto& o : gpu_options(s, catalog)) {
+      opts.push_back({{"gpu", o.gpu_id}, {"name", o.gpu_name}, {"count", o.count}, {"memory_bytes", o.memory_per_gpu.in_bytes()},
+                      {"total_bytes", o.total_per_gpu.in_bytes()},
+                      {"price_usd_per_hour", o.price_usd_per_hour ? json(*o.price_usd_per_hour) : json(nullptr)}});
+    }
+    j["gpu_options"] = opts;
+    json hs = json::array();
+    for (const auto& h : hints(s)) hs.push_back({{"change", h.change}, {"effect", h.effect}, {"patch", h.scenario_patch}});
+    j["hints"] = hs;
+    return j;
+  });
+}
+
+json sweep_json(const std::string& text, const Catalog& catalog) {
+  return guarded(text, catalog, [&](const Scenario& s) {
+    std::vector<std::int64_t> contexts;
+    const std::int64_t top = std::max<std::int64_t>({s.model.arch.max_positions, s.inference.context, 1024});
+    for (std::int64_t c = 512; c < top; c *= 2) contexts.push_back(c);
+    contexts.push_back(top);
+    if (std::find(contexts.begin(), contexts.end(), s.inference.context) == contexts.end() && s.inference.context > 0) {
+      contexts.push_back(s.inference.context);
+      std::sort(contexts.begin(), contexts.end());
+    }
+    std::vector<std::int64_t> conc{s.inference.concurrency};
+    const auto points = sweep(s, contexts, conc);
+    json totals = json::array(), ok = json::array();
+    for (const auto& p : points) {
+      totals.push_back(p.total.in_bytes());
+      ok.push_back(p.fits);
+    }
+    const Report r = estimate(s);
+    return json{{"ok", true}, {"contexts", contexts}, {"concurrency", s.inference.concurrency}, {"totals", totals},
+                {"fits", ok}, {"usable_bytes", r.usable.in_bytes()}, {"capacity_bytes", r.capacity.in_bytes()}};
+  });
+}
+
+json catalog_summary_json(const Catalog& catalog) {
+  json models = json::array();
+  for (const auto& m : catalog.models()) {
+    bool quantized = false;
+    (void)format_from_quantization_config(m.config, "/config", m.model.arch.native_dtype, quantized);
+    models.push_back({{"id", m.id}, {"params", parameter_count(m.model.tensors)}, {"model_type", m.model.arch.model_type},
+                      {"max_context", m.model.arch.max_positions}, {"dtype", m.model.arch.native_dtype}, {"quantized", quantized}});
+  }
+  json gpus = json::array();
+  for (const auto& g : catalog.gpus()) {
+    gpus.push_back({{"id", g.id}, {"name", g.name}, {"vendor", g.vendor}, {"marketing_gb", g.marketing_gb},
+                    {"memory_bytes", g.memory.in_bytes()}, {"memory_source", g.memory_source},
+                    {"price_usd_per_hour", g.price_usd_per_hour ? json(*g.price_usd_per_hour) : json(nullptr)}});
+  }
+  json formats = weight_format_names();
+  for (const char* g : {"gguf:Q8_0", "gguf:Q6_K", "gguf:Q5_K_M", "gguf:Q4_K_M", "gguf:Q4_K_S", "gguf:Q3_K_M", "gguf:Q2_K", "gguf:IQ4_XS"})
+    formats.push_back(g);
+  return {{"ok", true}, {"models", models}, {"gpus", gpus}, {"weight_formats", formats},
+          {"engines", {"vllm", "llama.cpp", "transformers"}}, {"kv_cache_dtypes", {"auto", "fp16", "bf16", "fp8", "q8_0", "q4_0"}}};
+}
+
+}  // namespace vram
