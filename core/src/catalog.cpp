@@ -37,9 +37,13 @@ CatalogModel read_model(std::string_view file, const json& j) {
     for (std::size_t i = 0; i < extra->size(); ++i) {
       const auto& e = (*extra)[i];
       const std::string ep = ckpath + "/extra_tensors/" + std::to_string(i);
-      const std::int64_t per_layer = io::require_int(e, "per_layer_elems", ep);
+      // Either per decoder layer (rotary inv_freq buffers) or a whole tensor (a tied head stored twice).
+      const auto per_layer = io::optional_int(e, "per_layer_elems", ep);
+      const auto whole = io::optional_int(e, "elems", ep);
+      if (!per_layer && !whole) throw InputError(ep, "needs per_layer_elems or elems");
       const std::string dtype = io::optional_string(e, "dtype", ep).value_or("F32");
-      m.checkpoint_extra_bytes += Bytes::of(per_layer * m.model.arch.layers * dtype_bytes(dtype, ep + "/dtype"));
+      const std::int64_t elems = per_layer ? *per_layer * m.model.arch.layers : *whole;
+      m.checkpoint_extra_bytes += Bytes::of(elems * dtype_bytes(dtype, ep + "/dtype"));
     }
   }
   return m;

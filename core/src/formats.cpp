@@ -51,8 +51,12 @@ Bytes stored_bytes(const Codec& c, std::int64_t rows, std::int64_t cols, std::in
       break;
     }
     case Codec::Kind::blocks: {
-      const std::int64_t blocks_per_row = (cols + c.group - 1) / c.group;
-      bits = rows * blocks_per_row * c.block_bits;
+      if (c.flat) {
+        bits = (elems + c.group - 1) / c.group * c.block_bits;
+      } else {
+        const std::int64_t blocks_per_row = (cols + c.group - 1) / c.group;
+        bits = rows * blocks_per_row * c.block_bits;
+      }
       break;
     }
   }
@@ -199,6 +203,7 @@ WeightFormat named_format(const std::string& name, std::int64_t group, bool doub
     // an 8-bit absmax per block plus an fp32 constant per 256 blocks.
     Codec c = double_quant ? blocks_codec("nf4 (double quant)", 64 * 256, 64 * 256 * 4 + 256 * 8 + 32, 0)
                            : blocks_codec("nf4", 64, 64 * 4 + 32, 0);
+    c.flat = true;  // bitsandbytes quantizes the flattened weight
     return make(name, double_quant ? "linear weights NF4 with double-quantized absmax (4.127 bits)"
                                    : "linear weights NF4 + fp32 absmax per 64 values (4.5 bits)",
                 "bitsandbytes Linear4bit (QLoRA §3)", c, rest);

@@ -35,6 +35,7 @@ struct Codec {
   std::int64_t block_cols = 0;
   std::int64_t index_bits_per_col = 0;  ///< GPTQ g_idx: one int32 per input column
   std::int64_t tensor_bits = 0;         ///< per-tensor extras (global scales, shape)
+  bool flat = false;                    ///< blocks run over the flattened tensor, not per row (bitsandbytes)
   std::string name;                     ///< "bf16", "Q4_K", "int4 g128"
 };
 

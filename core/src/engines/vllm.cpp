@@ -83,9 +83,6 @@ Bytes rotary_cache_bytes(const Architecture& a, std::int64_t elem_bytes) {
   return Bytes::of(a.max_positions * a.rotary_dim * elem_bytes);
 }
 
-Bytes sampler_peak_bytes(std::int64_t seqs, std::int64_t vocab, std::int64_t elem_bytes) {
-  return logits_bytes(seqs, vocab, elem_bytes) + logits_bytes(seqs, vocab, 4) * 3;
-}
 
 KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
                    std::int32_t first, std::int32_t end) {
@@ -153,6 +150,8 @@ struct StageAccount {
   Bytes rotary;
   Bytes forward_peak;
   Bytes sampler;
+  Bytes moe_workspace;
+  Bytes pp_buffers;
   Bytes activation;
   Bytes non_torch;
   Bytes kv_available;
@@ -171,13 +170,58 @@ Bytes non_torch_increase(std::int64_t tp, std::int64_t pp) {
   return Bytes::from_fraction(0.25, kGiB);
 }
 
-/// CUDA graph pools captured after the KV cache is allocated ("Graph capturing
-/// finished ... took X GiB" in the sweep: median 0.84 GiB single GPU).
-Bytes cuda_graph_bytes(bool eager, std::int64_t tp) {
+/// CUDA graph pools captured after the KV cache is allocated. Each of the 51
+/// capture sizes records one piecewise graph per layer and one full graph of all
+/// layers, so the pool grows with the layers on the GPU: 0.39 GiB + 0.016 GiB per
+/// layer ("Graph capturing finished ... took X GiB" across the sweep's dense
+/// single-GPU and pipeline runs, 8 to 80 layers per GPU).
+Bytes cuda_graph_bytes(bool eager, std::int64_t layers_on_gpu) {
   if (eager) return Bytes{};
-  return tp > 1 ? Bytes::from_fraction(1.7, kGiB) : Bytes::from_fraction(0.84, kGiB);
+  return Bytes::from_fraction(0.39 + 0.016 * static_cast<double>(layers_on_gpu), kGiB);
 }
 
+
+/// cuBLAS workspace, allocated through the caching allocator on first use:
+/// 4096 × 8 KiB = 32 MiB on sm90 (pytorch aten/src/ATen/cuda/CublasHandlePool.cpp, v2.8).
+constexpr Bytes kCublasWorkspace = Bytes::of(32LL << 20);
+
+/// Triton top-k/top-p scratch: one fp32 row of the vocabulary per SM
+/// (vllm/v1/sample/ops/topk_topp_triton.py, v0.19.0); 132 SMs on an H100 SXM.
+constexpr std::int64_t kSamplerScratchRows = 132;
+
+}  // namespace
+
+Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden, std::int64_t b) {
+  const Bytes logits = logits_bytes(rows, vocab, b);                     // lm_head output in the model dtype
+  const Bytes fp32_copy = b == 4 ? Bytes{} : logits_bytes(rows, vocab, 4);  // logits.to(float32)
+  const Bytes scratch = logits_bytes(kSamplerScratchRows, vocab, 4);      // top-k/top-p kernel
+  const Bytes probs = logits_bytes(rows, vocab, 4) * 2;                   // softmax probs + exponential q
+  const Bytes hidden_states = Bytes::of((tokens + 2 * rows) * hidden * b);  // hidden, last rows, rand_like
+  return logits + fp32_copy + scratch + probs + hidden_states + kCublasWorkspace;
+}
+
+Bytes profile_forward_bytes(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
+  // gate_up output (2I) and silu_and_mul output (I) alive together, plus four T × H
+  // tensors (residual, normed input, attention input and output).
+  const std::int64_t width = (a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) / tp;
+  return Bytes::of(tokens * b * (3 * width + 4 * a.hidden)) + kCublasWorkspace;
+}
+
+Bytes v0_forward_bytes(const Architecture& a, std::int64_t tokens, std::int64_t b) {
+  // V0 eager forward: MLP temporaries 3·I plus three T × H tensors per token
+  // (vllm/worker/model_runner.py profile_run, v0.6.4).
+  return Bytes::of(tokens * b * 3 * (a.intermediate + a.hidden));
+}
+
+Bytes moe_workspace_bytes(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
+  if (a.experts == 0) return Bytes{};
+  // TritonExperts workspace_shapes: (M, topk, max(N/2, K)) + (M, topk, max(N, K)) with
+  // N = 2·I/tp, K = H, M = T; persistent (vllm/v1/worker/workspace.py).
+  const std::int64_t i = a.expert_intermediate / tp;
+  return Bytes::of(b * tokens * a.experts_per_token * (std::max(i, a.hidden) + std::max(2 * i, a.hidden)));
+}
+
+namespace {
 }  // namespace
 
 void account(const Scenario& s, Report& r) {
@@ -190,7 +234,9 @@ void account(const Scenario& s, Report& r) {
   // Activations run in the model dtype: fp32 only when the weights are plain fp32.
   const std::int64_t b = s.weights.name == "fp32" ? 4 : 2;
   const SchedulerLimits lim = scheduler_limits(inf.vllm, ver, s.gpu.memory, inf.context);
-  const Bytes requested = scale_floor(s.gpu.memory, inf.vllm.gpu_memory_utilization);
+  // vllm/v1/worker/utils.py request_memory: ceil(total × gpu_memory_utilization).
+  const Bytes requested = Bytes::of(static_cast<std::int64_t>(
+      std::ceil(static_cast<double>(s.gpu.memory.in_bytes()) * inf.vllm.gpu_memory_utilization)));
 
   const auto parts = pipeline_partition(std::max<std::int64_t>(a.layers, 1), pp);
   std::vector<StageAccount> stages;
@@ -218,12 +264,15 @@ void account(const Scenario& s, Report& r) {
           static_cast<long double>(sa.weights.bytes.in_bytes()) * s.weights_bytes_given->in_bytes() / full.in_bytes()));
     }
     sa.rotary = rotary_cache_bytes(a, b);
-    sa.forward_peak = a.family == "bare" ? Bytes{} : forward_peak_bytes(a, lim.max_num_batched_tokens, tp, b);
-    if (place.head && a.family != "bare") {
-      const std::int64_t seqs = std::min(lim.max_num_seqs, lim.max_num_batched_tokens);
-      sa.sampler = sampler_peak_bytes(seqs, a.vocab, b) + residual_stream_bytes(lim.max_num_batched_tokens, a.hidden, b) / 2;
+    if (a.family != "bare") {
+      const std::int64_t T = lim.max_num_batched_tokens;
+      const std::int64_t R = std::min(lim.max_num_seqs, T);
+      sa.forward_peak = ver.v1_engine() ? profile_forward_bytes(a, T, tp, b) : v0_forward_bytes(a, T, b);
+      if (place.head) sa.sampler = profile_sampler_bytes(R, T, a.vocab, a.hidden, b);
+      sa.moe_workspace = ver.v1_engine() && s.weights.name != "mxfp4" ? moe_workspace_bytes(a, T, tp, b) : Bytes{};
+      sa.pp_buffers = st > 0 ? Bytes::of(2 * T * a.hidden * b) : Bytes{};
     }
-    sa.activation = std::max(sa.forward_peak, sa.sampler);
+    sa.activation = std::max(sa.forward_peak, sa.sampler) + sa.moe_workspace + sa.pp_buffers;
     sa.non_torch = non_torch_increase(tp, pp);
     sa.kv_available = requested - sa.weights.bytes - sa.rotary - sa.activation - sa.non_torch;
     if (a.family != "bare") {
@@ -270,17 +319,19 @@ void account(const Scenario& s, Report& r) {
                " tokens (whole " + std::to_string(inf.vllm.block_size) + "-token blocks) × " + kv_per_token_formula(a, inf.kv, tp) +
                " = " + format_exact(h.kv_needed) + " ≈ " + format_iec(h.kv_needed),
            "vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes (v0.19.0)"});
-    std::string act_formula;
-    if (h.sampler >= h.forward_peak) {
-      act_formula = "sampler dummy run: " + group_thousands(std::min(lim.max_num_seqs, lim.max_num_batched_tokens)) + " seqs × " +
-                    group_thousands(a.vocab) + " vocab × (" + std::to_string(b) + " B logits + 3 × 4 B fp32 copies) + hidden states of " +
-                    group_thousands(lim.max_num_batched_tokens) + " tokens = " + format_exact(h.sampler) +
-                    " (forward pass peak " + format_iec(h.forward_peak) + " is lower)";
-    } else {
-      act_formula = "profiling forward pass over " + group_thousands(lim.max_num_batched_tokens) +
-                    " tokens: residual stream 2 × T × " + std::to_string(a.hidden) + " × " + std::to_string(b) +
-                    " B + largest layer temporary (MLP 3 × T × width) = " + format_exact(h.forward_peak);
-    }
+    const std::int64_t T = lim.max_num_batched_tokens;
+    const std::int64_t R = std::min(lim.max_num_seqs, T);
+    std::string act_formula = h.sampler >= h.forward_peak
+        ? "sampler step: " + group_thousands(R) + " seqs × " + group_thousands(a.vocab) + " vocab × (" + std::to_string(b) +
+              " B logits + 4 B fp32 copy + 2 × 4 B probabilities) + 132 × vocab × 4 B top-k scratch + " + group_thousands(T + 2 * R) +
+              " × " + std::to_string(a.hidden) + " hidden × " + std::to_string(b) + " B + 32 MiB cuBLAS = " + format_exact(h.sampler) +
+              " (forward pass " + format_iec(h.forward_peak) + " is lower)"
+        : "profiling forward pass: " + group_thousands(T) + " tokens × " + std::to_string(b) + " B × (3 × " +
+              std::to_string((a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) / tp) + " MLP + 4 × " +
+              std::to_string(a.hidden) + " hidden) + 32 MiB cuBLAS = " + format_exact(h.forward_peak) +
+              (h.sampler > Bytes{} ? " (sampler step " + format_iec(h.sampler) + " is lower)" : "");
+    if (h.moe_workspace > Bytes{}) act_formula += " + fused-MoE workspace " + format_exact(h.moe_workspace);
+    if (h.pp_buffers > Bytes{}) act_formula += " + pipeline receive buffers 2 × T × H × b = " + format_exact(h.pp_buffers);
     r.add({"activations", "Activation peak (profiling run)", h.activation, act_formula + " ≈ " + format_iec(h.activation) + "; " + lim.why,
            "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run, _dummy_sampler_run (v0.19.0)"});
   }
@@ -288,11 +339,11 @@ void account(const Scenario& s, Report& r) {
          std::string(tp > 1 ? "cuBLAS/attention workspaces + NCCL and custom all-reduce buffers (tensor parallel)" : "cuBLAS/attention workspaces") +
              " = " + format_iec(h.non_torch) + " (measured per engine version)",
          kSweepSource});
-  const Bytes graphs = cuda_graph_bytes(inf.vllm.enforce_eager, tp);
+  const Bytes graphs = cuda_graph_bytes(inf.vllm.enforce_eager, h.end_layer - h.first_layer);
   if (graphs > Bytes{}) {
     r.add({"cuda_graphs", "CUDA graph pools", graphs,
-           "captured after the KV cache is allocated, outside gpu_memory_utilization = " + format_iec(graphs) +
-               " (measured median; 0 with enforce_eager)",
+           "0.39 GiB + 0.016 GiB × " + std::to_string(h.end_layer - h.first_layer) +
+               " layers, captured after the KV cache outside gpu_memory_utilization = " + format_iec(graphs) + " (0 with enforce_eager)",
            kSweepSource});
   }
   const RuntimeTerm ctx = cuda_context(tp * pp > 1);

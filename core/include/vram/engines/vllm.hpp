@@ -58,11 +58,28 @@ std::vector<std::int64_t> pipeline_partition(std::int64_t layers, std::int64_t s
 /// model dtype (vllm/model_executor/layers/rotary_embedding/base.py _compute_cos_sin_cache).
 Bytes rotary_cache_bytes(const Architecture& arch, std::int64_t elem_bytes);
 
-/// Sampler buffers of the profiling run: for `seqs` rows of `vocab` logits, the
-/// model-dtype logits plus three fp32 copies (logits.float(), probabilities,
-/// log-probabilities) = seqs × vocab × (b + 12) bytes
-/// (vllm/v1/sample/sampler.py, v0.19.0).
-Bytes sampler_peak_bytes(std::int64_t seqs, std::int64_t vocab, std::int64_t elem_bytes);
+/// Peak of the profiling run's sampler step on the last pipeline stage, for
+/// `rows` = min(max_num_seqs, max_num_batched_tokens) sequences
+/// (vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run; vllm/v1/sample/sampler.py, v0.19.0):
+/// logits rows × V × b, their fp32 copy, the top-k/top-p scratch (132 × V fp32),
+/// softmax probabilities and the exponential draw (2 × rows × V fp32), the hidden
+/// states ((T + 2·rows) × H × b) and the cuBLAS workspace (32 MiB).
+/// Llama-3.1-8B on an H100: (14·1024 + 528)·128,256 + 10,240·4,096·2 + 32 MiB = 2,023,837,696 B.
+Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                            std::int64_t elem_bytes);
+
+/// Peak of the profiling forward pass over T tokens on one rank (v1 engine):
+/// T × b × (3·I/tp + 4·H) + the cuBLAS workspace.
+Bytes profile_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
+                            std::int64_t elem_bytes);
+
+/// The V0 engine's eager forward peak: T × b × 3 × (I + H).
+Bytes v0_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes);
+
+/// Fused-MoE workspace, persistent from the profiling run on: b × T × top_k ×
+/// (max(I/tp, H) + max(2·I/tp, H)) (fused_moe.py TritonExperts.workspace_shapes).
+Bytes moe_workspace_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
+                          std::int64_t elem_bytes);
 
 /// KV cache layout after vLLM's grouping of layers with the same attention
 /// type into groups of equal size (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).

@@ -1,0 +1,79 @@
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+#include "vram/budget/weights.hpp"
+#include "vram/formats.hpp"
+
+using namespace vram;
+
+namespace {
+
+// The checkpoint as stored: every tensor (vision and MTP included), unsharded,
+// in the checkpoint's own format, plus its non-parameter tensors.
+Bytes computed_checkpoint_bytes(const CatalogModel& m) {
+  bool quantized = false;
+  const WeightFormat own = format_from_quantization_config(m.config, "/config", m.model.arch.native_dtype, quantized);
+  WeightPlacement all;
+  all.mtp = true;
+  return weights_on_gpu(m.model, own, all).bytes + m.checkpoint_extra_bytes;
+}
+
+}  // namespace
+
+TEST_CASE("every catalog model loads and has an architecture", "[catalog]") {
+  const auto& models = test::catalog().models();
+  REQUIRE(models.size() >= 70);
+  for (const auto& m : models) {
+    CAPTURE(m.id);
+    CHECK(parameter_count(m.model.tensors) > 100'000'000);
+    CHECK(!m.config_source.empty());
+  }
+}
+
+TEST_CASE("catalog checkpoint sizes equal the size computed from each config", "[catalog][checkpoint]") {
+  int checked = 0;
+  for (const auto& m : test::catalog().models()) {
+    if (!m.model.checkpoint_bytes) continue;
+    if (m.checkpoint_status != "verified" && m.checkpoint_status != "corroborated") continue;
+    CAPTURE(m.id, m.checkpoint_status);
+    CHECK(computed_checkpoint_bytes(m) == *m.model.checkpoint_bytes);
+    ++checked;
+  }
+  CHECK(checked >= 30);
+}
+
+TEST_CASE("the foundation's models have exact published sizes", "[catalog][checkpoint]") {
+  // model.safetensors.index.json metadata.total_size of each repository (sources in models/*.json).
+  const std::pair<const char*, std::int64_t> published[] = {
+      {"meta-llama/Llama-2-7b-hf", 13'476'839'424},   {"meta-llama/Llama-2-70b-hf", 137'953'316'864},
+      {"meta-llama/Llama-3.1-8B", 16'060'522'496},    {"meta-llama/Llama-3.1-70B", 141'107'412'992},
+      {"mistralai/Mistral-7B-v0.3", 14'496'047'104},  {"Qwen/Qwen2.5-7B", 15'231'233'024},
+      {"Qwen/Qwen3-8B", 16'381'470'720},              {"microsoft/phi-4", 29'319'014'400},
+      {"openai/gpt-oss-20b", 13'761'264'768},         {"mistralai/Mixtral-8x7B-v0.1", 93'405'585'408},
+  };
+  for (const auto& [id, bytes] : published) {
+    CAPTURE(id);
+    const CatalogModel* m = test::catalog().find_model(id);
+    REQUIRE(m != nullptr);
+    CHECK(computed_checkpoint_bytes(*m).in_bytes() == bytes);
+  }
+}
+
+TEST_CASE("every GPU states the memory the framework sees, with a source", "[catalog][gpus]") {
+  const auto& gpus = test::catalog().gpus();
+  for (const char* id : {"RTX-3090", "RTX-4080", "RTX-4090", "RTX-5090", "L4", "A10", "A10G", "L40S", "RTX-A6000", "RTX-6000-Ada",
+                         "RTX-PRO-6000", "P40", "A100-40GB", "A100-80GB", "A800-80GB", "H100-PCIe-80GB", "H100-SXM-80GB",
+                         "H100-NVL-94GB", "H800-80GB", "H20", "GH200", "H200", "B200", "B300", "MI300X", "MI325X", "MI355X"}) {
+    CAPTURE(id);
+    const Gpu* g = test::catalog().find_gpu(id);
+    REQUIRE(g != nullptr);
+    CHECK(!g->memory_source.empty());
+    // GPU memory is sold in binary units ("80 GB" HBM = 80 GiB physical); the
+    // driver reserves part of it, so what CUDA reports is a little less.
+    CHECK(g->memory.in(kGiB) < g->marketing_gb);
+    CHECK(g->memory.in(kGiB) > g->marketing_gb * 0.9);
+  }
+  CHECK(gpus.size() >= 27);
+  // H100 80GB HBM3: 81,090 MiB seen by CUDA (79.19 GiB), sold as 80 GB.
+  CHECK(test::catalog().find_gpu("H100-SXM-80GB")->memory.in_bytes() == 85'029'158'912);
+}

@@ -1,0 +1,105 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "vram/error.hpp"
+#include "vram/formats.hpp"
+
+using namespace vram;
+using nlohmann::json;
+
+namespace {
+Codec linear_of(const char* name) { return parse_weight_format(json(name), "/weights", "bf16").linear; }
+}  // namespace
+
+TEST_CASE("plain formats: elements × bits / 8", "[formats]") {
+  CHECK(stored_bytes(linear_of("bf16"), 4096, 4096).in_bytes() == 33'554'432);
+  CHECK(stored_bytes(linear_of("fp32"), 4096, 4096).in_bytes() == 67'108'864);
+  CHECK(stored_bytes(linear_of("int4"), 4096, 4096).in_bytes() == 8'388'608);
+  CHECK(stored_bytes(linear_of("bf16"), 4096, 4096, 8).in_bytes() == 8 * 33'554'432);
+}
+
+TEST_CASE("fp8 and int8 add one fp32 scale per output channel", "[formats]") {
+  // 4096 × 4096 × 1 B + 4096 rows × 4 B
+  CHECK(stored_bytes(linear_of("fp8"), 4096, 4096).in_bytes() == 16'793'600);
+  CHECK(stored_bytes(linear_of("w8a8"), 4096, 4096).in_bytes() == 16'793'600);
+}
+
+TEST_CASE("group-quantized 4-bit formats carry scales, zeros and indexes", "[formats]") {
+  // payload 4096 × 4096 / 2 = 8,388,608 B; 4096 rows × 32 groups of 128.
+  // GPTQ: fp16 scale + 4-bit zero per group = 20 bits → 327,680 B; g_idx 4096 × 4 B = 16,384 B.
+  CHECK(stored_bytes(linear_of("gptq-int4"), 4096, 4096).in_bytes() == 8'388'608 + 327'680 + 16'384);
+  // AWQ: the same without g_idx.
+  CHECK(stored_bytes(linear_of("awq-int4"), 4096, 4096).in_bytes() == 8'388'608 + 327'680);
+  // compressed-tensors w4a16: bf16 scale per group (262,144 B) + int64[2] shape (16 B).
+  CHECK(stored_bytes(linear_of("w4a16"), 4096, 4096).in_bytes() == 8'388'608 + 262'144 + 16);
+  // group_size 32 quadruples the scale cost.
+  const Codec g32 = parse_weight_format(json{{"format", "awq-int4"}, {"group_size", 32}}, "/weights", "bf16").linear;
+  CHECK(stored_bytes(g32, 4096, 4096).in_bytes() == 8'388'608 + 4 * 327'680);
+}
+
+TEST_CASE("block formats: GGUF, MXFP4, NVFP4, NF4", "[formats]") {
+  CHECK(stored_bytes(linear_of("gguf:Q4_K_S"), 4096, 4096).in_bytes() == 4096LL * 16 * 144);  // 256-element blocks of 144 B
+  CHECK(stored_bytes(linear_of("gguf:Q8_0"), 4096, 14336).in_bytes() == 4096LL * 448 * 34);   // 32-element blocks of 34 B
+  CHECK(stored_bytes(linear_of("mxfp4"), 2880, 2880).in_bytes() == 2880LL * 90 * 17);          // 32 fp4 + e8m0 scale
+  CHECK(stored_bytes(linear_of("nvfp4"), 4096, 4096).in_bytes() == 4096LL * 256 * 9 + 8);      // 16 fp4 + fp8 scale, 2 fp32 globals
+  CHECK(stored_bytes(linear_of("nf4"), 4096, 4096).in_bytes() == 4096LL * 4096 / 64 * 36);     // 32 B codes + 4 B absmax per 64
+  // Double quantization: per 16,384 values 8,192 B codes + 256 B absmax + 4 B constant.
+  const Codec dq = parse_weight_format(json{{"format", "nf4"}, {"double_quant", true}}, "/weights", "bf16").linear;
+  CHECK(stored_bytes(dq, 4096, 4096).in_bytes() == 1024LL * (8192 + 256 + 4));
+}
+
+TEST_CASE("DeepSeek-style fp8 stores one fp32 scale per 128×128 tile", "[formats]") {
+  json config = {{"quantization_config", {{"quant_method", "fp8"}, {"weight_block_size", {128, 128}}}}};
+  bool found = false;
+  const WeightFormat f = format_from_quantization_config(config, "/config", "bf16", found);
+  REQUIRE(found);
+  // 7168 × 2048: 14,680,064 B payload + 56 × 16 tiles × 4 B
+  CHECK(stored_bytes(f.linear, 7168, 2048).in_bytes() == 14'680'064 + 3'584);
+}
+
+TEST_CASE("quantization_config ignore lists keep modules in 16-bit", "[formats]") {
+  json config = {{"quantization_config",
+                  {{"quant_method", "mxfp4"}, {"modules_to_not_convert", {"model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"}}}}};
+  bool found = false;
+  const WeightFormat f = format_from_quantization_config(config, "/config", "bf16", found);
+  REQUIRE(f.name == "mxfp4");
+  Architecture a;
+  a.layers = 24;
+  const Tensor q{TensorRole::attn_q, 0, 4096, 2880, 1, TensorStage::text, Shard::rows, true};
+  const Tensor expert{TensorRole::expert_up, 0, 2880, 2880, 32, TensorStage::text, Shard::rows, true};
+  CHECK(codec_for(f, q, a).name == "bf16");
+  CHECK(codec_for(f, expert, a).name == "mxfp4");
+}
+
+TEST_CASE("Q4_K_M raises attn_v and ffn_down to Q6_K on the layers use_more_bits picks", "[formats][gguf]") {
+  const WeightFormat f = parse_weight_format(json("gguf:Q4_K_M"), "/weights", "bf16");
+  Architecture a;
+  a.layers = 32;
+  auto type_of = [&](TensorRole role, int layer) {
+    return codec_for(f, Tensor{role, layer, 1024, 4096, 1, TensorStage::text, Shard::rows, true}, a).name;
+  };
+  // use_more_bits(i, 32): i < 4, i >= 28, or (i - 4) % 3 == 2
+  CHECK(type_of(TensorRole::attn_v, 0) == "Q6_K");
+  CHECK(type_of(TensorRole::attn_v, 4) == "Q4_K");
+  CHECK(type_of(TensorRole::attn_v, 6) == "Q6_K");
+  CHECK(type_of(TensorRole::mlp_down, 31) == "Q6_K");
+  CHECK(type_of(TensorRole::attn_q, 0) == "Q4_K");
+  CHECK(codec_for(f, Tensor{TensorRole::lm_head, -1, 128256, 4096, 1, TensorStage::text, Shard::rows, false}, a).name == "Q6_K");
+  CHECK(codec_for(f, Tensor{TensorRole::norm, 3, 1, 4096, 1, TensorStage::text, Shard::replicated, false}, a).name == "F32");
+}
+
+TEST_CASE("unknown weight formats are errors that list what is allowed", "[formats][errors]") {
+  try {
+    (void)parse_weight_format(json("bfl6"), "/weights", "bf16");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/weights");
+    CHECK(std::string(e.what()).find("unknown weight format \"bfl6\"") != std::string::npos);
+    CHECK(std::string(e.what()).find("gptq-int4") != std::string::npos);
+  }
+  CHECK_THROWS_AS(parse_weight_format(json("gguf:Q9_Z"), "/weights", "bf16"), InputError);
+  CHECK_THROWS_AS(parse_weight_format(json(42), "/weights", "bf16"), InputError);
+  CHECK_THROWS_AS(parse_weight_format(json{{"format", "awq-int4"}, {"group_size", 0}}, "/weights", "bf16"), InputError);
+  CHECK_THROWS_AS(parse_weight_format(json{{"group_size", 128}}, "/weights", "bf16"), InputError);
+}

@@ -1,0 +1,37 @@
+// Shared helpers for the core tests: the embedded catalog, built once.
+#pragma once
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "vram/catalog.hpp"
+#include "vram/estimate.hpp"
+#include "vram/scenario.hpp"
+
+namespace vram::test {
+
+inline const Catalog& catalog() {
+  static const Catalog c(embedded_catalog_files());
+  return c;
+}
+
+inline Scenario scenario(const nlohmann::json& j) { return parse_scenario(j, catalog()); }
+
+inline Report run(const nlohmann::json& j) { return estimate(scenario(j)); }
+
+inline double metric(const Report& r, const std::string& name) {
+  const Metric* m = r.find_metric(name);
+  return m ? m->value : -1;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream f(path);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace vram::test
