@@ -624,7 +624,9 @@ std::vector<Tensor> inventory(const Architecture& a, const BlockLayout& s) {
     add.matrix(TensorRole::lm_head, i, a.vocab, a.hidden, Shard::rows, TensorStage::mtp);
   }
   if (a.vision_params > 0) {
-    add.matrix(TensorRole::vision, -1, 1, a.vision_params, Shard::replicated, TensorStage::vision);
+    // Engines shard vision towers over tensor-parallel ranks like the language model
+    // (vLLM ColumnParallelLinear/RowParallelLinear in its vision encoders).
+    add.matrix(TensorRole::vision, -1, 1, a.vision_params, Shard::rows, TensorStage::vision);
   }
   return t;
 }

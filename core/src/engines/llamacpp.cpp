@@ -39,7 +39,8 @@ void account(const Scenario& s, Report& r) {
   const LlamaCppSettings& lc = inf.llama_cpp;
   const std::int64_t n_layer = std::max<std::int64_t>(a.layers, 1);
   const std::int64_t ngl = lc.n_gpu_layers < 0 ? n_layer + 1 : std::min(lc.n_gpu_layers, n_layer + 1);
-  const std::int64_t first_gpu_layer = std::max<std::int64_t>(0, n_layer + 1 - ngl);
+  // llama-model.cpp load_tensors: i_gpu_start = max(n_layer − n_gpu_layers, 0).
+  const std::int64_t first_gpu_layer = std::max<std::int64_t>(0, n_layer - ngl);
   const bool output_on_gpu = ngl > n_layer;
   // Layer split over devices (--split-mode layer): equal shares, the output on the last device.
   const std::int64_t devices = std::max<std::int64_t>(1, inf.pipeline_parallel);

@@ -5,7 +5,7 @@
 // ("KV self size" / "llama_kv_cache: size"), and one compute buffer sized by
 // the graph allocator for the largest micro-batch ("CUDA0 compute buffer size").
 // Sources: ggml-org/llama.cpp src/llama-model.cpp (layer offload: layers with
-// il >= n_layer + 1 − n_gpu_layers; the output layer when n_gpu_layers > n_layer;
+// il >= n_layer − n_gpu_layers; the output layer when n_gpu_layers > n_layer;
 // token_embd stays on the CPU), src/llama-kv-cache.cpp (K and V tensors of
 // n_embd_k_gqa × kv_size per layer), src/llama-context.cpp (graph reserve at
 // n_ubatch tokens against a full cache).

@@ -1,0 +1,161 @@
+// Browser test of web/index.html opened from file:// with no network.
+// Run: node --test tests/browser/   (needs Debian's /usr/bin/chromium and web/vram-budget.js built)
+'use strict';
+
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { chromium } = require('playwright-core');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PAGE_URL = pathToFileURL(path.join(ROOT, 'web', 'index.html')).href;
+const SCREENSHOT = path.join(ROOT, 'docs', 'screenshot.png');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const WAIT = { timeout: 10000 };
+
+let browser;
+let context;
+const requests = [];
+const pageErrors = [];
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(ROOT, 'web', 'vram-budget.js')),
+    'web/vram-budget.js is missing: build it with `cmake --build --preset wasm`');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.on('request', (req) => requests.push(req.url()));
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function openPage(hash = '') {
+  const page = await context.newPage();
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  await page.goto(PAGE_URL + hash);
+  await page.locator('[data-testid=weights-formula], [data-testid=error-banner]:visible').first().waitFor(WAIT);
+  return page;
+}
+
+/** Waits until the weights formula line contains every given string. */
+async function weightsFormulaContains(page, ...parts) {
+  await page.waitForFunction((ps) => {
+    const el = document.querySelector('[data-testid=weights-formula]');
+    return el && ps.every((p) => el.textContent.includes(p));
+  }, parts, WAIT);
+  return page.locator('[data-testid=weights-formula]').textContent();
+}
+
+test('the article example: 13,000,000,000 params in bf16, then 7,000,000,000', async () => {
+  const page = await openPage();
+  await page.getByTestId('source-params').check();
+  await page.getByTestId('params').fill('13000000000');
+  await page.getByTestId('weights').selectOption('bf16');
+  const line = await weightsFormulaContains(page, '26,000,000,000 B', '24.21 GiB');
+  assert.match(line, /13,000,000,000 params × 2 B \(bf16\)/);
+
+  await page.getByTestId('params').fill('7000000000');
+  await weightsFormulaContains(page, '14,000,000,000 B', '13.04 GiB');
+
+  // The budget table, verdict, chart and plan are drawn from the module's JSON.
+  assert.equal(await page.locator('tr[data-component=weights] td').first().textContent(), '14,000,000,000 B');
+  assert.match(await page.getByTestId('verdict').textContent(), /Fits/);
+  assert.ok(await page.getByTestId('sweep-chart').isVisible());
+  await page.close();
+});
+
+test('estimate-change fires with the report', async () => {
+  const page = await openPage();
+  const detail = page.evaluate(() => new Promise((resolve) => {
+    document.addEventListener('estimate-change', (e) => resolve(e.detail), { once: true });
+  }));
+  await page.getByTestId('params').fill('1000000000');
+  const report = await detail;
+  assert.equal(report.ok, true);
+  assert.equal(report.components.find((c) => c.id === 'weights').bytes, 2000000000);
+  await page.close();
+});
+
+test('invalid input shows the error path and message; the page keeps working', async () => {
+  const page = await openPage();
+  await page.getByTestId('source-config').check();
+  await page.getByTestId('config').fill('{"hidden_size": 4096,');
+  const fieldError = page.locator('[data-field=config] .vb-field-error');
+  await fieldError.waitFor({ state: 'visible', ...WAIT });
+  assert.match(await fieldError.textContent(), /\/model\/config.*not valid JSON/);
+  assert.equal(await page.getByTestId('config').getAttribute('aria-invalid'), 'true');
+  assert.ok(await page.getByTestId('error-banner').isVisible());
+
+  // Valid JSON the module rejects: the module's own path comes back.
+  await page.getByTestId('config').fill('{}');
+  await page.waitForFunction(() =>
+    document.querySelector('[data-field=config] .vb-field-error').textContent.includes('/model/config/hidden_size'), null, WAIT);
+
+  // A bad number on another input is reported there.
+  await page.getByTestId('source-params').check();
+  await page.getByTestId('count').fill('0');
+  const countError = page.locator('[data-field=count] .vb-field-error');
+  await countError.waitFor({ state: 'visible', ...WAIT });
+  assert.match(await countError.textContent(), /\/hardware\/count/);
+
+  // Fix it: errors clear and the estimate is back.
+  await page.getByTestId('count').fill('1');
+  await page.getByTestId('params').fill('13000000000');
+  await page.getByTestId('weights').selectOption('bf16');
+  await weightsFormulaContains(page, '26,000,000,000 B', '24.21 GiB');
+  assert.equal(await countError.isVisible(), false);
+  assert.equal(await page.getByTestId('error-banner').isVisible(), false);
+  await page.close();
+});
+
+test('URL fragment round-trip', async () => {
+  const hash = '#v=1&src=catalog&model=Qwen%2FQwen3-8B&w=gguf%3AQ4_K_M&engine=llama.cpp&ctx=8192&conc=2&gpu=RTX-4090&n=1';
+  const page = await openPage(hash);
+  assert.equal(await page.getByTestId('source-catalog').isChecked(), true);
+  assert.equal(await page.getByTestId('model').inputValue(), 'Qwen/Qwen3-8B');
+  assert.equal(await page.getByTestId('weights').inputValue(), 'gguf:Q4_K_M');
+  assert.equal(await page.getByTestId('engine').inputValue(), 'llama.cpp');
+  assert.equal(await page.getByTestId('context').inputValue(), '8192');
+  assert.equal(await page.getByTestId('gpu').inputValue(), 'RTX-4090');
+  await page.waitForFunction(() => !!document.querySelector('tr[data-component=kv_cache]'), null, WAIT);
+
+  // An edit is written back to the fragment, and that link restores it.
+  await page.getByTestId('context').fill('16384');
+  await page.waitForFunction(() => location.hash.includes('ctx=16384'), null, WAIT);
+  const url = page.url();
+  const params = new URLSearchParams(new URL(url).hash.slice(1));
+  assert.equal(params.get('v'), '1');
+  assert.equal(params.get('model'), 'Qwen/Qwen3-8B');
+  assert.equal(params.get('engine'), 'llama.cpp');
+
+  const again = await context.newPage();
+  await again.goto(url);
+  await again.getByTestId('context').waitFor(WAIT);
+  await again.waitForFunction(() => document.querySelector('[data-testid=context]').value === '16384', null, WAIT);
+  assert.equal(await again.getByTestId('weights').inputValue(), 'gguf:Q4_K_M');
+  await again.close();
+  await page.close();
+});
+
+test('screenshot for the README (1280 wide, full page)', async () => {
+  const page = await openPage('#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&ctx=32768&conc=8&gpu=L40S&n=1');
+  await page.waitForFunction(() => !!document.querySelector('[data-testid=sweep-chart]'), null, WAIT);
+  fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+  await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  assert.ok(fs.statSync(SCREENSHOT).size > 10000);
+  await page.close();
+});
+
+test('no network: every request was a file:// load, and no script error', () => {
+  assert.ok(requests.length > 0);
+  const outside = requests.filter((u) => !u.startsWith('file://'));
+  assert.deepEqual(outside, []);
+  assert.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,103 @@
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+#include "vram/budget/kv_cache.hpp"
+#include "vram/engines/vllm.hpp"
+
+using namespace vram;
+using namespace vram::vllm;
+
+namespace {
+const Architecture& arch(const char* id) {
+  const CatalogModel* m = test::catalog().find_model(id);
+  REQUIRE(m != nullptr);
+  return m->model.arch;
+}
+const KvDtype kBf16{"bf16", 1, 2};
+}  // namespace
+
+TEST_CASE("vLLM scheduler defaults follow the version and the GPU", "[vllm]") {
+  const VllmSettings none;
+  const auto h100 = scheduler_limits(none, parse_version("0.19.0"), Bytes::from_fraction(79.19, kGiB), 8192);
+  CHECK(h100.max_num_batched_tokens == 8192);
+  CHECK(h100.max_num_seqs == 1024);
+  const auto l40s = scheduler_limits(none, parse_version("0.19.0"), Bytes::from_fraction(44.52, kGiB), 8192);
+  CHECK(l40s.max_num_batched_tokens == 2048);
+  CHECK(l40s.max_num_seqs == 256);
+  const auto v0 = scheduler_limits(none, parse_version("0.6.4"), Bytes::from_fraction(23.58, kGiB), 20000);
+  CHECK(v0.max_num_batched_tokens == 20000);  // no chunked prefill: the whole prompt at once
+  CHECK(v0.max_num_seqs == 256);
+  VllmSettings set;
+  set.max_num_batched_tokens = 4096;
+  CHECK(scheduler_limits(set, parse_version(""), Bytes::from(80, kGiB), 8192).max_num_batched_tokens == 4096);
+}
+
+TEST_CASE("pipeline stages get L / pp layers, the remainder before the last stage", "[vllm][pp]") {
+  CHECK(pipeline_partition(32, 2) == std::vector<std::int64_t>{16, 16});
+  CHECK(pipeline_partition(30, 4) == std::vector<std::int64_t>{7, 8, 8, 7});
+  CHECK(pipeline_partition(80, 3) == std::vector<std::int64_t>{27, 27, 26});
+}
+
+TEST_CASE("rotary cache: max_position × rotary_dim in the model dtype", "[vllm]") {
+  CHECK(rotary_cache_bytes(arch("meta-llama/Llama-3.1-8B"), 2).in_bytes() == 131072LL * 128 * 2);
+  CHECK(rotary_cache_bytes(arch("microsoft/phi-2"), 2).in_bytes() == 2048LL * 32 * 2);  // partial_rotary_factor 0.4 of 80
+}
+
+TEST_CASE("profiling peak terms", "[vllm][activations]") {
+  // Llama-3.1-8B, H100 defaults: (14·1024 + 528)·128,256 + (8,192 + 2,048)·4,096·2 + 32 MiB
+  CHECK(profile_sampler_bytes(1024, 8192, 128256, 4096, 2).in_bytes() == 1'906'397'184 + 83'886'080 + 33'554'432);
+  // forward: 8,192 × 2 × (3 × 14,336 + 4 × 4,096) + 32 MiB
+  CHECK(profile_forward_bytes(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2).in_bytes() == 8192LL * 2 * (3 * 14336 + 4 * 4096) + 33'554'432);
+  // Mixtral TP2: 2 × 8,192 × top-2 × (7,168 + 14,336)
+  CHECK(moe_workspace_bytes(arch("mistralai/Mixtral-8x7B-v0.1"), 8192, 2, 2).in_bytes() == 704'643'072);
+  CHECK(moe_workspace_bytes(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2).in_bytes() == 0);
+}
+
+TEST_CASE("KV groups: one per attention type, equal sizes", "[vllm][kv]") {
+  const KvLayout dense = kv_layout(arch("meta-llama/Llama-3.1-8B"), kBf16, 1, 16, 0, INT32_MAX);
+  CHECK(dense.groups == 1);
+  CHECK(dense.group_size == 32);
+  CHECK(dense.page_bytes.in_bytes() == 16 * 2 * 8 * 128 * 2);
+  const KvLayout gemma2 = kv_layout(arch("google/gemma-2-9b-it"), kBf16, 1, 16, 0, INT32_MAX);
+  CHECK(gemma2.groups == 2);
+  CHECK(gemma2.group_size == 21);
+  const KvLayout gemma3 = kv_layout(arch("google/gemma-3-27b-it"), kBf16, 1, 16, 0, INT32_MAX);  // 52 local + 10 global
+  CHECK(gemma3.group_size == 10);
+  CHECK(gemma3.groups == 7);
+  const KvLayout oss = kv_layout(arch("openai/gpt-oss-20b"), kBf16, 2, 16, 0, INT32_MAX);
+  CHECK(oss.groups == 2);
+  CHECK(oss.page_bytes.in_bytes() == 16 * 2 * 4 * 64 * 2);
+}
+
+TEST_CASE("KV pool: blocks, tokens and concurrency as vLLM prints them", "[vllm][kv]") {
+  const Architecture& a = arch("meta-llama/Llama-3.1-8B");
+  const KvLayout k = kv_layout(a, kBf16, 1, 16, 0, INT32_MAX);
+  // 62,400,000,000 B / (65,536 B × 32 layers) = 29,754 blocks = 476,064 tokens; 29,754 / 512 = 58.11×
+  const KvPool p = kv_pool(a, k, Bytes::of(62'400'000'000), 16, 8192, 8192);
+  CHECK(p.blocks == 29'754);
+  CHECK(p.tokens == 476'064);
+  CHECK(p.max_concurrency == Approx(29754.0 / 512.0));
+}
+
+TEST_CASE("sliding layers need at most window − 1 + max_num_batched_tokens tokens of pages", "[vllm][kv][swa]") {
+  // gpt-oss-20b TP2 (public log vllm-llmd-39): 323,972 blocks; per request 512 full + 513 sliding pages.
+  const Architecture& a = arch("openai/gpt-oss-20b");
+  const KvLayout k = kv_layout(a, kBf16, 2, 16, 0, INT32_MAX);
+  const Bytes available = k.page_bytes * k.group_size * 323'972;
+  const KvPool p = kv_pool(a, k, available, 16, 8192, 8192);
+  CHECK(p.tokens == 2'591'776);
+  CHECK(std::floor(p.max_concurrency * 100) / 100 == Approx(316.07));
+}
+
+TEST_CASE("vLLM worked example: Llama-3.1-8B on an H100 at 0.95", "[vllm][estimate]") {
+  const Report r = test::run({{"model", "meta-llama/Llama-3.1-8B-Instruct"},
+                              {"weights", "bf16"},
+                              {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+                              {"headroom", 0},
+                              {"inference", {{"engine", "vllm"}, {"context", 8192}, {"vllm", {{"gpu_memory_utilization", 0.95}, {"version", "0.19.0"}}}}}});
+  // Measured (vLLM 0.19.0 log): weights 14.99 GiB, KV 58.11 GiB, 476,016 tokens, 58.11×.
+  CHECK(test::metric(r, "weights_bytes") == 16'060'522'496 + 33'554'432);
+  CHECK(test::metric(r, "kv_capacity_tokens") == Approx(476'016).epsilon(0.002));
+  CHECK(test::metric(r, "max_concurrency") == Approx(58.11).epsilon(0.002));
+  CHECK(r.fits);
+}

@@ -1,0 +1,70 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+#include "vram/budget/weights.hpp"
+
+using namespace vram;
+using nlohmann::json;
+
+namespace {
+const Model& model(const char* id) {
+  const CatalogModel* m = test::catalog().find_model(id);
+  REQUIRE(m != nullptr);
+  return m->model;
+}
+WeightFormat fmt(const char* name) { return parse_weight_format(json(name), "/weights", "bf16"); }
+}  // namespace
+
+TEST_CASE("the article's example: 13,000,000,000 × 2 B = 26,000,000,000 B ≈ 24.21 GiB", "[weights][article]") {
+  const WeightsEstimate w = weights_on_gpu(model_from_param_count(13'000'000'000), fmt("bf16"), WeightPlacement{});
+  CHECK(w.bytes.in_bytes() == 26'000'000'000);
+  CHECK(weights_formula(w) == "13,000,000,000 params × 2 B (bf16) = 26,000,000,000 B ≈ 24.21 GiB");
+}
+
+TEST_CASE("quantized formats keep embeddings and lm_head in 16 bits", "[weights]") {
+  const Model& m = model("meta-llama/Llama-3.1-8B");
+  // 32 layers × 218,103,808 linear params at 1 B + 32 × 43,008 output channels × 4 B scales,
+  // embed + lm_head 1,050,673,152 × 2 B, norms 65 × 4,096 × 2 B.
+  const std::int64_t linear = 32LL * 218'103'808;
+  const std::int64_t expected = linear + 32LL * 43'008 * 4 + 1'050'673'152LL * 2 + 65LL * 4096 * 2;
+  CHECK(weights_on_gpu(m, fmt("fp8"), WeightPlacement{}).bytes.in_bytes() == expected);
+}
+
+TEST_CASE("tensor parallelism shards weights; KV projections replicate past the KV heads", "[weights][tp]") {
+  const Model& m = model("meta-llama/Llama-3.1-8B");
+  WeightPlacement p;
+  p.tensor_parallel = 2;
+  const Bytes half = weights_on_gpu(m, fmt("bf16"), p).bytes;
+  // Everything halves except the 65 replicated norm vectors.
+  CHECK(half.in_bytes() == (16'060'522'496 - 65LL * 4096 * 2) / 2 + 65LL * 4096 * 2);
+  const Tensor k{TensorRole::attn_k, 0, 1024, 4096, 1, TensorStage::text, Shard::kv_rows, true};
+  CHECK(shard_shape(k, m.arch, 16, 1).rows == 128);  // one whole head per rank
+  CHECK(shard_shape(k, m.arch, 4, 1).rows == 256);
+}
+
+TEST_CASE("vocabulary rows pad to the engine's multiple before sharding", "[weights]") {
+  const Model& m = model("codellama/CodeLlama-7b-hf");  // vocab 32,016 → 32,064 in vLLM
+  const Tensor embed = m.tensors.front();
+  REQUIRE(embed.role == TensorRole::embedding);
+  CHECK(shard_shape(embed, m.arch, 1, 64).rows == 32'064);
+  CHECK(shard_shape(embed, m.arch, 2, 64).rows == 16'032);
+}
+
+TEST_CASE("pipeline placement keeps only the stage's layers", "[weights][pp]") {
+  const Model& m = model("meta-llama/Llama-3.1-8B");
+  WeightPlacement first;
+  first.end_layer = 16;
+  first.head = false;
+  // embedding 525,336,576 + 16 layers × 218,112,000, in bf16
+  CHECK(weights_on_gpu(m, fmt("bf16"), first).bytes.in_bytes() == (525'336'576LL + 16LL * 218'112'000) * 2);
+}
+
+TEST_CASE("llama.cpp Q4_K_M mixture of Llama-3.1-8B, token_embd on the host", "[weights][gguf]") {
+  const Model& m = model("meta-llama/Llama-3.1-8B-Instruct");
+  WeightPlacement gpu;
+  gpu.embedding = false;
+  // "CUDA0 model buffer size = 4403.49 MiB" (public llama.cpp log, accuracy case llamacpp-01)
+  CHECK(weights_on_gpu(m, fmt("gguf:Q4_K_M"), gpu).bytes.in(kMiB) == Approx(4403.49).margin(0.01));
+}
