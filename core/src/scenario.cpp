@@ -311,7 +311,7 @@ Scenario parse_scenario_text(const std::string& text, const Catalog& catalog) {
     // Re-parse with exceptions to get the position for the message.
     try {
       (void)json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
       throw InputError("", std::string("malformed JSON: ") + e.what());
     }
     throw InputError("", "malformed JSON");

@@ -1,0 +1,85 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+#include "vram/budget/activations.hpp"
+#include "vram/budget/runtime.hpp"
+
+using namespace vram;
+using nlohmann::json;
+
+TEST_CASE("the article's scenario end to end", "[estimate][article]") {
+  const Report r = test::run({{"v", 1}, {"model", {{"params", 13000000000LL}}}, {"weights", "bf16"}, {"hardware", {{"gpu", "H100-SXM-80GB"}}}});
+  const Component* w = r.find_component("weights");
+  REQUIRE(w != nullptr);
+  CHECK(w->bytes.in_bytes() == 26'000'000'000);
+  CHECK(w->formula == "13,000,000,000 params × 2 B (bf16) = 26,000,000,000 B ≈ 24.21 GiB");
+  CHECK(test::metric(r, "weights_bytes") == 26'000'000'000);
+  // usable = 85,029,158,912 × 0.9, rounded down
+  CHECK(r.usable.in_bytes() == 76'526'243'020);
+  CHECK(r.fits);
+  CHECK(r.free == r.usable - r.total);
+}
+
+TEST_CASE("the total is the sum of the components", "[estimate]") {
+  const Report r = test::run({{"model", "Qwen/Qwen2.5-7B"}, {"inference", {{"context", 32768}, {"concurrency", 8}}}});
+  Bytes sum;
+  for (const auto& c : r.components) {
+    CAPTURE(c.id);
+    CHECK(!c.formula.empty());
+    CHECK(!c.source.empty());
+    sum += c.bytes;
+  }
+  CHECK(sum == r.total);
+}
+
+TEST_CASE("a workload that needs more KV than the GPU has does not fit", "[estimate]") {
+  const Report r = test::run({{"model", "meta-llama/Llama-3.1-70B"}, {"hardware", {{"gpu", "H100-SXM-80GB"}}}});
+  CHECK_FALSE(r.fits);
+  CHECK(r.free < Bytes{});
+}
+
+TEST_CASE("report JSON follows the contract", "[estimate][contract]") {
+  const json j = to_json(test::run({{"model", "mistralai/Mistral-7B-v0.3"}, {"inference", {{"context", 4096}}}}));
+  CHECK(j["ok"] == true);
+  CHECK(j["v"] == 1);
+  for (const char* k : {"components", "total_bytes", "capacity_bytes", "usable_bytes", "free_bytes", "fits", "metrics", "defaults_used", "warnings"}) {
+    CAPTURE(k);
+    CHECK(j.contains(k));
+  }
+  for (const char* m : {"weights_bytes", "kv_bytes_per_token", "kv_cache_bytes", "activation_bytes", "peak_reserved_bytes"}) {
+    CAPTURE(m);
+    CHECK(j["metrics"].contains(m));
+    CHECK(j["metrics"][m].is_number_integer());
+  }
+  CHECK(j["components"][0].contains("formula"));
+}
+
+TEST_CASE("estimate_json never throws and returns the error shape", "[estimate][errors]") {
+  const json e = estimate_json("{\"model\": {\"params\": \"lots\"}}", test::catalog());
+  CHECK(e["ok"] == false);
+  CHECK(e["error"]["path"] == "/model/params");
+  CHECK(estimate_json("not json", test::catalog())["ok"] == false);
+}
+
+TEST_CASE("forward-pass activation terms", "[activations]") {
+  CHECK(residual_stream_bytes(8192, 4096, 2).in_bytes() == 2LL * 8192 * 4096 * 2);
+  CHECK(mlp_transient_bytes(8192, 14336, true, 2).in_bytes() == 3LL * 8192 * 14336 * 2);
+  CHECK(mlp_transient_bytes(8192, 10240, false, 2).in_bytes() == 2LL * 8192 * 10240 * 2);
+  CHECK(attention_transient_bytes(100, 4096, 1024, 2).in_bytes() == 100LL * (4096 + 2048) * 2 + 100LL * 4096 * 2);
+  CHECK(moe_transient_bytes(10, 2, 14336, 4096, 2).in_bytes() == 10LL * 2 * (3 * 14336 + 4096) * 2);
+  CHECK(logits_bytes(4, 128256, 4).in_bytes() == 4LL * 128256 * 4);
+}
+
+TEST_CASE("CUDA context is a measured per-engine constant", "[runtime]") {
+  CHECK(cuda_context(false).bytes == Bytes::from_fraction(0.51, kGiB));
+  CHECK(cuda_context(true).bytes == Bytes::from_fraction(1.51, kGiB));
+  CHECK(cuda_context(true).source.find("llm-d-planner") != std::string::npos);
+}
+
+TEST_CASE("transformers generate: weights, dynamic cache, prefill and logits", "[estimate][transformers]") {
+  const Report r = test::run({{"model", "meta-llama/Llama-3.1-8B"}, {"inference", {{"engine", "transformers"}, {"context", 4096}, {"concurrency", 2}}}});
+  CHECK(test::metric(r, "kv_cache_bytes") == 2.0 * 4096 * 131072);
+  CHECK(test::metric(r, "weights_bytes") == 16'060'522'496);
+}

@@ -1,0 +1,160 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+#include "vram/error.hpp"
+
+using namespace vram;
+using nlohmann::json;
+
+namespace {
+
+struct Failure {
+  std::string path;
+  std::string message;
+};
+
+Failure failure(const std::string& text) {
+  try {
+    (void)estimate(parse_scenario_text(text, test::catalog()));
+  } catch (const InputError& e) {
+    return {e.path(), e.what()};
+  }
+  return {"(no error)", ""};
+}
+
+Failure failure(const json& j) { return failure(j.dump()); }
+
+json base() {
+  return {{"v", 1}, {"model", "meta-llama/Llama-3.1-8B"}, {"hardware", {{"gpu", "H100-SXM-80GB"}}}, {"inference", {{"context", 8192}}}};
+}
+
+}  // namespace
+
+TEST_CASE("malformed JSON is an error at the root, with the parser's position", "[scenario][errors]") {
+  const Failure f = failure(std::string("{\"model\": "));
+  CHECK(f.path.empty());
+  CHECK(f.message.find("malformed JSON") != std::string::npos);
+  CHECK(failure(std::string("")).message.find("malformed JSON") != std::string::npos);
+  CHECK(failure(std::string("[1,2]")).message.find("must be a JSON object") != std::string::npos);
+}
+
+TEST_CASE("bad numbers name their field and the allowed range", "[scenario][errors]") {
+  auto at = [](const char* field, json value) {
+    json s = base();
+    s["inference"][field] = value;
+    return failure(s);
+  };
+  CHECK(at("context", -1).path == "/inference/context");
+  CHECK(at("context", 0).path == "/inference/context");
+  CHECK(at("context", 1e12).path == "/inference/context");
+  CHECK(at("context", 3.5).path == "/inference/context");
+  CHECK(at("context", "8k").path == "/inference/context");
+  CHECK(at("concurrency", 0).message.find("an integer from 1") != std::string::npos);
+  json s = base();
+  s["headroom"] = 1.5;
+  CHECK(failure(s).path == "/headroom");
+  s = base();
+  s["inference"]["vllm"] = {{"gpu_memory_utilization", 0}};
+  CHECK(failure(s).path == "/inference/vllm/gpu_memory_utilization");
+  // NaN cannot be written in JSON; the nearest hostile input is a huge exponent.
+  CHECK(failure(std::string(R"({"model":{"params":1e400}})")).path.empty());
+  s = base();
+  s["model"] = {{"params", 0}};
+  CHECK(failure(s).path == "/model/params");
+  s["model"] = {{"params", -13000000000LL}};
+  CHECK(failure(s).path == "/model/params");
+  s = base();
+  s["hardware"]["gpu"] = {{"name", "mine"}, {"memory_bytes", 24}};  // GB typed as bytes
+  CHECK(failure(s).path == "/hardware/gpu/memory_bytes");
+}
+
+TEST_CASE("unknown names list what is allowed", "[scenario][errors]") {
+  json s = base();
+  s["weights"] = "fp6";
+  CHECK(failure(s).path == "/weights");
+  s = base();
+  s["inference"]["kv_cache_dtype"] = "int2";
+  CHECK(failure(s).message.find("allowed: auto, fp16, bf16, fp32, fp8, q8_0, q4_0") != std::string::npos);
+  s = base();
+  s["inference"]["engine"] = "tgi";
+  CHECK(failure(s).path == "/inference/engine");
+  s = base();
+  s["hardware"]["gpu"] = "H100";
+  const Failure g = failure(s);
+  CHECK(g.path == "/hardware/gpu");
+  CHECK(g.message.find("H100-SXM-80GB") != std::string::npos);
+  s = base();
+  s["model"] = "meta-llama/Llama-3.1-8b";
+  CHECK(failure(s).path == "/model");
+  s = base();
+  s["inference"]["contxt"] = 8192;  // a typo is not silently ignored
+  CHECK(failure(s).path == "/inference/contxt");
+  s = base();
+  s["inference"]["extra"] = {{"compile", true}};  // but "extra" is always accepted
+  CHECK(failure(s).path == "(no error)");
+}
+
+TEST_CASE("parallelism must match the model and the GPU count", "[scenario][errors]") {
+  json s = base();
+  s["inference"]["tensor_parallel"] = 3;  // 32 heads
+  s["hardware"]["count"] = 3;
+  const Failure f = failure(s);
+  CHECK(f.path == "/inference/tensor_parallel");
+  CHECK(f.message.find("Valid sizes: 1, 2, 4, 8, 16, 32") != std::string::npos);
+  s = base();
+  s["inference"]["tensor_parallel"] = 4;  // only 1 GPU
+  CHECK(failure(s).path == "/hardware/count");
+}
+
+TEST_CASE("a context above the model's maximum is allowed with a warning", "[scenario]") {
+  json s = base();
+  s["model"] = "meta-llama/Llama-2-7b-hf";
+  s["inference"]["context"] = 8192;
+  const Scenario sc = test::scenario(s);
+  REQUIRE_FALSE(sc.warnings.empty());
+  CHECK(sc.warnings.front().find("exceeds the model's maximum (4,096") != std::string::npos);
+}
+
+TEST_CASE("defaults are applied and reported", "[scenario]") {
+  const Scenario sc = test::scenario({{"model", "Qwen/Qwen3-8B"}});
+  CHECK(sc.inference.context == 40960);
+  CHECK(sc.headroom == 0.10);
+  CHECK(sc.gpu.id == "H100-SXM-80GB");
+  CHECK(sc.weights.name == "bf16");
+  CHECK(sc.inference.kv.name == "bf16");
+  const auto has = [&](const std::string& d) {
+    for (const auto& x : sc.defaults_used) if (x == d) return true;
+    return false;
+  };
+  CHECK(has("inference.context = 40960 (model max)"));
+  CHECK(has("hardware.gpu = H100-SXM-80GB"));
+  CHECK(has("headroom = 0.10"));
+}
+
+TEST_CASE("a pasted config.json with quantization_config sets the weights format", "[scenario]") {
+  json cfg = test::catalog().find_model("meta-llama/Llama-3.1-8B")->config;
+  cfg["quantization_config"] = {{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}};
+  const Scenario sc = test::scenario({{"model", {{"config", cfg}}}});
+  CHECK(sc.weights.name == "awq-int4");
+}
+
+TEST_CASE("workloads other than inference are refused clearly", "[scenario][errors]") {
+  const Failure f = failure(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}});
+  CHECK(f.path == "/workload");
+  CHECK(f.message.find("supported: inference") != std::string::npos);
+}
+
+TEST_CASE("hostile input never crashes", "[scenario][errors]") {
+  // Deep nesting, huge strings and wrong types come back as InputError.
+  std::string deep(5000, '[');
+  CHECK_NOTHROW(test::catalog());
+  CHECK(failure(deep).message.find("malformed JSON") != std::string::npos);
+  CHECK(failure(json{{"model", {{"config", {{"hidden_size", std::string(100000, 'x')}}}}}}).path == "/model/config/hidden_size");
+  CHECK(failure(json{{"model", {{"config", nullptr}}}}).path == "/model/config");
+  CHECK(failure(json{{"model", 7}}).path == "/model");
+}
