@@ -339,10 +339,11 @@ void account(const Scenario& s, Report& r) {
          std::string(tp > 1 ? "cuBLAS/attention workspaces + NCCL and custom all-reduce buffers (tensor parallel)" : "cuBLAS/attention workspaces") +
              " = " + format_iec(h.non_torch) + " (measured per engine version)",
          kSweepSource});
-  const Bytes graphs = cuda_graph_bytes(inf.vllm.enforce_eager, h.end_layer - h.first_layer);
+  const std::int64_t graph_layers = a.family == "bare" ? 0 : h.end_layer - h.first_layer;
+  const Bytes graphs = cuda_graph_bytes(inf.vllm.enforce_eager, graph_layers);
   if (graphs > Bytes{}) {
     r.add({"cuda_graphs", "CUDA graph pools", graphs,
-           "0.39 GiB + 0.016 GiB × " + std::to_string(h.end_layer - h.first_layer) +
+           "0.39 GiB + 0.016 GiB × " + std::to_string(graph_layers) +
                " layers, captured after the KV cache outside gpu_memory_utilization = " + format_iec(graphs) + " (0 with enforce_eager)",
            kSweepSource});
   }
