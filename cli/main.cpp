@@ -50,7 +50,7 @@ int cmd_estimate(const vram::Catalog& catalog, const std::string& file, bool as_
   }
   try {
     const vram::Report r = vram::estimate(vram::parse_scenario_text(text, catalog));
-    if (as_json) std::cout << vram::to_json(r).dump(2) << "\n";
+    if (as_json) std::cout << vram::to_json_text(r) << "\n";
     else std::cout << vram::to_text(r);
     return 0;
   } catch (const vram::InputError& e) {

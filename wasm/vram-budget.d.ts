@@ -17,6 +17,9 @@ export interface VramBudgetModule {
   /** Chart data: {ok, contexts: number[], concurrency, totals: number[] (bytes per GPU),
    *  fits: boolean[], usable_bytes, capacity_bytes} */
   sweep(scenario: ScenarioJson): string;
+  /** Context × concurrency grid (row-major by concurrency): {ok, points, contexts, concurrencies,
+   *  totals: number[] (bytes per GPU), max_fitting_concurrency: number[] (per context), usable_bytes} */
+  grid(scenario: ScenarioJson, nContexts: number, nConcurrency: number): string;
   /** Pickers: {ok, models: [{id, params, model_type, max_context, dtype, quantized}],
    *  gpus: [{id, name, vendor, marketing_gb, memory_bytes, memory_source, price_usd_per_hour}],
    *  weight_formats: string[], engines: string[], kv_cache_dtypes: string[]} */

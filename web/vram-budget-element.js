@@ -81,7 +81,7 @@
       else el.setAttribute(k, v === true ? '' : String(v));
     }
   }
-  function append(el, children) {
+  function append(el, ...children) {
     for (const c of children.flat(Infinity)) {
       if (c === undefined || c === null || c === false) continue;
       el.append(c instanceof Node ? c : document.createTextNode(String(c)));
@@ -399,6 +399,7 @@
 
     /** Merge state changes, reflect them in the form, recompute. */
     _setState(changes) {
+      this._hashError = null;
       Object.assign(this._state, changes);
       this._syncForm();
       this._update();
@@ -539,6 +540,7 @@
     }
 
     _onInput(key, value, now) {
+      this._hashError = null;
       this._state[key] = value;
       if (key === 'src' || key === 'engine') this._syncForm();
       clearTimeout(this._timer);
@@ -816,8 +818,8 @@
         options.length ? h('div', { class: 'vb-scroll vb-options' }, h('table', { class: 'vb-table' },
           h('thead', {}, h('tr', {},
             h('th', { scope: 'col' }, 'GPU'), h('th', { scope: 'col' }, 'Count'),
-            h('th', { scope: 'col' }, 'Memory per GPU'), h('th', { scope: 'col' }, 'Needed per GPU'),
-            h('th', { scope: 'col' }, 'USD per hour (set)'))),
+            h('th', { scope: 'col' }, 'Memory each'), h('th', { scope: 'col' }, 'Needed each'),
+            h('th', { scope: 'col' }, 'USD/h (whole set)'))),
           h('tbody', {}, options))) : h('p', { class: 'vb-help' }, 'No catalogued GPU set fits.'));
     }
   }

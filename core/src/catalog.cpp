@@ -77,6 +77,7 @@ Catalog::Catalog(const std::vector<CatalogFile>& files) {
       }
     } else {
       models_.push_back(read_model(f.name, j));
+      models_.back().shared = std::make_shared<const Model>(models_.back().model);
     }
   }
 }

@@ -7,77 +7,82 @@
 #include "vram/engines/transformers.hpp"
 #include "vram/engines/vllm.hpp"
 #include "vram/error.hpp"
+#include "vram/io/json_writer.hpp"
 
 namespace vram {
 
 using nlohmann::json;
 
-namespace {
-
-json model_summary(const Scenario& s) {
-  const Model& m = s.model;
+std::string model_summary_json(const Scenario& s) {
+  const Model& m = *s.model;
   const Architecture& a = m.arch;
-  json j;
-  j["ref"] = s.model_ref;
-  j["family"] = a.family;
-  j["model_type"] = a.model_type;
-  j["params"] = parameter_count(m.tensors);
-  j["params_text"] = parameter_count(m.tensors, TensorStage::text);
-  j["params_vision"] = parameter_count(m.tensors, TensorStage::vision);
-  j["params_mtp"] = parameter_count(m.tensors, TensorStage::mtp);
-  j["active_params"] = active_parameter_count(m);
-  j["weights_format"] = s.weights.name;
-  j["weights_summary"] = s.weights.summary;
+  io::ObjectText j;
+  j.set("ref", s.model_ref);
+  j.set("family", a.family);
+  j.set("model_type", a.model_type);
+  j.set("params", parameter_count(m.tensors));
+  j.set("params_text", parameter_count(m.tensors, TensorStage::text));
+  j.set("params_vision", parameter_count(m.tensors, TensorStage::vision));
+  j.set("params_mtp", parameter_count(m.tensors, TensorStage::mtp));
+  j.set("active_params", active_parameter_count(m));
+  j.set("weights_format", s.weights.name);
+  j.set("weights_summary", s.weights.summary);
   if (a.family != "bare") {
-    j["hidden_size"] = a.hidden;
-    j["layers"] = a.layers;
-    j["attention_heads"] = a.heads;
-    j["kv_heads"] = a.kv_heads;
-    j["head_dim"] = a.head_dim;
-    j["vocab_size"] = a.vocab;
-    j["max_context"] = a.max_positions;
+    j.set("hidden_size", a.hidden);
+    j.set("layers", a.layers);
+    j.set("attention_heads", a.heads);
+    j.set("kv_heads", a.kv_heads);
+    j.set("head_dim", a.head_dim);
+    j.set("vocab_size", a.vocab);
+    j.set("max_context", a.max_positions);
     std::map<std::string, int> kinds;
     for (const auto& l : a.layer_specs) kinds[to_string(l.kind)] += 1;
-    j["layer_kinds"] = kinds;
+    io::ObjectText k;
+    for (const auto& [name, n] : kinds) k.set(name, n);
+    j.set_raw("layer_kinds", k.str());
     if (a.experts > 0) {
-      j["experts"] = a.experts;
-      j["experts_per_token"] = a.experts_per_token;
+      j.set("experts", a.experts);
+      j.set("experts_per_token", a.experts_per_token);
     }
   }
-  if (m.checkpoint_bytes) j["checkpoint_bytes"] = m.checkpoint_bytes->in_bytes();
-  return j;
+  if (m.checkpoint_bytes) j.set("checkpoint_bytes", m.checkpoint_bytes->in_bytes());
+  return j.str();
 }
 
-}  // namespace
-
-Report estimate(const Scenario& s) {
+Report estimate(const Scenario& s, const EstimateOptions& options) {
   Report r;
-  r.defaults_used = s.defaults_used;
-  r.warnings = s.warnings;
+  r.explain = options.explain;
+  if (r.explain) {
+    r.defaults_used = s.defaults_used;
+    r.warnings = s.warnings;
+  }
   switch (s.inference.engine) {
-    case Engine::vllm: vllm::account(s, r); break;
-    case Engine::llama_cpp: llamacpp::account(s, r); break;
-    case Engine::transformers: transformers_engine::account(s, r); break;
+    case Engine::vllm: vllm::account(s, r, options.memo); break;
+    case Engine::llama_cpp: llamacpp::account(s, r, options.memo); break;
+    case Engine::transformers: transformers_engine::account(s, r, options.memo); break;
   }
   r.capacity = s.gpu.memory;
   r.usable = scale_floor(s.gpu.memory, 1.0 - s.headroom);
   r.free = r.usable - r.total;
   r.fits = r.free >= Bytes{};
-  if (s.inference.engine == Engine::vllm && s.model.arch.family != "bare") {
+  if (s.inference.engine == Engine::vllm && s.model->arch.family != "bare") {
     const Metric* conc = r.find_metric("max_concurrency");
     if (conc != nullptr && conc->value + 1e-9 < static_cast<double>(s.inference.concurrency)) r.fits = false;
   }
+  if (!r.explain) return r;
   Bytes outside_allocator;
   for (const auto& c : r.components) {
     if (c.id == "cuda_context" || c.id == "non_torch" || c.id == "cuda_graphs") outside_allocator += c.bytes;
   }
   if (s.inference.engine != Engine::llama_cpp) r.metric("peak_reserved_bytes", static_cast<double>((r.total - outside_allocator).in_bytes()));
   r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
-  r.details["model"] = model_summary(s);
-  r.details["gpu"] = {{"id", s.gpu.id}, {"name", s.gpu.name}, {"memory_bytes", s.gpu.memory.in_bytes()}, {"count", s.gpu_count}};
-  r.details["headroom"] = s.headroom;
-  r.details["usable_formula"] = format_iec(s.gpu.memory) + " × (1 − " + std::to_string(static_cast<int>(s.headroom * 100 + 0.5)) +
-                                " % headroom) = " + format_iec(r.usable);
+  io::ObjectText gpu;
+  gpu.set("id", s.gpu.id).set("name", s.gpu.name).set("memory_bytes", s.gpu.memory.in_bytes()).set("count", s.gpu_count);
+  r.detail("gpu", gpu.str());
+  io::ObjectText fit;
+  fit.set("headroom", s.headroom).set("usable_formula", format_iec(s.gpu.memory) + " × (1 − " + std::to_string(static_cast<int>(s.headroom * 100 + 0.5)) +
+                                " % headroom) = " + format_iec(r.usable));
+  r.detail("fit", fit.str());
   return r;
 }
 
@@ -85,17 +90,17 @@ json error_json(const std::string& path, const std::string& message) {
   return {{"ok", false}, {"error", {{"path", path}, {"message", message}}}};
 }
 
-json estimate_json(const std::string& text, const Catalog& catalog) {
+std::string estimate_json(const std::string& text, const Catalog& catalog) {
   try {
-    return to_json(estimate(parse_scenario_text(text, catalog)));
+    return to_json_text(estimate(parse_scenario_text(text, catalog)));
   } catch (const InputError& e) {
-    return error_json(e.path(), e.what());
+    return error_json(e.path(), e.what()).dump();
   } catch (const json::exception& e) {
-    return error_json("", std::string("invalid JSON value: ") + e.what());
+    return error_json("", std::string("invalid JSON value: ") + e.what()).dump();
   } catch (const std::exception& e) {
-    return error_json("", std::string("internal error: ") + e.what());
+    return error_json("", std::string("internal error: ") + e.what()).dump();
   } catch (...) {
-    return error_json("", "internal error");
+    return error_json("", "internal error").dump();
   }
 }
 

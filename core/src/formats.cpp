@@ -229,6 +229,7 @@ WeightFormat gguf_format(const std::string& type_in, const std::string& path) {
       f.gguf_type = type;
       f.linear = ggml_codec(ft.base);
       f.other = plain_codec("F32", 32);
+      f.mix = {plain_codec("F32", 32), ggml_codec("Q8_0"), ggml_codec("Q6_K"), ggml_codec("Q5_K"), ggml_codec("Q4_K"), ggml_codec("Q3_K")};
       f.summary = "llama.cpp " + type + ": 2D weights " + std::string(ft.base) +
                   " (mixtures raise attn_v / ffn_down / output), norms F32";
       f.source = "llama.cpp src/llama-quant.cpp llama_tensor_get_type; ggml-common.h block layouts";
@@ -393,48 +394,48 @@ bool use_more_bits(std::int64_t i, std::int64_t n) {
   return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
 }
 
-Codec gguf_codec(const WeightFormat& f, const Tensor& t, const Architecture& a) {
+const Codec& gguf_codec(const WeightFormat& f, const Tensor& t, const Architecture& a) {
   const std::string& ft = f.gguf_type;
   if (!t.quantizable && t.role != TensorRole::embedding && t.role != TensorRole::lm_head) {
-    return plain_codec("F32", 32);  // norms, biases, routers' small tensors stay F32
+    return f.mix.f32;  // norms, biases, routers' small tensors stay F32
   }
-  if (t.rows == 1) return plain_codec("F32", 32);
+  if (t.rows == 1) return f.mix.f32;
   const bool k_mix = ft.find("_K") != std::string::npos && ft != "Q6_K";
   if (t.role == TensorRole::lm_head) {
     if (ft == "Q8_0" || ft == "F16" || ft == "BF16" || ft == "F32") return f.linear;
-    return ggml_codec("Q6_K");
+    return f.mix.q6_k;
   }
   if (t.role == TensorRole::embedding) return f.linear;
-  if (t.role == TensorRole::router) return plain_codec("F32", 32);
+  if (t.role == TensorRole::router) return f.mix.f32;
   const std::int64_t n = a.layers;
   const std::int64_t i = t.layer;
   const bool v = t.role == TensorRole::attn_v;
   const bool down = t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
   if (k_mix) {
     if (ft == "Q4_K_M" || ft == "Q5_K_M") {
-      if ((v || down) && use_more_bits(i, n)) return ggml_codec("Q6_K");
+      if ((v || down) && use_more_bits(i, n)) return f.mix.q6_k;
     } else if (ft == "Q4_K_S") {
-      if (v && i < 4) return ggml_codec("Q5_K");
-      if (down && i < n / 8) return ggml_codec("Q5_K");
+      if (v && i < 4) return f.mix.q5_k;
+      if (down && i < n / 8) return f.mix.q5_k;
     } else if (ft == "Q3_K_M") {
-      if (v) return ggml_codec(i < 2 ? "Q5_K" : "Q4_K");
-      if (down) return ggml_codec(i < n / 16 ? "Q5_K" : (use_more_bits(i, n) ? "Q4_K" : "Q3_K"));
-      if (t.role == TensorRole::attn_o) return ggml_codec("Q4_K");
+      if (v) return i < 2 ? f.mix.q5_k : f.mix.q4_k;
+      if (down) return i < n / 16 ? f.mix.q5_k : (use_more_bits(i, n) ? f.mix.q4_k : f.mix.q3_k);
+      if (t.role == TensorRole::attn_o) return f.mix.q4_k;
     } else if (ft == "Q3_K_L") {
-      if (v || down || t.role == TensorRole::attn_o) return ggml_codec("Q5_K");
+      if (v || down || t.role == TensorRole::attn_o) return f.mix.q5_k;
     } else if (ft == "Q2_K" || ft == "Q2_K_S") {
-      if (v) return ggml_codec(a.heads / std::max<std::int64_t>(1, a.kv_heads) >= 4 ? "Q4_K" : "Q3_K");
-      if (down) return ggml_codec("Q3_K");
+      if (v) return a.heads / std::max<std::int64_t>(1, a.kv_heads) >= 4 ? f.mix.q4_k : f.mix.q3_k;
+      if (down) return f.mix.q3_k;
     }
   }
   // Rows whose length is not a multiple of the block fall back to a 32-element type.
-  if (f.linear.group > 1 && t.cols % f.linear.group != 0) return ggml_codec("Q8_0");
+  if (f.linear.group > 1 && t.cols % f.linear.group != 0) return f.mix.q8_0;
   return f.linear;
 }
 
 }  // namespace
 
-Codec codec_for(const WeightFormat& f, const Tensor& t, const Architecture& a) {
+const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architecture& a) {
   if (f.gguf) return gguf_codec(f, t, a);
   if (!t.quantizable) return f.other;
   for (auto r : f.keep_unquantized) {

@@ -601,7 +601,10 @@ std::vector<Tensor> inventory(const Architecture& a, const BlockLayout& s) {
   t.reserve(static_cast<std::size_t>(a.layers) * 24 + 8);
   LinearAdder add{t};
   add.matrix(TensorRole::embedding, -1, a.vocab, a.hidden, Shard::rows);
-  if (a.family == "bloom") add_norm(add, s, -1, a.hidden);  // word_embeddings_layernorm
+  if (a.family == "bloom") {  // word_embeddings_layernorm (weight + bias)
+    add.vector(TensorRole::embedding_norm, -1, a.hidden);
+    add.vector(TensorRole::embedding_norm, -1, a.hidden);
+  }
   for (std::int32_t i = 0; i < a.layers; ++i) {
     add_decoder_layer(add, a, s, i, a.layer_specs[i], TensorStage::text);
   }
@@ -637,7 +640,41 @@ Architecture parse_config(const json& config, const std::string& path) {
   return parse_config_full(config, path);
 }
 
-std::vector<Tensor> tensor_inventory(const Architecture& arch) { return inventory(arch, arch.block); }
+namespace {
+
+// Merges entries that differ only in their (consecutive) layer, keeping the
+// order in which each kind first appears.
+std::vector<Tensor> compact(const std::vector<Tensor>& in) {
+  std::vector<Tensor> out;
+  out.reserve(in.size() / 8 + 8);
+  auto same_kind = [](const Tensor& a, const Tensor& b) {
+    return a.role == b.role && a.rows == b.rows && a.cols == b.cols && a.count == b.count && a.stage == b.stage &&
+           a.shard == b.shard && a.quantizable == b.quantizable;
+  };
+  std::vector<std::size_t> open;  // indexes in `out` of entries still growing
+  for (const Tensor& t : in) {
+    bool merged = false;
+    if (t.layer >= 0) {
+      for (std::size_t k : open) {
+        Tensor& g = out[k];
+        if (same_kind(g, t) && g.layer + g.layers == t.layer) {
+          g.layers += t.layers;
+          merged = true;
+          break;
+        }
+      }
+    }
+    if (!merged) {
+      out.push_back(t);
+      if (t.layer >= 0) open.push_back(out.size() - 1);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Tensor> tensor_inventory(const Architecture& arch) { return compact(inventory(arch, arch.block)); }
 
 Model model_from_config(const json& config, const std::string& path, std::string id) {
   Model m;
@@ -670,7 +707,7 @@ std::int64_t active_parameter_count(const Model& model) {
   for (const auto& t : model.tensors) {
     if (t.stage != TensorStage::text) continue;
     const bool expert = t.count > 1 && t.count == model.arch.experts;
-    n += expert ? t.rows * t.cols * model.arch.experts_per_token : t.elements();
+    n += expert ? t.rows * t.cols * model.arch.experts_per_token * t.layers : t.elements();
   }
   return n;
 }
@@ -678,6 +715,7 @@ std::int64_t active_parameter_count(const Model& model) {
 const char* to_string(TensorRole role) {
   switch (role) {
     case TensorRole::embedding: return "token embedding";
+    case TensorRole::embedding_norm: return "embedding norm";
     case TensorRole::lm_head: return "lm_head";
     case TensorRole::position_embedding: return "position embedding";
     case TensorRole::attn_q: return "attention q";

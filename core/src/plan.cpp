@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "vram/budget/kv_cache.hpp"
+#include "vram/budget/weights.hpp"
 #include "vram/error.hpp"
 #include "vram/estimate.hpp"
 #include "vram/formats.hpp"
@@ -13,14 +14,19 @@ namespace vram {
 
 using nlohmann::json;
 
-bool fits(const Scenario& s) { return estimate(s).fits; }
+namespace {
+/// Figures only: solvers never need the formula text.
+bool fits_quick(const Scenario& s, WeightsMemo* memo) { return estimate(s, {false, memo}).fits; }
+}  // namespace
+
+bool fits(const Scenario& s) { return fits_quick(s, nullptr); }
 
 std::int64_t max_context(const Scenario& s, std::int64_t limit) {
   Scenario t = s;
-  t.warnings.clear();
+  WeightsMemo memo;
   auto ok = [&](std::int64_t ctx) {
     t.inference.context = ctx;
-    return fits(t);
+    return fits_quick(t, &memo);
   };
   if (!ok(1)) return 0;
   std::int64_t lo = 1, hi = std::max<std::int64_t>(limit, 1);
@@ -34,10 +40,11 @@ std::int64_t max_context(const Scenario& s, std::int64_t limit) {
 
 std::int64_t max_concurrency(const Scenario& s, std::int64_t limit) {
   Scenario t = s;
+  WeightsMemo memo;
   auto ok = [&](std::int64_t c) {
     t.inference.concurrency = c;
     t.inference.llama_cpp.n_seq_max = c;
-    return fits(t);
+    return fits_quick(t, &memo);
   };
   if (!ok(1)) return 0;
   std::int64_t lo = 1, hi = 2;
@@ -96,7 +103,7 @@ std::string effect(const Report& before, const Report& after) {
 
 std::optional<std::int64_t> smallest_tensor_parallel(const Scenario& s, std::int64_t max_gpus) {
   for (std::int64_t tp = 1; tp <= max_gpus; tp *= 2) {
-    if (!tp_valid(s.model.arch, tp)) continue;
+    if (!tp_valid(s.model->arch, tp)) continue;
     if (fits(with_gpus(s, tp))) return tp;
   }
   return std::nullopt;
@@ -108,9 +115,9 @@ std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog) {
     Scenario base = s;
     base.gpu = {g.id, g.name, g.memory, g.price_usd_per_hour};
     for (std::int64_t n = 1; n <= 8; n *= 2) {
-      if (!tp_valid(s.model.arch, n)) continue;
+      if (!tp_valid(s.model->arch, n)) continue;
       const Scenario t = with_gpus(base, n);
-      const Report r = estimate(t);
+      const Report r = estimate(t, {false, nullptr});
       if (!r.fits) continue;
       GpuOption o{g.id, g.name, n, g.memory, r.total, std::nullopt};
       if (g.price_usd_per_hour) o.price_usd_per_hour = *g.price_usd_per_hour * static_cast<double>(n);
@@ -130,7 +137,7 @@ std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog) {
 std::vector<Hint> hints(const Scenario& s) {
   std::vector<Hint> out;
   const Report base = estimate(s);
-  const Architecture& a = s.model.arch;
+  const Architecture& a = s.model->arch;
   auto consider = [&](Scenario t, std::string change, json patch) {
     try {
       const Report r = estimate(t);
@@ -183,12 +190,13 @@ std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>
   std::vector<SweepPoint> out;
   out.reserve(contexts.size() * concurrencies.size());
   Scenario t = s;
+  WeightsMemo memo;
   for (std::int64_t c : concurrencies) {
     for (std::int64_t ctx : contexts) {
       t.inference.context = ctx;
       t.inference.concurrency = c;
       t.inference.llama_cpp.n_seq_max = c;
-      const Report r = estimate(t);
+      const Report r = estimate(t, {false, &memo});
       out.push_back({ctx, c, r.total, r.fits});
     }
   }
@@ -213,8 +221,9 @@ json guarded(const std::string& text, const Catalog& catalog, F&& f) {
 json plan_json(const std::string& text, const Catalog& catalog) {
   return guarded(text, catalog, [&](const Scenario& s) {
     json j{{"ok", true}};
-    if (s.model.arch.family != "bare") {
-      const std::int64_t limit = std::max<std::int64_t>(s.model.arch.max_positions, s.inference.context);
+    j["model"] = json::parse(model_summary_json(s));
+    if (s.model->arch.family != "bare") {
+      const std::int64_t limit = std::max<std::int64_t>(s.model->arch.max_positions, s.inference.context);
       j["max_context_tokens"] = max_context(s, limit);
       j["max_context_limit"] = limit;
       j["max_concurrency"] = max_concurrency(s);
@@ -238,7 +247,7 @@ json plan_json(const std::string& text, const Catalog& catalog) {
 json sweep_json(const std::string& text, const Catalog& catalog) {
   return guarded(text, catalog, [&](const Scenario& s) {
     std::vector<std::int64_t> contexts;
-    const std::int64_t top = std::max<std::int64_t>({s.model.arch.max_positions, s.inference.context, 1024});
+    const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference.context, 1024});
     for (std::int64_t c = 512; c < top; c *= 2) contexts.push_back(c);
     contexts.push_back(top);
     if (std::find(contexts.begin(), contexts.end(), s.inference.context) == contexts.end() && s.inference.context > 0) {
@@ -255,6 +264,33 @@ json sweep_json(const std::string& text, const Catalog& catalog) {
     const Report r = estimate(s);
     return json{{"ok", true}, {"contexts", contexts}, {"concurrency", s.inference.concurrency}, {"totals", totals},
                 {"fits", ok}, {"usable_bytes", r.usable.in_bytes()}, {"capacity_bytes", r.capacity.in_bytes()}};
+  });
+}
+
+json grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_ctx, std::int64_t n_conc) {
+  return guarded(text, catalog, [&](const Scenario& s) {
+    if (n_ctx < 1 || n_ctx > 1000 || n_conc < 1 || n_conc > 1000) {
+      throw InputError("", "grid size must be 1 to 1000 contexts by 1 to 1000 concurrency levels");
+    }
+    const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference.context, 512});
+    std::vector<std::int64_t> contexts;
+    for (std::int64_t i = 0; i < n_ctx; ++i) {
+      const double f = n_ctx == 1 ? 1.0 : static_cast<double>(i) / static_cast<double>(n_ctx - 1);
+      contexts.push_back(static_cast<std::int64_t>(std::llround(256.0 * std::pow(static_cast<double>(top) / 256.0, f))));
+    }
+    std::vector<std::int64_t> conc;
+    for (std::int64_t c = 1; c <= n_conc; ++c) conc.push_back(c);
+    const auto points = sweep(s, contexts, conc);
+    std::vector<std::int64_t> totals(points.size());
+    std::vector<std::int64_t> best(contexts.size(), 0);
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      totals[k] = points[k].total.in_bytes();
+      const std::size_t ci = k % contexts.size();
+      if (points[k].fits) best[ci] = std::max(best[ci], points[k].concurrency);
+    }
+    const Report r = estimate(s, {false, nullptr});
+    return json{{"ok", true}, {"points", points.size()}, {"contexts", contexts}, {"concurrencies", conc},
+                {"totals", totals}, {"max_fitting_concurrency", best}, {"usable_bytes", r.usable.in_bytes()}};
   });
 }
 

@@ -1,5 +1,7 @@
 #include "vram/report.hpp"
 
+#include "vram/io/json_writer.hpp"
+
 #include <cmath>
 #include <cstdio>
 
@@ -12,7 +14,7 @@ void Report::add(Component c) {
   components.push_back(std::move(c));
 }
 
-void Report::metric(const std::string& name, double value) {
+void Report::metric(std::string_view name, double value) {
   for (auto& m : metrics) {
     if (m.name == name) {
       m.value = value;
@@ -22,56 +24,58 @@ void Report::metric(const std::string& name, double value) {
   metrics.push_back({name, value});
 }
 
-const Metric* Report::find_metric(const std::string& name) const {
+const Metric* Report::find_metric(std::string_view name) const {
   for (const auto& m : metrics) {
     if (m.name == name) return &m;
   }
   return nullptr;
 }
 
-const Component* Report::find_component(const std::string& id) const {
+const Component* Report::find_component(std::string_view id) const {
   for (const auto& c : components) {
     if (c.id == id) return &c;
   }
   return nullptr;
 }
 
-json to_json(const Report& r) {
-  json j;
-  j["ok"] = true;
-  j["v"] = 1;
-  json comps = json::array();
+std::string to_json_text(const Report& r) {
+  std::string out;
+  out.reserve(4096);
+  io::JsonWriter w(out);
+  w.begin_object().key("ok").value(true).key("v").value(1);
+  w.key("components").begin_array();
   for (const auto& c : r.components) {
-    comps.push_back({{"id", c.id}, {"label", c.label}, {"bytes", c.bytes.in_bytes()}, {"formula", c.formula}, {"source", c.source}});
+    w.begin_object().key("id").value(c.id).key("label").value(c.label).key("bytes").value(c.bytes.in_bytes());
+    w.key("formula").value(c.formula).key("source").value(c.source).end_object();
   }
-  j["components"] = comps;
-  j["total_bytes"] = r.total.in_bytes();
-  j["capacity_bytes"] = r.capacity.in_bytes();
-  j["usable_bytes"] = r.usable.in_bytes();
-  j["free_bytes"] = r.free.in_bytes();
-  j["fits"] = r.fits;
-  json metrics = json::object();
+  w.end_array();
+  w.key("total_bytes").value(r.total.in_bytes()).key("capacity_bytes").value(r.capacity.in_bytes());
+  w.key("usable_bytes").value(r.usable.in_bytes()).key("free_bytes").value(r.free.in_bytes()).key("fits").value(r.fits);
+  w.key("metrics").begin_object();
   for (const auto& m : r.metrics) {
-    if (std::isfinite(m.value) && m.value == std::floor(m.value) && std::fabs(m.value) < 9e15) {
-      metrics[m.name] = static_cast<std::int64_t>(m.value);
-    } else if (std::isfinite(m.value)) {
-      metrics[m.name] = std::round(m.value * 10000.0) / 10000.0;
-    } else {
-      metrics[m.name] = nullptr;
-    }
+    w.key(m.name);
+    if (!std::isfinite(m.value)) w.null();
+    else if (m.value == std::floor(m.value) && std::fabs(m.value) < 9e15) w.value(static_cast<std::int64_t>(m.value));
+    else w.value(std::round(m.value * 10000.0) / 10000.0);
   }
-  j["metrics"] = metrics;
-  j["defaults_used"] = r.defaults_used;
-  j["warnings"] = r.warnings;
-  j["details"] = r.details;
-  return j;
+  w.end_object();
+  w.key("defaults_used").begin_array();
+  for (const auto& d : r.defaults_used) w.value(d);
+  w.end_array().key("warnings").begin_array();
+  for (const auto& x : r.warnings) w.value(x);
+  w.end_array();
+  w.key("details").begin_object();
+  for (const auto& [k, text] : r.details) w.key(k).raw(text);
+  w.end_object();
+  w.end_object();
+  return out;
 }
 
 std::string to_text(const Report& r) {
   std::string out;
   char buf[256];
   for (const auto& c : r.components) {
-    std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", c.label.c_str(), format_exact(c.bytes).c_str(), format_iec(c.bytes).c_str());
+    std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", std::string(c.label).c_str(), format_exact(c.bytes).c_str(), format_iec(c.bytes).c_str());
     out += buf;
     out += "    " + c.formula + "\n";
   }
@@ -83,8 +87,8 @@ std::string to_text(const Report& r) {
   if (!r.metrics.empty()) {
     out += "Metrics:\n";
     for (const auto& m : r.metrics) {
-      if (m.value == std::floor(m.value)) std::snprintf(buf, sizeof buf, "  %-22s %s\n", m.name.c_str(), group_thousands(static_cast<std::int64_t>(m.value)).c_str());
-      else std::snprintf(buf, sizeof buf, "  %-22s %.2f\n", m.name.c_str(), m.value);
+      if (m.value == std::floor(m.value)) std::snprintf(buf, sizeof buf, "  %-22s %s\n", std::string(m.name).c_str(), group_thousands(static_cast<std::int64_t>(m.value)).c_str());
+      else std::snprintf(buf, sizeof buf, "  %-22s %.2f\n", std::string(m.name).c_str(), m.value);
       out += buf;
     }
   }

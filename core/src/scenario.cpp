@@ -66,7 +66,7 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
       throw InputError("/model", "unknown catalog id \"" + id + "\"" + (near.empty() ? "" : "; close: " + near) +
                                      "; list ids with `vram-budget models`, or give {\"config\": {...}} or {\"params\": N}");
     }
-    out.model = cm->model;
+    out.model = cm->shared;
     out.model_ref = cm->id;
     return;
   }
@@ -79,10 +79,10 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
   }
   if (m.contains("params")) {
     const std::int64_t n = io::require_int(m, "params", "/model", {1, 100'000'000'000'000});
-    out.model = model_from_param_count(n);
+    out.model = std::make_shared<const Model>(model_from_param_count(n));
     out.model_ref = group_thousands(n) + " parameters";
   } else if (m.contains("config")) {
-    out.model = model_from_config(m.at("config"), "/model/config", "config.json");
+    out.model = std::make_shared<const Model>(model_from_config(m.at("config"), "/model/config", "config.json"));
     out.model_ref = io::optional_string(m, "id", "/model").value_or("pasted config.json");
   } else {
     throw InputError("/model", "needs params (a parameter count) or config (a Hugging Face config.json)");
@@ -153,7 +153,7 @@ void parse_inference(const json& s, Scenario& out) {
   if (!engine) out.defaults_used.push_back("inference.engine = vllm");
   st.engine = !engine || *engine == "vllm" ? Engine::vllm : (*engine == "llama.cpp" ? Engine::llama_cpp : Engine::transformers);
 
-  const Architecture& a = out.model.arch;
+  const Architecture& a = out.model->arch;
   const bool bare = a.family == "bare";
   if (auto ctx = io::optional_int(inf, "context", p, {1, 100'000'000})) {
     st.context = *ctx;
@@ -271,7 +271,7 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
   parse_model_ref(s, catalog, out);
 
   // Weights: the scenario's format, else the checkpoint's own (its quantization_config).
-  const std::string native = out.model.arch.native_dtype.empty() ? "bf16" : out.model.arch.native_dtype;
+  const std::string native = out.model->arch.native_dtype.empty() ? "bf16" : out.model->arch.native_dtype;
   const json* config = nullptr;
   std::string config_path;
   if (const CatalogModel* cm = catalog.find_model(out.model_ref); cm != nullptr && s.at("model").is_string()) {
@@ -301,7 +301,7 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
     out.defaults_used.push_back("headroom = 0.10");
   }
   parse_inference(s, out);
-  for (const auto& n : out.model.arch.notes) out.warnings.push_back(n);
+  for (const auto& n : out.model->arch.notes) out.warnings.push_back(n);
   return out;
 }
 

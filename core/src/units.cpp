@@ -1,5 +1,6 @@
 #include "vram/units.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -15,24 +16,41 @@ Bytes scale_floor(Bytes b, double factor) {
 }
 
 std::string format(Bytes b, Unit unit, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f ", decimals, b.in(unit));
-  return std::string(buf) + std::string(unit.label);
+  // Fixed-point text of b / divisor, rounded half away from zero at `decimals` places.
+  static constexpr std::int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+  decimals = decimals < 0 ? 0 : (decimals > 6 ? 6 : decimals);
+  const std::int64_t scale = kPow10[decimals];
+  const std::int64_t scaled = std::llround(b.in(unit) * static_cast<double>(scale));
+  const std::int64_t mag = scaled < 0 ? -scaled : scaled;
+  std::string out = scaled < 0 ? "-" : "";
+  out += std::to_string(mag / scale);
+  if (decimals > 0) {
+    std::string frac = std::to_string(mag % scale);
+    out += '.';
+    out.append(static_cast<std::size_t>(decimals) - frac.size(), '0');
+    out += frac;
+  }
+  out += ' ';
+  out += unit.label;
+  return out;
 }
 
 std::string format_iec(Bytes b) { return format(b, kGiB); }
 std::string format_si(Bytes b) { return format(b, kGB); }
 
 std::string group_thousands(std::int64_t n) {
-  const bool negative = n < 0;
-  std::string digits = std::to_string(negative ? -n : n);
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, n < 0 ? -n : n).ptr;
+  const auto len = static_cast<int>(end - digits);
   std::string out;
-  const int lead = static_cast<int>(digits.size() % 3);
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i != 0 && (static_cast<int>(i) - lead) % 3 == 0) out += ',';
+  out.reserve(static_cast<std::size_t>(len + len / 3 + 1));
+  if (n < 0) out += '-';
+  const int lead = len % 3;
+  for (int i = 0; i < len; ++i) {
+    if (i != 0 && (i - lead) % 3 == 0) out += ',';
     out += digits[i];
   }
-  return negative ? "-" + out : out;
+  return out;
 }
 
 std::string format_exact(Bytes b) { return group_thousands(b.in_bytes()) + " B"; }

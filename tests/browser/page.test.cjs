@@ -38,6 +38,7 @@ after(async () => {
 
 async function openPage(hash = '') {
   const page = await context.newPage();
+  page.setDefaultTimeout(WAIT.timeout);
   page.on('pageerror', (err) => pageErrors.push(err.message));
   await page.goto(PAGE_URL + hash);
   await page.locator('[data-testid=weights-formula], [data-testid=error-banner]:visible').first().waitFor(WAIT);
@@ -88,7 +89,9 @@ test('invalid input shows the error path and message; the page keeps working', a
   await page.getByTestId('source-config').check();
   await page.getByTestId('config').fill('{"hidden_size": 4096,');
   const fieldError = page.locator('[data-field=config] .vb-field-error');
-  await fieldError.waitFor({ state: 'visible', ...WAIT });
+  await page.waitForFunction(() =>
+    document.querySelector('[data-field=config] .vb-field-error').textContent.includes('not valid JSON'), null, WAIT);
+  assert.ok(await fieldError.isVisible());
   assert.match(await fieldError.textContent(), /\/model\/config.*not valid JSON/);
   assert.equal(await page.getByTestId('config').getAttribute('aria-invalid'), 'true');
   assert.ok(await page.getByTestId('error-banner').isVisible());
@@ -136,6 +139,7 @@ test('URL fragment round-trip', async () => {
   assert.equal(params.get('engine'), 'llama.cpp');
 
   const again = await context.newPage();
+  again.setDefaultTimeout(WAIT.timeout);
   await again.goto(url);
   await again.getByTestId('context').waitFor(WAIT);
   await again.waitForFunction(() => document.querySelector('[data-testid=context]').value === '16384', null, WAIT);

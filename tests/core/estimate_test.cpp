@@ -41,7 +41,7 @@ TEST_CASE("a workload that needs more KV than the GPU has does not fit", "[estim
 }
 
 TEST_CASE("report JSON follows the contract", "[estimate][contract]") {
-  const json j = to_json(test::run({{"model", "mistralai/Mistral-7B-v0.3"}, {"inference", {{"context", 4096}}}}));
+  const json j = json::parse(to_json_text(test::run({{"model", "mistralai/Mistral-7B-v0.3"}, {"inference", {{"context", 4096}}}})));
   CHECK(j["ok"] == true);
   CHECK(j["v"] == 1);
   for (const char* k : {"components", "total_bytes", "capacity_bytes", "usable_bytes", "free_bytes", "fits", "metrics", "defaults_used", "warnings"}) {
@@ -57,10 +57,10 @@ TEST_CASE("report JSON follows the contract", "[estimate][contract]") {
 }
 
 TEST_CASE("estimate_json never throws and returns the error shape", "[estimate][errors]") {
-  const json e = estimate_json("{\"model\": {\"params\": \"lots\"}}", test::catalog());
+  const json e = json::parse(estimate_json("{\"model\": {\"params\": \"lots\"}}", test::catalog()));
   CHECK(e["ok"] == false);
   CHECK(e["error"]["path"] == "/model/params");
-  CHECK(estimate_json("not json", test::catalog())["ok"] == false);
+  CHECK(json::parse(estimate_json("not json", test::catalog()))["ok"] == false);
 }
 
 TEST_CASE("forward-pass activation terms", "[activations]") {

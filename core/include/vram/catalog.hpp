@@ -4,6 +4,7 @@
 // by const reference); lookups never mutate it.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +35,7 @@ struct CatalogModel {
   std::string config_source;
   nlohmann::json config;  ///< verbatim config.json
   Model model;            ///< resolved architecture and inventory
+  std::shared_ptr<const Model> shared;  ///< the same model, for scenarios to share without copying
   std::string checkpoint_status;  ///< verified | corroborated | computed | unknown
   std::string checkpoint_source;
   /// Non-parameter tensors stored in the checkpoint (e.g. Llama-2 inv_freq).

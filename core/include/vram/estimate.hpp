@@ -9,16 +9,28 @@
 
 namespace vram {
 
+class WeightsMemo;
+
+/// How much an estimate explains, and what it may reuse.
+struct EstimateOptions {
+  bool explain = true;           ///< formula text, details and notes (off for sweeps and solvers)
+  WeightsMemo* memo = nullptr;   ///< reuse weight sums across estimates of one model and format
+};
+
 /// The budget of one scenario, per GPU, with the fit verdict.
 ///
 /// Example (the article's hypothetical model): {"params": 13000000000}, bf16,
 /// on an H100 80GB with 10 % headroom: weights 13,000,000,000 × 2 B =
 /// 26,000,000,000 B ≈ 24.21 GiB, plus the engine's runtime terms.
-Report estimate(const Scenario& scenario);
+Report estimate(const Scenario& scenario, const EstimateOptions& options = {});
+
+/// The model as the estimator resolved it (parameters, layers, layer kinds,
+/// experts, weight format), as a JSON object text.
+std::string model_summary_json(const Scenario& scenario);
 
 /// Parses and estimates; bad input becomes {"ok": false, "error": {path, message}}.
-/// Never throws.
-nlohmann::json estimate_json(const std::string& scenario_text, const Catalog& catalog);
+/// Returns JSON text. Never throws.
+std::string estimate_json(const std::string& scenario_text, const Catalog& catalog);
 
 /// Turns any exception into the contract's error object.
 nlohmann::json error_json(const std::string& path, const std::string& message);

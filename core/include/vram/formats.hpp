@@ -45,6 +45,11 @@ Bytes stored_bytes(const Codec& codec, std::int64_t rows, std::int64_t cols, std
 /// A plain element type (bf16, fp16, fp32, fp8, int8, int4).
 Codec plain_codec(const std::string& name, std::int64_t bits);
 
+/// The GGML types llama.cpp's mixtures assign beside the file type's base type.
+struct GgufMixCodecs {
+  Codec f32, q8_0, q6_k, q5_k, q4_k, q3_k;
+};
+
 /// The weight format of a scenario: which codec each tensor gets.
 struct WeightFormat {
   std::string name;     ///< canonical name, e.g. "gptq-int4", "gguf:Q4_K_M"
@@ -52,8 +57,9 @@ struct WeightFormat {
   std::string source;   ///< where the layout is documented
   Codec linear;         ///< quantizable linear weights
   Codec other;          ///< everything else (embeddings, norms, routers, vision)
-  bool gguf = false;    ///< per-tensor recipe (llama.cpp mixtures), see gguf_codec
+  bool gguf = false;    ///< per-tensor recipe (llama.cpp mixtures), see codec_for
   std::string gguf_type;
+  GgufMixCodecs mix;    ///< the types a GGUF mixture raises tensors to
   std::vector<TensorRole> keep_unquantized;  ///< roles excluded by the checkpoint's ignore list
   bool quantized() const { return linear.name != other.name || gguf; }
 };
@@ -76,7 +82,8 @@ WeightFormat format_from_quantization_config(const nlohmann::json& config, const
 WeightFormat native_format(const std::string& native);
 
 /// Codec of one tensor under `format` (GGUF mixtures choose per tensor and layer).
-Codec codec_for(const WeightFormat& format, const Tensor& tensor, const Architecture& arch);
+/// The reference points into `format`.
+const Codec& codec_for(const WeightFormat& format, const Tensor& tensor, const Architecture& arch);
 
 /// GGML block types: elements per block and bytes per block.
 struct GgmlType {

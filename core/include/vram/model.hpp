@@ -34,7 +34,7 @@ struct LayerSpec {
 
 /// What a tensor is, for quantization recipes and sharding.
 enum class TensorRole : std::uint8_t {
-  embedding, lm_head, position_embedding,
+  embedding, embedding_norm, lm_head, position_embedding,
   attn_q, attn_k, attn_v, attn_qkv, attn_o, attn_sinks,
   mla_q_a, mla_q_b, mla_kv_a, mla_kv_b,
   mlp_gate, mlp_up, mlp_down,
@@ -61,17 +61,20 @@ enum class Shard : std::uint8_t {
 };
 
 /// One stored tensor (or `count` identical ones, e.g. experts): `rows` x `cols`
-/// elements; a vector has rows = 1.
+/// elements; a vector has rows = 1. Identical tensors of consecutive layers share
+/// one entry (`layer` .. `layer + layers − 1`), so a 126-layer model is a few
+/// dozen entries.
 struct Tensor {
   TensorRole role;
-  std::int32_t layer;  ///< decoder layer index, -1 for embeddings/head/final norm
+  std::int32_t layer;  ///< first decoder layer, -1 for embeddings/head/final norm
   std::int64_t rows;
   std::int64_t cols;
   std::int64_t count = 1;
   TensorStage stage = TensorStage::text;
   Shard shard = Shard::replicated;
   bool quantizable = false;  ///< a linear weight that quantized formats store low-bit
-  std::int64_t elements() const { return rows * cols * count; }
+  std::int32_t layers = 1;   ///< consecutive layers covered by this entry
+  std::int64_t elements() const { return rows * cols * count * layers; }
 };
 
 /// Per-family details of the decoder block that change what is stored.

@@ -64,6 +64,12 @@ std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>
 /// JSON faces of the above (never throw; errors in the contract's shape).
 nlohmann::json plan_json(const std::string& scenario_text, const Catalog& catalog);
 nlohmann::json sweep_json(const std::string& scenario_text, const Catalog& catalog);
+/// A context × concurrency grid: `n_contexts` contexts spaced geometrically from
+/// 256 tokens to the model's maximum, concurrency 1..`n_concurrency`; per point
+/// the per-GPU total and whether it fits, plus the largest fitting concurrency
+/// per context.
+nlohmann::json grid_json(const std::string& scenario_text, const Catalog& catalog, std::int64_t n_contexts,
+                         std::int64_t n_concurrency);
 /// Models, GPUs, weight formats and engines, for pickers.
 nlohmann::json catalog_summary_json(const Catalog& catalog);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,8 +15,8 @@ namespace vram {
 
 /// One budget line.
 struct Component {
-  std::string id;       ///< weights, kv_cache, activations, workspace, runtime, cuda_graphs, ...
-  std::string label;
+  std::string_view id;     ///< weights, kv_cache, activations, non_torch, cuda_graphs, cuda_context, ... (a literal)
+  std::string_view label;  ///< a literal
   Bytes bytes;
   std::string formula;  ///< every factor visible, ending in "= N B ≈ X GiB"
   std::string source;   ///< paper, documentation page or code path pinned to a version
@@ -23,11 +24,14 @@ struct Component {
 
 /// A named figure (CONTRACT section 3). Bytes and tokens are integers.
 struct Metric {
-  std::string name;
+  std::string_view name;  ///< a literal from the vocabulary
   double value;
 };
 
 struct Report {
+  /// When false (sweeps, solvers), engines skip formula text and details: only
+  /// the figures are computed.
+  bool explain = true;
   std::vector<Component> components;  ///< per GPU
   Bytes total;                        ///< sum of components
   Bytes capacity;                     ///< what the framework sees on one GPU
@@ -37,18 +41,25 @@ struct Report {
   std::vector<Metric> metrics;
   std::vector<std::string> defaults_used;
   std::vector<std::string> warnings;
-  /// Engine accounting, model summary, solver answers and hints (presentation data).
-  nlohmann::json details = nlohmann::json::object();
+  /// Engine accounting, model and GPU summary (presentation data): key → JSON text.
+  std::vector<std::pair<std::string_view, std::string>> details;
 
   void add(Component c);
-  void metric(const std::string& name, double value);
+  void metric(std::string_view name, double value);
+  void detail(std::string_view key, std::string json_text) { details.emplace_back(key, std::move(json_text)); }
   /// Value of a metric, or nullptr.
-  const Metric* find_metric(const std::string& name) const;
-  const Component* find_component(const std::string& id) const;
+  const Metric* find_metric(std::string_view name) const;
+  const Component* find_component(std::string_view id) const;
 };
 
-/// `{"ok": true, "v": 1, ...}` per the contract.
-nlohmann::json to_json(const Report& report);
+/// `f()` when the report explains itself, else an empty string (not built).
+template <typename F>
+std::string explained(const Report& r, F&& f) {
+  return r.explain ? std::string(f()) : std::string();
+}
+
+/// `{"ok": true, "v": 1, ...}` per the contract, as JSON text.
+std::string to_json_text(const Report& report);
 
 /// A readable text form for the terminal.
 std::string to_text(const Report& report);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,7 +66,7 @@ struct GpuChoice {
 
 struct Scenario {
   Workload workload = Workload::inference;
-  Model model;
+  std::shared_ptr<const Model> model;  ///< shared with the catalog; never null after parsing
   std::string model_ref;  ///< how the model was named (catalog id, "config.json", "13,000,000,000 params")
   WeightFormat weights;
   std::optional<Bytes> weights_bytes_given;  ///< model.weights_bytes: exact checkpoint size

@@ -39,32 +39,87 @@ ShardShape shard_shape(const Tensor& t, const Architecture& arch, std::int64_t t
 
 WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, const WeightPlacement& p) {
   WeightsEstimate w;
+  std::vector<const Codec*> codecs;  // parts are keyed by codec identity, named once
+  auto add = [&](const Codec& codec, const ShardShape& s, std::int64_t count, std::int64_t elements) {
+    const Bytes b = stored_bytes(codec, s.rows, s.cols, count);
+    w.bytes += b;
+    w.params += elements;
+    std::size_t k = 0;
+    while (k < codecs.size() && codecs[k] != &codec) ++k;
+    if (k == codecs.size()) {
+      codecs.push_back(&codec);
+      w.parts.push_back({codec.name, 0, Bytes{}});
+    }
+    w.parts[k].params += s.rows * s.cols * count;
+    w.parts[k].bytes += b;
+  };
   for (const Tensor& t : model.tensors) {
     if (t.stage == TensorStage::mtp && !p.mtp) continue;
     if (t.stage == TensorStage::vision && !p.vision) continue;
+    std::int32_t first = t.layer, end = t.layer + t.layers;  // layers of this entry on this GPU
     if (t.stage == TensorStage::text) {
-      if (t.layer >= 0 && (t.layer < p.first_layer || t.layer >= p.end_layer)) continue;
-      if (t.layer < 0) {
-        const bool front = t.role == TensorRole::embedding || t.role == TensorRole::position_embedding ||
-                           (model.arch.family == "bloom" && t.role == TensorRole::norm && &t == &model.tensors[1]);
+      if (t.layer >= 0) {
+        first = std::max(first, p.first_layer);
+        end = std::min(end, p.end_layer);
+        if (first >= end) continue;
+      } else {
+        const bool front = t.role == TensorRole::embedding || t.role == TensorRole::embedding_norm ||
+                           t.role == TensorRole::position_embedding;
         if (front ? !p.embedding : !p.head) continue;
       }
     }
-    const Codec codec = codec_for(format, t, model.arch);
     const ShardShape s = shard_shape(t, model.arch, p.tensor_parallel, p.vocab_multiple);
-    const Bytes b = stored_bytes(codec, s.rows, s.cols, t.count);
-    w.bytes += b;
-    w.params += t.elements();
-    auto it = std::find_if(w.parts.begin(), w.parts.end(), [&](const auto& part) { return part.codec == codec.name; });
-    if (it == w.parts.end()) {
-      w.parts.push_back({codec.name, s.rows * s.cols * t.count, b});
+    const std::int64_t per_layer = t.rows * t.cols * t.count;
+    if (format.gguf && t.layer >= 0 && end - first > 1) {
+      // llama.cpp mixtures choose the type layer by layer.
+      Tensor one = t;
+      one.layers = 1;
+      for (std::int32_t i = first; i < end; ++i) {
+        one.layer = i;
+        add(codec_for(format, one, model.arch), s, t.count, per_layer);
+      }
     } else {
-      it->params += s.rows * s.cols * t.count;
-      it->bytes += b;
+      const std::int64_t n = t.layer >= 0 ? end - first : 1;
+      add(codec_for(format, t, model.arch), s, t.count * n, per_layer * n);
+    }
+  }
+  // Two codec objects may share a name (a GGUF base type and the same type in its mix table).
+  for (std::size_t i = 0; i < w.parts.size(); ++i) {
+    for (std::size_t j = i + 1; j < w.parts.size();) {
+      if (w.parts[j].codec == w.parts[i].codec) {
+        w.parts[i].params += w.parts[j].params;
+        w.parts[i].bytes += w.parts[j].bytes;
+        w.parts.erase(w.parts.begin() + static_cast<std::ptrdiff_t>(j));
+      } else {
+        ++j;
+      }
     }
   }
   std::sort(w.parts.begin(), w.parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
   return w;
+}
+
+bool operator==(const WeightPlacement& a, const WeightPlacement& b) {
+  return a.tensor_parallel == b.tensor_parallel && a.first_layer == b.first_layer && a.end_layer == b.end_layer &&
+         a.embedding == b.embedding && a.head == b.head && a.vision == b.vision && a.mtp == b.mtp &&
+         a.vocab_multiple == b.vocab_multiple;
+}
+
+const WeightsEstimate& WeightsMemo::get(const Model& model, const WeightFormat& format, const WeightPlacement& p) {
+  if (model_ != &model || format_ != &format) {
+    entries_.clear();
+    model_ = &model;
+    format_ = &format;
+  }
+  for (const auto& [placement, estimate] : entries_) {
+    if (placement == p) return estimate;
+  }
+  entries_.emplace_back(p, weights_on_gpu(model, format, p));
+  return entries_.back().second;
+}
+
+WeightsEstimate weights_for(const Model& model, const WeightFormat& format, const WeightPlacement& p, WeightsMemo* memo) {
+  return memo ? memo->get(model, format, p) : weights_on_gpu(model, format, p);
 }
 
 std::string weights_formula(const WeightsEstimate& w) {

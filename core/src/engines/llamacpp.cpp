@@ -4,6 +4,7 @@
 
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/runtime.hpp"
+#include "vram/io/json_writer.hpp"
 #include "vram/budget/weights.hpp"
 
 namespace vram::llamacpp {
@@ -21,19 +22,15 @@ Bytes compute_buffer_bytes(const Architecture& a, std::int64_t n_kv, std::int64_
   const Bytes mask = Bytes::of(n_kv * pad(n_ubatch, 64) * f32);
   // Residual input, normed input, Q and the attention output: four n_ubatch × n_embd f32 rows.
   const Bytes rows = Bytes::of(4 * n_ubatch * a.hidden * f32);
-  Bytes peak;
-  if (!flash_attn) {
-    peak = Bytes::of(n_kv * n_ubatch * a.heads * f32) + mask + rows;  // KQ scores, softmaxed in place
-  } else {
-    const std::int64_t width = a.experts > 0 ? a.expert_intermediate * a.experts_per_token : a.intermediate;
-    peak = Bytes::of(3 * n_ubatch * width * f32) + mask + rows;
-  }
-  if (holds_output) peak = std::max(peak, Bytes::of(n_ubatch * a.vocab * f32) + rows);
+  // Without flash attention the f32 KQ scores are materialised (softmax runs in place).
+  Bytes peak = flash_attn ? mask + rows : Bytes::of(n_kv * n_ubatch * a.heads * f32) + mask + rows;
+  // The output device ends with the logits of the micro-batch.
+  if (holds_output) peak = std::max(peak, Bytes::of(n_ubatch * (a.vocab + a.hidden) * f32));
   return peak;
 }
 
-void account(const Scenario& s, Report& r) {
-  const Model& m = s.model;
+void account(const Scenario& s, Report& r, WeightsMemo* memo) {
+  const Model& m = *s.model;
   const Architecture& a = m.arch;
   const InferenceSettings& inf = s.inference;
   const LlamaCppSettings& lc = inf.llama_cpp;
@@ -53,8 +50,7 @@ void account(const Scenario& s, Report& r) {
   place.embedding = false;  // token_embd is always kept in host memory
   place.head = output_on_gpu && devices == 1;
   place.vision = false;
-  WeightsEstimate w = weights_on_gpu(m, s.weights, place);
-  if (a.family == "bare") w = weights_on_gpu(m, s.weights, WeightPlacement{});
+  const WeightsEstimate w = weights_for(m, s.weights, a.family == "bare" ? WeightPlacement{} : place, memo);
 
   const std::int64_t cells = kv_cells(inf.context, lc.n_seq_max);
   const std::int32_t kv_first = place.first_layer;
@@ -68,24 +64,23 @@ void account(const Scenario& s, Report& r) {
   }
   const Bytes compute = a.family == "bare" ? Bytes{} : compute_buffer_bytes(a, cells, lc.n_ubatch, lc.flash_attn, output_on_gpu && devices == 1);
 
-  const std::string layers_note = " (layers " + std::to_string(place.first_layer) + "–" + std::to_string(place.end_layer - 1) +
+  const std::string layers_note = !r.explain ? std::string() : " (layers " + std::to_string(place.first_layer) + "–" + std::to_string(place.end_layer - 1) +
                                   (place.head ? " + output" : "") + " on this GPU; token_embd in host memory)";
-  r.add({"weights", "Model weights (CUDA0 model buffer)", w.bytes, weights_formula(w) + layers_note, s.weights.source});
+  r.add({"weights", "Model weights (CUDA0 model buffer)", w.bytes, explained(r, [&] { return weights_formula(w) + layers_note; }), explained(r, [&] { return std::string(s.weights.source); })});
   if (a.family != "bare") {
-    r.add({"kv_cache", "KV cache", kv_device,
+    r.add({"kv_cache", "KV cache", kv_device, explained(r, [&] { return
            group_thousands(cells) + " cells (" + std::to_string(inf.context) + " × " + std::to_string(lc.n_seq_max) +
                " sequences, padded to 256) × " + kv_per_token_formula(a, inf.kv, 1) + " = " + format_exact(kv_device) + " ≈ " +
-               format(kv_device, kMiB),
-           "llama.cpp src/llama-kv-cache.cpp (K and V: n_embd_k_gqa × kv_size per layer)"});
-    r.add({"activations", "Compute buffer", compute,
-           std::string(lc.flash_attn ? "flash attention: MLP temporaries 3 × n_ubatch × n_ff × 4 B"
+               format(kv_device, kMiB); }), explained(r, [&] { return std::string("llama.cpp src/llama-kv-cache.cpp (K and V: n_embd_k_gqa × kv_size per layer)"); })});
+    r.add({"activations", "Compute buffer", compute, explained(r, [&] { return
+           std::string(lc.flash_attn ? "flash attention (no score matrix): max(KQ mask + 4 × n_ubatch × n_embd × 4 B, "
+                                       "output logits n_ubatch × (n_vocab + n_embd) × 4 B)"
                                      : "KQ scores " + group_thousands(cells) + " × " + std::to_string(lc.n_ubatch) + " × " +
-                                           std::to_string(a.heads) + " heads × 4 B") +
-               " + KQ mask + 4 × n_ubatch × n_embd × 4 B = " + format_exact(compute) + " ≈ " + format(compute, kMiB),
-           "llama.cpp src/llama-graph.cpp build_attn_mha; ggml-alloc graph allocator"});
+                                           std::to_string(a.heads) + " heads × 4 B + KQ mask + 4 × n_ubatch × n_embd × 4 B") +
+               " = " + format_exact(compute) + " ≈ " + format(compute, kMiB); }), explained(r, [&] { return std::string("llama.cpp src/llama-graph.cpp build_attn_mha; ggml-alloc graph allocator"); })});
   }
   const RuntimeTerm ctx = cuda_context(false);
-  r.add({"cuda_context", "CUDA context", ctx.bytes, "driver context and library kernels = " + format_iec(ctx.bytes), ctx.source});
+  r.add({"cuda_context", "CUDA context", ctx.bytes, explained(r, [&] { return "driver context and library kernels = " + format_iec(ctx.bytes); }), explained(r, [&] { return std::string(ctx.source); })});
 
   r.metric("weights_bytes", static_cast<double>(w.bytes.in_bytes()));
   if (a.family != "bare") {
@@ -94,14 +89,15 @@ void account(const Scenario& s, Report& r) {
     r.metric("kv_capacity_tokens", static_cast<double>(cells));
     r.metric("activation_bytes", static_cast<double>(compute.in_bytes()));
   }
-  nlohmann::json e;
-  e["engine"] = "llama.cpp";
-  e["n_gpu_layers"] = ngl;
-  e["n_ctx"] = cells;
-  e["n_ubatch"] = lc.n_ubatch;
-  e["flash_attn"] = lc.flash_attn;
-  e["source"] = kSource;
-  r.details["engine"] = e;
+  if (!r.explain) return;
+  io::ObjectText e;
+  e.set("engine", "llama.cpp");
+  e.set("n_gpu_layers", ngl);
+  e.set("n_ctx", cells);
+  e.set("n_ubatch", lc.n_ubatch);
+  e.set("flash_attn", lc.flash_attn);
+  e.set("source", kSource);
+  r.detail("engine", e.str());
   if (first_gpu_layer > 0) {
     r.warnings.push_back(std::to_string(first_gpu_layer) + " layers stay on the CPU (n_gpu_layers " + std::to_string(lc.n_gpu_layers) +
                          "): they need host memory and run far slower");

@@ -3,46 +3,46 @@
 #include "vram/budget/activations.hpp"
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/runtime.hpp"
+#include "vram/io/json_writer.hpp"
 #include "vram/budget/weights.hpp"
 
 namespace vram::transformers_engine {
 
-void account(const Scenario& s, Report& r) {
-  const Model& m = s.model;
+void account(const Scenario& s, Report& r, WeightsMemo* memo) {
+  const Model& m = *s.model;
   const Architecture& a = m.arch;
   const InferenceSettings& inf = s.inference;
   const std::int64_t tp = inf.tensor_parallel;
   const std::int64_t b = s.weights.name == "fp32" ? 4 : 2;
   WeightPlacement place;
   place.tensor_parallel = tp;
-  const WeightsEstimate w = weights_on_gpu(m, s.weights, place);
-  r.add({"weights", "Model weights", w.bytes, weights_formula(w), s.weights.source});
+  const WeightsEstimate w = weights_for(m, s.weights, place, memo);
+  r.add({"weights", "Model weights", w.bytes, explained(r, [&] { return weights_formula(w); }), explained(r, [&] { return std::string(s.weights.source); })});
   if (a.family != "bare") {
     const Bytes kv = kv_bytes_for_sequence(a, inf.kv, tp, inf.context, 0, INT32_MAX) * inf.concurrency;
-    r.add({"kv_cache", "KV cache (DynamicCache)", kv,
+    r.add({"kv_cache", "KV cache (DynamicCache)", kv, explained(r, [&] { return
            std::to_string(inf.concurrency) + " sequences × " + group_thousands(inf.context) + " tokens × " +
-               kv_per_token_formula(a, inf.kv, tp) + " (sliding layers capped at their window) = " + format_exact(kv) + " ≈ " + format_iec(kv),
-           "transformers v4.56.0 cache_utils.py DynamicLayer / DynamicSlidingWindowLayer"});
+               kv_per_token_formula(a, inf.kv, tp) + " (sliding layers capped at their window) = " + format_exact(kv) + " ≈ " + format_iec(kv); }), explained(r, [&] { return std::string("transformers v4.56.0 cache_utils.py DynamicLayer / DynamicSlidingWindowLayer"); })});
     const std::int64_t prompt_tokens = inf.context * inf.concurrency;
     const Bytes forward = forward_peak_bytes(a, prompt_tokens, tp, b);
     const Bytes logits = logits_bytes(inf.concurrency, a.vocab, b) + logits_bytes(inf.concurrency, a.vocab, 4) * 2;
     const Bytes act = forward + logits;
-    r.add({"activations", "Prefill activations + logits", act,
+    r.add({"activations", "Prefill activations + logits", act, explained(r, [&] { return
            "prefill of " + group_thousands(prompt_tokens) + " tokens: residual stream + largest layer temporary = " + format_iec(forward) +
                "; last-position logits " + std::to_string(inf.concurrency) + " × " + group_thousands(a.vocab) +
-               " vocab (model dtype + 2 fp32 copies) = " + format_iec(logits) + " (SDPA/flash attention: no score matrix)",
-           "transformers v4.56.0 generation/utils.py _sample (logits_to_keep=1, logits.float())"});
+               " vocab (model dtype + 2 fp32 copies) = " + format_iec(logits) + " (SDPA/flash attention: no score matrix)"; }), explained(r, [&] { return std::string("transformers v4.56.0 generation/utils.py _sample (logits_to_keep=1, logits.float())"); })});
     r.metric("kv_bytes_per_token", static_cast<double>(kv_bytes_per_token(a, inf.kv, 1).in_bytes()));
     r.metric("kv_cache_bytes", static_cast<double>(kv.in_bytes()));
     r.metric("activation_bytes", static_cast<double>(act.in_bytes()));
   }
   const RuntimeTerm ctx = cuda_context(tp > 1);
-  r.add({"cuda_context", "CUDA context", ctx.bytes, "driver context and library kernels = " + format_iec(ctx.bytes), ctx.source});
+  r.add({"cuda_context", "CUDA context", ctx.bytes, explained(r, [&] { return "driver context and library kernels = " + format_iec(ctx.bytes); }), explained(r, [&] { return std::string(ctx.source); })});
   r.metric("weights_bytes", static_cast<double>(w.bytes.in_bytes()));
-  nlohmann::json e;
-  e["engine"] = "transformers";
-  e["source"] = "transformers v4.56.0 generate()";
-  r.details["engine"] = e;
+  if (!r.explain) return;
+  io::ObjectText e;
+  e.set("engine", "transformers");
+  e.set("source", "transformers v4.56.0 generate()");
+  r.detail("engine", e.str());
 }
 
 }  // namespace vram::transformers_engine

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <numeric>
 
 #include "vram/budget/activations.hpp"
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/runtime.hpp"
+#include "vram/io/json_writer.hpp"
 #include "vram/budget/weights.hpp"
 
 namespace vram::vllm {
@@ -84,28 +84,47 @@ Bytes rotary_cache_bytes(const Architecture& a, std::int64_t elem_bytes) {
 }
 
 
-KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
-                   std::int32_t first, std::int32_t end) {
-  // Count layers per attention type (full, sliding per window, MLA); Mamba layers hold no pages here.
-  std::map<std::pair<int, std::int64_t>, std::int64_t> types;
-  Bytes page;
-  for (std::int32_t i = std::max(0, first); i < std::min<std::int32_t>(end, static_cast<std::int32_t>(a.layer_specs.size())); ++i) {
+namespace {
+
+/// Layers per attention type (kind and window) in [first, end); Mamba layers hold no pages.
+struct TypeCount {
+  LayerKind kind;
+  std::int64_t window;
+  std::int64_t layers;
+};
+
+std::vector<TypeCount> attention_types(const Architecture& a, std::int32_t first, std::int32_t end) {
+  std::vector<TypeCount> types;
+  const auto n = static_cast<std::int32_t>(a.layer_specs.size());
+  for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) {
     const auto& l = a.layer_specs[i];
     if (l.kind == LayerKind::mamba) continue;
-    types[{static_cast<int>(l.kind), l.kind == LayerKind::sliding_attention ? l.window : 0}] += 1;
-    page = std::max(page, kv_bytes_per_token_layer(a, l, d, tp) * block_size);
+    const std::int64_t window = l.kind == LayerKind::sliding_attention ? l.window : 0;
+    auto it = std::find_if(types.begin(), types.end(), [&](const TypeCount& t) { return t.kind == l.kind && t.window == window; });
+    if (it == types.end()) types.push_back({l.kind, window, 1});
+    else it->layers += 1;
   }
+  return types;
+}
+
+}  // namespace
+
+KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
+                   std::int32_t first, std::int32_t end) {
+  const std::vector<TypeCount> types = attention_types(a, first, end);
+  Bytes page;
+  for (const auto& t : types) page = std::max(page, kv_bytes_per_token_layer(a, LayerSpec{t.kind, t.window, false}, d, tp) * block_size);
   KvLayout k;
   if (types.empty()) return k;
   std::int64_t min_n = INT64_MAX, max_n = 0;
-  for (const auto& [type, n] : types) {
-    min_n = std::min(min_n, n);
-    max_n = std::max(max_n, n);
+  for (const auto& t : types) {
+    min_n = std::min(min_n, t.layers);
+    max_n = std::max(max_n, t.layers);
   }
   // One type: one group of all layers. Several: groups of min_n layers, or of max_n
   // when the counts are within 25% (vLLM avoids many small padded groups).
   k.group_size = types.size() == 1 ? max_n : (max_n < min_n * 5 / 4 ? max_n : min_n);
-  for (const auto& [type, n] : types) k.groups += (n + k.group_size - 1) / k.group_size;
+  for (const auto& t : types) k.groups += (t.layers + k.group_size - 1) / k.group_size;
   k.page_bytes = page;
   k.per_token_all_layers = Bytes::of(page.in_bytes() * k.group_size * k.groups / block_size);
   if (a.family == "t5") k.per_token_all_layers = k.per_token_all_layers * 2;
@@ -122,17 +141,12 @@ KvPool kv_pool(const Architecture& a, const KvLayout& k, Bytes available, std::i
   // Pages one request of `context` tokens needs in each group: full layers cdiv(context, block);
   // sliding layers cdiv(min(window − 1 + max_num_batched_tokens, context), block) + 1
   // (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes).
-  std::map<std::pair<int, std::int64_t>, std::int64_t> types;
-  for (std::int32_t i = std::max(0, first); i < std::min<std::int32_t>(end, static_cast<std::int32_t>(a.layer_specs.size())); ++i) {
-    const auto& l = a.layer_specs[i];
-    if (l.kind != LayerKind::mamba) types[{static_cast<int>(l.kind), l.kind == LayerKind::sliding_attention ? l.window : 0}] += 1;
-  }
   std::int64_t pages = 0;
-  for (const auto& [type, n] : types) {
-    const std::int64_t groups = (n + k.group_size - 1) / k.group_size;
+  for (const auto& t : attention_types(a, first, end)) {
+    const std::int64_t groups = (t.layers + k.group_size - 1) / k.group_size;
     std::int64_t per_group = (context + block_size - 1) / block_size;
-    if (type.first == static_cast<int>(LayerKind::sliding_attention)) {
-      per_group = (std::min(type.second - 1 + max_batched, context) + block_size - 1) / block_size + 1;
+    if (t.kind == LayerKind::sliding_attention) {
+      per_group = (std::min(t.window - 1 + max_batched, context) + block_size - 1) / block_size + 1;
     }
     pages += per_group * groups;
   }
@@ -146,7 +160,8 @@ namespace {
 struct StageAccount {
   std::int32_t first_layer = 0;
   std::int32_t end_layer = 0;
-  WeightsEstimate weights;
+  const WeightsEstimate* weights_detail = nullptr;  ///< per-codec breakdown (owned by the memo)
+  Bytes weights;
   Bytes rotary;
   Bytes forward_peak;
   Bytes sampler;
@@ -224,8 +239,10 @@ Bytes moe_workspace_bytes(const Architecture& a, std::int64_t tokens, std::int64
 namespace {
 }  // namespace
 
-void account(const Scenario& s, Report& r) {
-  const Model& m = s.model;
+void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
+  WeightsMemo local;
+  WeightsMemo* memo = memo_in ? memo_in : &local;
+  const Model& m = *s.model;
   const Architecture& a = m.arch;
   const InferenceSettings& inf = s.inference;
   const Version ver = parse_version(inf.vllm.version);
@@ -254,14 +271,15 @@ void account(const Scenario& s, Report& r) {
     place.vision = st == 0;
     place.head = st == pp - 1;
     place.vocab_multiple = 64;  // VocabParallelEmbedding pads to 64 (vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE)
-    sa.weights = weights_on_gpu(m, s.weights, place);
-    if (s.weights_bytes_given && sa.weights.bytes > Bytes{}) {
+    sa.weights_detail = &memo->get(m, s.weights, place);
+    sa.weights = sa.weights_detail->bytes;
+    if (s.weights_bytes_given && sa.weights > Bytes{}) {
       // Spread the exact checkpoint size over ranks in the inventory's proportions.
       WeightPlacement whole;
       whole.vocab_multiple = 1;
-      const Bytes full = weights_on_gpu(m, s.weights, whole).bytes;
-      sa.weights.bytes = Bytes::of(static_cast<std::int64_t>(
-          static_cast<long double>(sa.weights.bytes.in_bytes()) * s.weights_bytes_given->in_bytes() / full.in_bytes()));
+      const Bytes full = memo->get(m, s.weights, whole).bytes;
+      sa.weights = Bytes::of(static_cast<std::int64_t>(
+          static_cast<long double>(sa.weights.in_bytes()) * s.weights_bytes_given->in_bytes() / full.in_bytes()));
     }
     sa.rotary = rotary_cache_bytes(a, b);
     if (a.family != "bare") {
@@ -274,7 +292,7 @@ void account(const Scenario& s, Report& r) {
     }
     sa.activation = std::max(sa.forward_peak, sa.sampler) + sa.moe_workspace + sa.pp_buffers;
     sa.non_torch = non_torch_increase(tp, pp);
-    sa.kv_available = requested - sa.weights.bytes - sa.rotary - sa.activation - sa.non_torch;
+    sa.kv_available = requested - sa.weights - sa.rotary - sa.activation - sa.non_torch;
     if (a.family != "bare") {
       sa.layout = kv_layout(a, inf.kv, tp, inf.vllm.block_size, sa.first_layer, sa.end_layer);
       sa.pool = kv_pool(a, sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, lim.max_num_batched_tokens,
@@ -292,7 +310,7 @@ void account(const Scenario& s, Report& r) {
   }
   // The budget shows the stage needing the most memory; metrics follow rank 0, as vLLM's log does.
   std::size_t heaviest = 0;
-  auto need = [](const StageAccount& x) { return x.weights.bytes + x.rotary + x.activation + x.non_torch + x.kv_needed; };
+  auto need = [](const StageAccount& x) { return x.weights + x.rotary + x.activation + x.non_torch + x.kv_needed; };
   for (std::size_t i = 1; i < stages.size(); ++i) {
     if (need(stages[i]) > need(stages[heaviest])) heaviest = i;
   }
@@ -304,24 +322,23 @@ void account(const Scenario& s, Report& r) {
                                          "–" + std::to_string(h.end_layer - 1) + ")"
                                    : "";
   const std::string tp_note = tp > 1 ? ", split over " + std::to_string(tp) + " tensor-parallel ranks" : "";
-  r.add({"weights", "Model weights", h.weights.bytes, weights_formula(h.weights) + tp_note + where,
-         s.weights.source + "; vLLM loads the checkpoint as stored (Model loading took X GiB)"});
+  r.add({"weights", "Model weights", h.weights, explained(r, [&] { return weights_formula(*h.weights_detail) + tp_note + where; }), explained(r, [&] { return std::string(s.weights.source + "; vLLM loads the checkpoint as stored (Model loading took X GiB)"); })});
   if (h.rotary > Bytes{}) {
-    r.add({"rotary_cache", "Rotary cos/sin cache", h.rotary,
-           group_thousands(a.max_positions) + " positions × " + std::to_string(a.rotary_dim) + " rotary dims × " + std::to_string(b) +
-               " B = " + format_exact(h.rotary) + " ≈ " + format(h.rotary, kMiB),
-           "vllm/model_executor/layers/rotary_embedding/base.py _compute_cos_sin_cache (v0.19.0)"});
+    r.add({"rotary_cache", "Rotary cos/sin cache", h.rotary, explained(r, [&] {
+             return group_thousands(a.max_positions) + " positions × " + std::to_string(a.rotary_dim) + " rotary dims × " +
+                    std::to_string(b) + " B = " + format_exact(h.rotary) + " ≈ " + format(h.rotary, kMiB);
+           }), explained(r, [&] { return std::string("vllm/model_executor/layers/rotary_embedding/base.py _compute_cos_sin_cache (v0.19.0)"); })});
   }
   if (a.family != "bare") {
     const std::int64_t blocks_per_seq = (inf.context + inf.vllm.block_size - 1) / inf.vllm.block_size;
-    r.add({"kv_cache", "KV cache (needed)", h.kv_needed,
-           std::to_string(inf.concurrency) + " sequences × " + group_thousands(blocks_per_seq * inf.vllm.block_size) +
-               " tokens (whole " + std::to_string(inf.vllm.block_size) + "-token blocks) × " + kv_per_token_formula(a, inf.kv, tp) +
-               " = " + format_exact(h.kv_needed) + " ≈ " + format_iec(h.kv_needed),
-           "vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes (v0.19.0)"});
+    r.add({"kv_cache", "KV cache (needed)", h.kv_needed, explained(r, [&] {
+             return std::to_string(inf.concurrency) + " sequences × " + group_thousands(blocks_per_seq * inf.vllm.block_size) +
+                    " tokens (whole " + std::to_string(inf.vllm.block_size) + "-token blocks) × " + kv_per_token_formula(a, inf.kv, tp) +
+                    " = " + format_exact(h.kv_needed) + " ≈ " + format_iec(h.kv_needed);
+           }), explained(r, [&] { return std::string("vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes (v0.19.0)"); })});
     const std::int64_t T = lim.max_num_batched_tokens;
     const std::int64_t R = std::min(lim.max_num_seqs, T);
-    std::string act_formula = h.sampler >= h.forward_peak
+    std::string act_formula = !r.explain ? std::string() : h.sampler >= h.forward_peak
         ? "sampler step: " + group_thousands(R) + " seqs × " + group_thousands(a.vocab) + " vocab × (" + std::to_string(b) +
               " B logits + 4 B fp32 copy + 2 × 4 B probabilities) + 132 × vocab × 4 B top-k scratch + " + group_thousands(T + 2 * R) +
               " × " + std::to_string(a.hidden) + " hidden × " + std::to_string(b) + " B + 32 MiB cuBLAS = " + format_exact(h.sampler) +
@@ -330,28 +347,30 @@ void account(const Scenario& s, Report& r) {
               std::to_string((a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) / tp) + " MLP + 4 × " +
               std::to_string(a.hidden) + " hidden) + 32 MiB cuBLAS = " + format_exact(h.forward_peak) +
               (h.sampler > Bytes{} ? " (sampler step " + format_iec(h.sampler) + " is lower)" : "");
-    if (h.moe_workspace > Bytes{}) act_formula += " + fused-MoE workspace " + format_exact(h.moe_workspace);
-    if (h.pp_buffers > Bytes{}) act_formula += " + pipeline receive buffers 2 × T × H × b = " + format_exact(h.pp_buffers);
-    r.add({"activations", "Activation peak (profiling run)", h.activation, act_formula + " ≈ " + format_iec(h.activation) + "; " + lim.why,
-           "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run, _dummy_sampler_run (v0.19.0)"});
+    if (r.explain && h.moe_workspace > Bytes{}) act_formula += " + fused-MoE workspace " + format_exact(h.moe_workspace);
+    if (r.explain && h.pp_buffers > Bytes{}) act_formula += " + pipeline receive buffers 2 × T × H × b = " + format_exact(h.pp_buffers);
+    r.add({"activations", "Activation peak (profiling run)", h.activation,
+           explained(r, [&] { return act_formula + " ≈ " + format_iec(h.activation) + "; " + lim.why; }), explained(r, [&] { return std::string("vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run, _dummy_sampler_run (v0.19.0)"); })});
   }
-  r.add({"non_torch", "Non-torch workspaces", h.non_torch,
-         std::string(tp > 1 ? "cuBLAS/attention workspaces + NCCL and custom all-reduce buffers (tensor parallel)" : "cuBLAS/attention workspaces") +
-             " = " + format_iec(h.non_torch) + " (measured per engine version)",
-         kSweepSource});
+  r.add({"non_torch", "Non-torch workspaces", h.non_torch, explained(r, [&] {
+           return std::string(tp > 1 ? "cuBLAS/attention workspaces + NCCL and custom all-reduce buffers (tensor parallel)"
+                                     : "cuBLAS/attention workspaces") +
+                  " = " + format_iec(h.non_torch) + " (measured per engine version)";
+         }), explained(r, [&] { return std::string(kSweepSource); })});
   const std::int64_t graph_layers = a.family == "bare" ? 0 : h.end_layer - h.first_layer;
   const Bytes graphs = cuda_graph_bytes(inf.vllm.enforce_eager, graph_layers);
   if (graphs > Bytes{}) {
-    r.add({"cuda_graphs", "CUDA graph pools", graphs,
-           "0.39 GiB + 0.016 GiB × " + std::to_string(graph_layers) +
-               " layers, captured after the KV cache outside gpu_memory_utilization = " + format_iec(graphs) + " (0 with enforce_eager)",
-           kSweepSource});
+    r.add({"cuda_graphs", "CUDA graph pools", graphs, explained(r, [&] {
+             return "0.39 GiB + 0.016 GiB × " + std::to_string(graph_layers) +
+                    " layers, captured after the KV cache outside gpu_memory_utilization = " + format_iec(graphs) + " (0 with enforce_eager)";
+           }), explained(r, [&] { return std::string(kSweepSource); })});
   }
   const RuntimeTerm ctx = cuda_context(tp * pp > 1);
-  r.add({"cuda_context", "CUDA context", ctx.bytes, "driver context and library kernels at start = " + format_iec(ctx.bytes), ctx.source});
+  r.add({"cuda_context", "CUDA context", ctx.bytes,
+         explained(r, [&] { return "driver context and library kernels at start = " + format_iec(ctx.bytes); }), explained(r, [&] { return std::string(ctx.source); })});
 
   // Metrics (rank 0, as vLLM logs them) and the engine's own accounting.
-  r.metric("weights_bytes", static_cast<double>((r0.weights.bytes + r0.rotary).in_bytes()));
+  r.metric("weights_bytes", static_cast<double>((r0.weights + r0.rotary).in_bytes()));
   r.metric("activation_bytes", static_cast<double>(r0.activation.in_bytes()));
   r.metric("non_torch_bytes", static_cast<double>(r0.non_torch.in_bytes()));
   if (a.family != "bare") {
@@ -362,34 +381,36 @@ void account(const Scenario& s, Report& r) {
   }
   r.metric("cuda_graph_bytes", static_cast<double>(graphs.in_bytes()));
 
-  nlohmann::json e;
-  e["engine"] = "vllm";
-  e["version"] = inf.vllm.version.empty() ? "0.19" : inf.vllm.version;
-  e["requested_bytes"] = requested.in_bytes();
-  e["requested_formula"] = format_iec(s.gpu.memory) + " × gpu_memory_utilization " + fmt(inf.vllm.gpu_memory_utilization) + " = " +
-                           format_iec(requested);
-  e["max_num_batched_tokens"] = lim.max_num_batched_tokens;
-  e["max_num_seqs"] = lim.max_num_seqs;
-  e["scheduler_defaults"] = lim.why;
-  e["kv_available_bytes"] = stages[bottleneck].kv_available.in_bytes();
-  e["kv_available_formula"] = "requested " + format_iec(requested) + " − weights " + format_iec(stages[bottleneck].weights.bytes + stages[bottleneck].rotary) +
+  if (r.explain) {
+  io::ObjectText e;
+  e.set("engine", "vllm");
+  e.set("version", inf.vllm.version.empty() ? "0.19" : inf.vllm.version);
+  e.set("requested_bytes", requested.in_bytes());
+  e.set("requested_formula", format_iec(s.gpu.memory) + " × gpu_memory_utilization " + fmt(inf.vllm.gpu_memory_utilization) + " = " +
+                           format_iec(requested));
+  e.set("max_num_batched_tokens", lim.max_num_batched_tokens);
+  e.set("max_num_seqs", lim.max_num_seqs);
+  e.set("scheduler_defaults", lim.why);
+  e.set("kv_available_bytes", stages[bottleneck].kv_available.in_bytes());
+  e.set("kv_available_formula", "requested " + format_iec(requested) + " − weights " + format_iec(stages[bottleneck].weights + stages[bottleneck].rotary) +
                               " − activation peak " + format_iec(stages[bottleneck].activation) + " − non-torch " +
-                              format_iec(stages[bottleneck].non_torch) + " = " + format_iec(stages[bottleneck].kv_available);
-  e["kv_blocks"] = pool.blocks;
-  e["kv_capacity_tokens"] = pool.tokens;
-  e["kv_groups"] = stages[bottleneck].layout.groups;
-  e["kv_group_size"] = stages[bottleneck].layout.group_size;
-  e["kv_page_bytes"] = stages[bottleneck].layout.page_bytes.in_bytes();
-  e["max_concurrency"] = std::floor(pool.max_concurrency * 100.0) / 100.0;
-  e["kv_pool_formula"] = format_iec(stages[bottleneck].kv_available) + " / (" + format_exact(stages[bottleneck].layout.page_bytes) +
+                              format_iec(stages[bottleneck].non_torch) + " = " + format_iec(stages[bottleneck].kv_available));
+  e.set("kv_blocks", pool.blocks);
+  e.set("kv_capacity_tokens", pool.tokens);
+  e.set("kv_groups", stages[bottleneck].layout.groups);
+  e.set("kv_group_size", stages[bottleneck].layout.group_size);
+  e.set("kv_page_bytes", stages[bottleneck].layout.page_bytes.in_bytes());
+  e.set("max_concurrency", std::floor(pool.max_concurrency * 100.0) / 100.0);
+  e.set("kv_pool_formula", format_iec(stages[bottleneck].kv_available) + " / (" + format_exact(stages[bottleneck].layout.page_bytes) +
                          " per layer-block × " + std::to_string(stages[bottleneck].layout.group_size) + " layers) = " +
                          group_thousands(pool.blocks) + " blocks; " + group_thousands(pool.blocks) + " / " +
                          std::to_string(std::max<std::int64_t>(1, stages[bottleneck].layout.groups)) + " groups × " +
-                         std::to_string(inf.vllm.block_size) + " tokens = " + group_thousands(pool.tokens) + " tokens";
-  e["source"] = std::string(kWorkerSource) + "; " + kKvSource;
-  r.details["engine"] = e;
+                         std::to_string(inf.vllm.block_size) + " tokens = " + group_thousands(pool.tokens) + " tokens");
+  e.set("source", std::string(kWorkerSource) + "; " + kKvSource);
+  r.detail("engine", e.str());
+  }
 
-  if (a.family != "bare") {
+  if (r.explain && a.family != "bare") {
     if (pool.tokens < inf.context) {
       r.warnings.push_back("vLLM will refuse to start: one " + group_thousands(inf.context) + "-token sequence needs more KV cache than the " +
                            group_thousands(pool.tokens) + " tokens available; lower context (max_model_len), raise gpu_memory_utilization, use fp8 KV or more GPUs");
@@ -398,7 +419,7 @@ void account(const Scenario& s, Report& r) {
                            " tokens, fewer than the " + std::to_string(inf.concurrency) + " requested: vLLM will queue the rest");
     }
   }
-  if (stages[bottleneck].kv_available <= Bytes{}) {
+  if (r.explain && stages[bottleneck].kv_available <= Bytes{}) {
     r.warnings.push_back("the weights and profiling peak exceed gpu_memory_utilization × memory: vLLM cannot allocate any KV cache");
   }
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <string>
 #include <vector>
@@ -49,6 +50,25 @@ struct WeightsEstimate {
 };
 
 WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, const WeightPlacement& placement);
+
+bool operator==(const WeightPlacement& a, const WeightPlacement& b);
+
+/// Remembers weights_on_gpu results for one model and format, so a sweep over
+/// contexts walks the tensor inventory once per placement. Owned by the caller;
+/// it must not outlive the model and format it was used with.
+class WeightsMemo {
+ public:
+  const WeightsEstimate& get(const Model& model, const WeightFormat& format, const WeightPlacement& placement);
+
+ private:
+  const Model* model_ = nullptr;
+  const WeightFormat* format_ = nullptr;
+  std::deque<std::pair<WeightPlacement, WeightsEstimate>> entries_;  // stable references
+};
+
+/// weights_on_gpu through `memo` when one is given.
+WeightsEstimate weights_for(const Model& model, const WeightFormat& format, const WeightPlacement& placement,
+                            WeightsMemo* memo);
 
 /// Article example: params x bytes/param, as a formula string.
 /// "13,000,000,000 params × 2 B (bf16) = 26,000,000,000 B ≈ 24.21 GiB"

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "vram/model.hpp"
+#include "vram/budget/weights.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
 #include "vram/units.hpp"
@@ -27,16 +28,16 @@ std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max);
 
 /// Compute buffer of one device: the graph allocator's peak for a micro-batch
 /// of n_ubatch tokens attending to `n_kv` cells.
-///  - without flash attention the score matrix KQ is materialised in f32:
-///    n_kv × n_ubatch × n_head_per_device × 4 B, plus its softmax output of the same size
-///    for non-F32 caches that need a copy;
-///  - with flash attention no score matrix exists and the MLP dominates:
-///    n_ubatch × n_ff × 4 B × 3 (gate, up, activated);
-///  - the output device also holds n_ubatch (or fewer output rows) × n_vocab × 4 B logits.
+///  - without flash attention the score matrix KQ is materialised in f32,
+///    n_kv × n_ubatch × n_head × 4 B (softmax runs in place), beside the f32 KQ
+///    mask n_kv × n_ubatch × 4 B and four n_ubatch × n_embd f32 rows;
+///  - with flash attention no score matrix exists;
+///  - the output device ends with n_ubatch × (n_vocab + n_embd) × 4 B of logits.
+/// Llama-3.1-8B, n_ctx 8192, n_ubatch 512, no flash attention: 512 + 16 + 32 = 560 MiB.
 Bytes compute_buffer_bytes(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
                            bool holds_output);
 
 /// Fills `report` for a llama.cpp scenario.
-void account(const Scenario& s, Report& report);
+void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);
 
 }  // namespace vram::llamacpp

@@ -8,12 +8,13 @@
 // (DynamicLayer, DynamicSlidingWindowLayer), generation/utils.py (_sample).
 #pragma once
 
+#include "vram/budget/weights.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
 
 namespace vram::transformers_engine {
 
 /// Fills `report` for a transformers scenario.
-void account(const Scenario& s, Report& report);
+void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);
 
 }  // namespace vram::transformers_engine

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "vram/model.hpp"
+#include "vram/budget/weights.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
 #include "vram/units.hpp"
@@ -103,6 +104,6 @@ KvPool kv_pool(const Architecture& arch, const KvLayout& layout, Bytes available
                std::int32_t end_layer = INT32_MAX);
 
 /// Fills `report` for a vLLM scenario.
-void account(const Scenario& s, Report& report);
+void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);
 
 }  // namespace vram::vllm

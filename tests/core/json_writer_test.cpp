@@ -1,0 +1,54 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "vram/io/json_writer.hpp"
+
+using namespace vram::io;
+
+TEST_CASE("strings are escaped so any text round-trips", "[json]") {
+  std::string out;
+  append_json_string(out, "a\"b\\c\nd\te\x01 ≈ GiB");
+  CHECK(out == "\"a\\\"b\\\\c\\nd\\te\\u0001 ≈ GiB\"");
+  CHECK(nlohmann::json::parse(out) == "a\"b\\c\nd\te\x01 ≈ GiB");
+}
+
+TEST_CASE("the writer places commas and keys", "[json]") {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object().key("a").value(std::int64_t{1}).key("b").begin_array().value(true).value(0.5).null().end_array();
+  w.key("c").value("x").key("d").raw("{\"e\":2}").end_object();
+  CHECK(out == R"({"a":1,"b":[true,0.5,null],"c":"x","d":{"e":2}})");
+}
+
+TEST_CASE("doubles print in their shortest round-trip form", "[json]") {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_array().value(0.1).value(58.11).value(1.0 / 3.0).value(std::nan("")).end_array();
+  const auto j = nlohmann::json::parse(out);
+  CHECK(j[0].get<double>() == 0.1);
+  CHECK(j[1].get<double>() == 58.11);
+  CHECK(j[2].get<double>() == 1.0 / 3.0);
+  CHECK(j[3].is_null());
+  CHECK(out.substr(0, 10) == "[0.1,58.11");
+}
+
+TEST_CASE("ObjectText builds one object", "[json]") {
+  ObjectText o;
+  o.set("engine", "vllm").set("blocks", std::int64_t{29754}).set("eager", false);
+  CHECK(o.str() == R"({"engine":"vllm","blocks":29754,"eager":false})");
+}
+
+TEST_CASE("escapes are found at every offset of long strings", "[json]") {
+  for (std::size_t pos = 0; pos < 40; ++pos) {
+    for (char special : {'"', '\\', '\n', '\x1f'}) {
+      std::string text(40, 'a');
+      text[pos] = special;
+      text += " ≈ 24.21 GiB";
+      std::string out;
+      append_json_string(out, text);
+      CAPTURE(pos, static_cast<int>(special));
+      CHECK(nlohmann::json::parse(out).get<std::string>() == text);
+    }
+  }
+}
