@@ -77,7 +77,10 @@ Catalog::Catalog(const std::vector<CatalogFile>& files) {
       }
     } else {
       models_.push_back(read_model(f.name, j));
-      models_.back().shared = std::make_shared<const Model>(models_.back().model);
+      CatalogModel& m = models_.back();
+      m.shared = std::make_shared<const Model>(m.model);
+      m.own_format = format_from_quantization_config(m.config, "/" + std::string(f.name) + "/config",
+                                                     m.model.arch.native_dtype, m.quantized);
     }
   }
 }

@@ -150,8 +150,6 @@ Codec blocks_codec(const std::string& name, std::int64_t block, std::int64_t blo
   return c;
 }
 
-std::int64_t native_bits(const std::string& native) { return native == "fp32" ? 32 : 16; }
-
 // A quantized checkpoint stores its unquantized tensors in 16 bits even when the
 // base model's config says float32.
 Codec unquantized_codec(const std::string& native) {

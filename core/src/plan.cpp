@@ -77,11 +77,7 @@ Scenario with_gpus(const Scenario& s, std::int64_t tp) {
   return t;
 }
 
-std::string fmt2(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
+std::string fmt2(double v) { return format_decimal(v, 2); }
 
 double metric_or(const Report& r, const char* name, double fallback) {
   const Metric* m = r.find_metric(name);
@@ -297,10 +293,8 @@ json grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_c
 json catalog_summary_json(const Catalog& catalog) {
   json models = json::array();
   for (const auto& m : catalog.models()) {
-    bool quantized = false;
-    (void)format_from_quantization_config(m.config, "/config", m.model.arch.native_dtype, quantized);
     models.push_back({{"id", m.id}, {"params", parameter_count(m.model.tensors)}, {"model_type", m.model.arch.model_type},
-                      {"max_context", m.model.arch.max_positions}, {"dtype", m.model.arch.native_dtype}, {"quantized", quantized}});
+                      {"max_context", m.model.arch.max_positions}, {"dtype", m.model.arch.native_dtype}, {"quantized", m.quantized}});
   }
   json gpus = json::array();
   for (const auto& g : catalog.gpus()) {

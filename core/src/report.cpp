@@ -40,7 +40,7 @@ const Component* Report::find_component(std::string_view id) const {
 
 std::string to_json_text(const Report& r) {
   std::string out;
-  out.reserve(4096);
+  out.reserve(8192);
   io::JsonWriter w(out);
   w.begin_object().key("ok").value(true).key("v").value(1);
   w.key("components").begin_array();

@@ -272,18 +272,16 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
 
   // Weights: the scenario's format, else the checkpoint's own (its quantization_config).
   const std::string native = out.model->arch.native_dtype.empty() ? "bf16" : out.model->arch.native_dtype;
-  const json* config = nullptr;
-  std::string config_path;
-  if (const CatalogModel* cm = catalog.find_model(out.model_ref); cm != nullptr && s.at("model").is_string()) {
-    config = &cm->config;
-    config_path = "/model";
-  } else if (s.at("model").is_object() && s.at("model").contains("config")) {
-    config = &s.at("model").at("config");
-    config_path = "/model/config";
-  }
   bool checkpoint_quantized = false;
-  const WeightFormat own = config ? format_from_quantization_config(*config, config_path, native, checkpoint_quantized)
-                                  : native_format(native);
+  WeightFormat own;
+  if (const CatalogModel* cm = catalog.find_model(out.model_ref); cm != nullptr && s.at("model").is_string()) {
+    own = cm->own_format;
+    checkpoint_quantized = cm->quantized;
+  } else if (s.at("model").is_object() && s.at("model").contains("config")) {
+    own = format_from_quantization_config(s.at("model").at("config"), "/model/config", native, checkpoint_quantized);
+  } else {
+    own = native_format(native);
+  }
   if (const auto wf = s.find("weights"); wf != s.end() && !wf->is_null()) {
     out.weights = parse_weight_format(*wf, "/weights", native);
     // The same format as the checkpoint keeps the checkpoint's ignore list.
@@ -310,7 +308,8 @@ Scenario parse_scenario_text(const std::string& text, const Catalog& catalog) {
   if (j.is_discarded()) {
     // Re-parse with exceptions to get the position for the message.
     try {
-      (void)json::parse(text);
+      const json strict = json::parse(text);
+      (void)strict;
     } catch (const json::exception& e) {
       throw InputError("", std::string("malformed JSON: ") + e.what());
     }

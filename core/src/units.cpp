@@ -22,16 +22,39 @@ std::string format(Bytes b, Unit unit, int decimals) {
   const std::int64_t scale = kPow10[decimals];
   const std::int64_t scaled = std::llround(b.in(unit) * static_cast<double>(scale));
   const std::int64_t mag = scaled < 0 ? -scaled : scaled;
+  char buf[48];
+  char* p = buf;
+  if (scaled < 0) *p++ = '-';
+  p = std::to_chars(p, buf + 24, mag / scale).ptr;
+  if (decimals > 0) {
+    *p++ = '.';
+    std::int64_t frac = mag % scale;
+    for (std::int64_t u = scale / 10; u > 0; u /= 10) {
+      *p++ = static_cast<char>('0' + frac / u);
+      frac %= u;
+    }
+  }
+  *p++ = ' ';
+  for (char c : unit.label) *p++ = c;
+  return std::string(buf, p);
+}
+
+std::string format_decimal(double value, int max_decimals) {
+  static constexpr std::int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+  max_decimals = max_decimals < 0 ? 0 : (max_decimals > 6 ? 6 : max_decimals);
+  const std::int64_t scale = kPow10[max_decimals];
+  const std::int64_t scaled = std::llround(value * static_cast<double>(scale));
+  const std::int64_t mag = scaled < 0 ? -scaled : scaled;
   std::string out = scaled < 0 ? "-" : "";
   out += std::to_string(mag / scale);
-  if (decimals > 0) {
-    std::string frac = std::to_string(mag % scale);
+  std::int64_t frac = mag % scale;
+  if (frac != 0) {
     out += '.';
-    out.append(static_cast<std::size_t>(decimals) - frac.size(), '0');
-    out += frac;
+    for (std::int64_t unit = scale / 10; unit > 0 && frac != 0; unit /= 10) {
+      out += static_cast<char>('0' + frac / unit);
+      frac %= unit;
+    }
   }
-  out += ' ';
-  out += unit.label;
   return out;
 }
 
@@ -42,15 +65,15 @@ std::string group_thousands(std::int64_t n) {
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, n < 0 ? -n : n).ptr;
   const auto len = static_cast<int>(end - digits);
-  std::string out;
-  out.reserve(static_cast<std::size_t>(len + len / 3 + 1));
-  if (n < 0) out += '-';
+  char grouped[32];
+  char* p = grouped;
+  if (n < 0) *p++ = '-';
   const int lead = len % 3;
   for (int i = 0; i < len; ++i) {
-    if (i != 0 && (i - lead) % 3 == 0) out += ',';
-    out += digits[i];
+    if (i != 0 && (i - lead) % 3 == 0) *p++ = ',';
+    *p++ = digits[i];
   }
-  return out;
+  return std::string(grouped, p);
 }
 
 std::string format_exact(Bytes b) { return group_thousands(b.in_bytes()) + " B"; }

@@ -24,13 +24,17 @@ TEST_CASE("the writer places commas and keys", "[json]") {
 TEST_CASE("doubles print in their shortest round-trip form", "[json]") {
   std::string out;
   JsonWriter w(out);
-  w.begin_array().value(0.1).value(58.11).value(1.0 / 3.0).value(std::nan("")).end_array();
+  w.begin_array().value(0.1).value(58.11).value(1.0 / 3.0).value(std::nan("")).value(-2.5).value(1e-7).value(3.0).end_array();
   const auto j = nlohmann::json::parse(out);
   CHECK(j[0].get<double>() == 0.1);
   CHECK(j[1].get<double>() == 58.11);
   CHECK(j[2].get<double>() == 1.0 / 3.0);
   CHECK(j[3].is_null());
+  CHECK(j[4].get<double>() == -2.5);
+  CHECK(j[5].get<double>() == 1e-7);
   CHECK(out.substr(0, 10) == "[0.1,58.11");
+  CHECK(out.find(",-2.5,") != std::string::npos);
+  CHECK(out.substr(out.size() - 3) == ",3]");
 }
 
 TEST_CASE("ObjectText builds one object", "[json]") {

@@ -48,3 +48,12 @@ TEST_CASE("scale_floor rounds a fraction of memory down, as engines do", "[units
   REQUIRE(scale_floor(Bytes::of(1000), 0.95).in_bytes() == 950);
   REQUIRE(scale_floor(Bytes::of(999), 0.5).in_bytes() == 499);
 }
+
+TEST_CASE("plain decimals drop trailing zeros", "[units]") {
+  CHECK(format_decimal(1.0005, 4) == "1.0005");
+  CHECK(format_decimal(2.0, 4) == "2");
+  CHECK(format_decimal(0.95, 2) == "0.95");
+  CHECK(format_decimal(0.125, 2) == "0.13");
+  CHECK(format_decimal(-1.5, 1) == "-1.5");
+  CHECK(format_decimal(4.2656, 4) == "4.2656");
+}

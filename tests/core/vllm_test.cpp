@@ -73,7 +73,7 @@ TEST_CASE("KV pool: blocks, tokens and concurrency as vLLM prints them", "[vllm]
   const Architecture& a = arch("meta-llama/Llama-3.1-8B");
   const KvLayout k = kv_layout(a, kBf16, 1, 16, 0, INT32_MAX);
   // 62,400,000,000 B / (65,536 B × 32 layers) = 29,754 blocks = 476,064 tokens; 29,754 / 512 = 58.11×
-  const KvPool p = kv_pool(a, k, Bytes::of(62'400'000'000), 16, 8192, 8192);
+  const KvPool p = kv_pool(k, Bytes::of(62'400'000'000), 16, 8192, 8192);
   CHECK(p.blocks == 29'754);
   CHECK(p.tokens == 476'064);
   CHECK(p.max_concurrency == Approx(29754.0 / 512.0));
@@ -84,7 +84,7 @@ TEST_CASE("sliding layers need at most window − 1 + max_num_batched_tokens tok
   const Architecture& a = arch("openai/gpt-oss-20b");
   const KvLayout k = kv_layout(a, kBf16, 2, 16, 0, INT32_MAX);
   const Bytes available = k.page_bytes * k.group_size * 323'972;
-  const KvPool p = kv_pool(a, k, available, 16, 8192, 8192);
+  const KvPool p = kv_pool(k, available, 16, 8192, 8192);
   CHECK(p.tokens == 2'591'776);
   CHECK(std::floor(p.max_concurrency * 100) / 100 == Approx(316.07));
 }

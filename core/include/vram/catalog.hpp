@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "vram/formats.hpp"
 #include "vram/model.hpp"
 #include "vram/units.hpp"
 
@@ -36,6 +37,8 @@ struct CatalogModel {
   nlohmann::json config;  ///< verbatim config.json
   Model model;            ///< resolved architecture and inventory
   std::shared_ptr<const Model> shared;  ///< the same model, for scenarios to share without copying
+  WeightFormat own_format;               ///< the checkpoint's storage, from its quantization_config or dtype
+  bool quantized = false;                ///< the checkpoint has a quantization_config
   std::string checkpoint_status;  ///< verified | corroborated | computed | unknown
   std::string checkpoint_source;
   /// Non-parameter tensors stored in the checkpoint (e.g. Llama-2 inv_freq).

@@ -90,6 +90,10 @@ std::string format_exact(Bytes b);
 /// An integer with thousands separators, "13,000,000,000".
 std::string group_thousands(std::int64_t n);
 
+/// A plain number with at most `max_decimals` decimals, trailing zeros dropped
+/// ("1.0005", "2", "0.95"), rounded half away from zero.
+std::string format_decimal(double value, int max_decimals);
+
 /// Prints exact bytes plus both systems, so test failures are readable.
 std::ostream& operator<<(std::ostream& os, Bytes b);
 

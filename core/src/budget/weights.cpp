@@ -70,8 +70,10 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
     }
     const ShardShape s = shard_shape(t, model.arch, p.tensor_parallel, p.vocab_multiple);
     const std::int64_t per_layer = t.rows * t.cols * t.count;
-    if (format.gguf && t.layer >= 0 && end - first > 1) {
-      // llama.cpp mixtures choose the type layer by layer.
+    const bool varies_by_layer = t.role == TensorRole::attn_v || t.role == TensorRole::attn_o ||
+                                 t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
+    if (format.gguf && varies_by_layer && end - first > 1) {
+      // llama.cpp mixtures choose the type of these tensors layer by layer.
       Tensor one = t;
       one.layers = 1;
       for (std::int32_t i = first; i < end; ++i) {
@@ -127,10 +129,7 @@ std::string weights_formula(const WeightsEstimate& w) {
   for (const auto& part : w.parts) {
     if (!terms.empty()) terms += " + ";
     const double bpp = part.params > 0 ? static_cast<double>(part.bytes.in_bytes()) / static_cast<double>(part.params) : 0;
-    char buf[64];
-    if (bpp == static_cast<double>(static_cast<std::int64_t>(bpp))) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(bpp));
-    else std::snprintf(buf, sizeof buf, "%.4g", bpp);
-    terms += group_thousands(part.params) + " params × " + buf + " B (" + part.codec + ")";
+    terms += group_thousands(part.params) + " params × " + format_decimal(bpp, 4) + " B (" + part.codec + ")";
   }
   if (terms.empty()) terms = "0 params";
   return terms + " = " + format_exact(w.bytes) + " ≈ " + format_iec(w.bytes);

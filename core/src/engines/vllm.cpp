@@ -19,11 +19,7 @@ constexpr const char* kWorkerSource = "vllm/v1/worker/gpu_worker.py determine_av
 constexpr const char* kKvSource = "vllm/v1/core/kv_cache_utils.py get_kv_cache_config_from_groups, get_max_concurrency_for_kv_cache_config (v0.19.0)";
 constexpr const char* kSweepSource = "vLLM 0.19.0 startup logs, H100 sweep (llm-d-incubation/llm-d-planner @ d3121e059da8, accuracy/results/v0.19.0/logs)";
 
-std::string fmt(double v, int decimals = 2) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
+std::string fmt(double v) { return format_decimal(v, 2); }
 
 }  // namespace
 
@@ -86,13 +82,9 @@ Bytes rotary_cache_bytes(const Architecture& a, std::int64_t elem_bytes) {
 
 namespace {
 
-/// Layers per attention type (kind and window) in [first, end); Mamba layers hold no pages.
-struct TypeCount {
-  LayerKind kind;
-  std::int64_t window;
-  std::int64_t layers;
-};
+using TypeCount = KvLayout::Type;
 
+/// Layers per attention type (kind and window) in [first, end); Mamba layers hold no pages.
 std::vector<TypeCount> attention_types(const Architecture& a, std::int32_t first, std::int32_t end) {
   std::vector<TypeCount> types;
   const auto n = static_cast<std::int32_t>(a.layer_specs.size());
@@ -111,10 +103,11 @@ std::vector<TypeCount> attention_types(const Architecture& a, std::int32_t first
 
 KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
                    std::int32_t first, std::int32_t end) {
-  const std::vector<TypeCount> types = attention_types(a, first, end);
+  KvLayout k;
+  k.types = attention_types(a, first, end);
+  const auto& types = k.types;
   Bytes page;
   for (const auto& t : types) page = std::max(page, kv_bytes_per_token_layer(a, LayerSpec{t.kind, t.window, false}, d, tp) * block_size);
-  KvLayout k;
   if (types.empty()) return k;
   std::int64_t min_n = INT64_MAX, max_n = 0;
   for (const auto& t : types) {
@@ -131,8 +124,7 @@ KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std
   return k;
 }
 
-KvPool kv_pool(const Architecture& a, const KvLayout& k, Bytes available, std::int64_t block_size, std::int64_t context,
-               std::int64_t max_batched, std::int32_t first, std::int32_t end) {
+KvPool kv_pool(const KvLayout& k, Bytes available, std::int64_t block_size, std::int64_t context, std::int64_t max_batched) {
   KvPool p;
   if (k.groups == 0 || available <= Bytes{}) return p;
   const Bytes block_all_groups = k.page_bytes * k.group_size;  // one block id spans group_size layer tensors
@@ -142,7 +134,7 @@ KvPool kv_pool(const Architecture& a, const KvLayout& k, Bytes available, std::i
   // sliding layers cdiv(min(window − 1 + max_num_batched_tokens, context), block) + 1
   // (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes).
   std::int64_t pages = 0;
-  for (const auto& t : attention_types(a, first, end)) {
+  for (const auto& t : k.types) {
     const std::int64_t groups = (t.layers + k.group_size - 1) / k.group_size;
     std::int64_t per_group = (context + block_size - 1) / block_size;
     if (t.kind == LayerKind::sliding_attention) {
@@ -295,8 +287,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
     sa.kv_available = requested - sa.weights - sa.rotary - sa.activation - sa.non_torch;
     if (a.family != "bare") {
       sa.layout = kv_layout(a, inf.kv, tp, inf.vllm.block_size, sa.first_layer, sa.end_layer);
-      sa.pool = kv_pool(a, sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, lim.max_num_batched_tokens,
-                        sa.first_layer, sa.end_layer);
+      sa.pool = kv_pool(sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, lim.max_num_batched_tokens);
       const std::int64_t blocks_per_seq = (inf.context + inf.vllm.block_size - 1) / inf.vllm.block_size;
       sa.kv_needed = kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) *
                      inf.concurrency;

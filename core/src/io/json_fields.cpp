@@ -22,24 +22,26 @@ std::string describe_range(IntRange r) {
   return "an integer from " + std::to_string(r.min) + " to " + std::to_string(r.max);
 }
 
-std::int64_t read_int(const json& v, const std::string& path, IntRange range) {
+// `path` and `key` are joined only when there is an error to report.
+std::int64_t read_int(const json& v, const std::string& parent, const std::string& key, IntRange range) {
+  auto path = [&] { return join_path(parent, key); };
   std::int64_t n = 0;
   if (v.is_number_integer()) {
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
-      throw InputError(path, "must be " + describe_range(range) + "; got a number too large to hold");
+      throw InputError(path(), "must be " + describe_range(range) + "; got a number too large to hold");
     }
     n = v.get<std::int64_t>();
   } else if (v.is_number_float()) {
     const double d = v.get<double>();
     if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e15) {
-      throw InputError(path, "must be " + describe_range(range) + "; got " + v.dump());
+      throw InputError(path(), "must be " + describe_range(range) + "; got " + v.dump());
     }
     n = static_cast<std::int64_t>(d);
   } else {
-    throw InputError(path, "must be " + describe_range(range) + "; got " + std::string(v.type_name()));
+    throw InputError(path(), "must be " + describe_range(range) + "; got " + std::string(v.type_name()));
   }
   if (n < range.min || n > range.max) {
-    throw InputError(path, "must be " + describe_range(range) + "; got " + std::to_string(n));
+    throw InputError(path(), "must be " + describe_range(range) + "; got " + std::to_string(n));
   }
   return n;
 }
@@ -57,7 +59,7 @@ std::optional<std::int64_t> optional_int(const json& obj, const std::string& key
                                          const std::string& path, IntRange range) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
-  return read_int(*it, join_path(path, key), range);
+  return read_int(*it, path, key, range);
 }
 
 std::int64_t require_int(const json& obj, const std::string& key, const std::string& path,
@@ -88,16 +90,15 @@ std::optional<double> optional_number(const json& obj, const std::string& key,
                                       const std::string& path, double min, double max) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
-  const std::string p = join_path(path, key);
   if (!it->is_number()) {
-    throw InputError(p, "must be a number from " + std::to_string(min) + " to " + std::to_string(max) +
+    throw InputError(join_path(path, key), "must be a number from " + std::to_string(min) + " to " + std::to_string(max) +
                             "; got " + std::string(it->type_name()));
   }
   const double d = it->get<double>();
   if (!std::isfinite(d) || d < min || d > max) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "must be a number from %g to %g; got %s", min, max, it->dump().c_str());
-    throw InputError(p, buf);
+    throw InputError(join_path(path, key), buf);
   }
   return d;
 }

@@ -107,8 +107,30 @@ JsonWriter& JsonWriter::value(double d) {
     out_ += "null";
     return *this;
   }
-  // Shortest of %.15g / %.16g / %.17g that reads back to the same double
-  // (this libc++ has no floating-point std::to_chars).
+  // Fast path: a value with at most six decimals that reads back exactly
+  // (ratios such as 58.11 or 0.9), printed with integer arithmetic.
+  if (std::fabs(d) < 1e12) {
+    const std::int64_t micros = std::llround(d * 1e6);
+    if (static_cast<double>(micros) / 1e6 == d) {
+      const std::int64_t mag = micros < 0 ? -micros : micros;
+      char buf[40];
+      char* p = buf;
+      if (micros < 0) *p++ = '-';
+      p = std::to_chars(p, buf + sizeof buf, mag / 1'000'000).ptr;
+      std::int64_t frac = mag % 1'000'000;
+      if (frac != 0) {
+        *p++ = '.';
+        for (std::int64_t unit = 100'000; unit > 0 && frac != 0; unit /= 10) {
+          *p++ = static_cast<char>('0' + frac / unit);
+          frac %= unit;
+        }
+      }
+      out_.append(buf, p);
+      return *this;
+    }
+  }
+  // Otherwise the shortest of %.15g / %.16g / %.17g that reads back to the same
+  // double (this libc++ has no floating-point std::to_chars).
   char buf[32];
   for (int precision = 15; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, d);

@@ -85,6 +85,13 @@ Bytes moe_workspace_bytes(const Architecture& arch, std::int64_t tokens, std::in
 /// KV cache layout after vLLM's grouping of layers with the same attention
 /// type into groups of equal size (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).
 struct KvLayout {
+  /// Layers per attention type (kind and window) on this GPU.
+  struct Type {
+    LayerKind kind;
+    std::int64_t window;
+    std::int64_t layers;
+  };
+  std::vector<Type> types;
   std::int64_t group_size = 0;  ///< layers per group
   std::int64_t groups = 0;      ///< number of groups
   Bytes page_bytes;             ///< one block of one layer
@@ -99,9 +106,8 @@ struct KvPool {
   std::int64_t tokens = 0;
   double max_concurrency = 0;
 };
-KvPool kv_pool(const Architecture& arch, const KvLayout& layout, Bytes available, std::int64_t block_size,
-               std::int64_t context, std::int64_t max_num_batched_tokens, std::int32_t first_layer = 0,
-               std::int32_t end_layer = INT32_MAX);
+KvPool kv_pool(const KvLayout& layout, Bytes available, std::int64_t block_size, std::int64_t context,
+               std::int64_t max_num_batched_tokens);
 
 /// Fills `report` for a vLLM scenario.
 void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);
