@@ -186,7 +186,7 @@ void parse_moe(Architecture& a, BlockLayout& s, const json& cfg, const std::stri
   }
   s.moe_every = optional_int(cfg, "decoder_sparse_step", path, kCount).value_or(1);
   if (auto step = optional_int(cfg, "interleave_moe_layer_step", path, kCount)) s.moe_every = *step;
-  s.first_dense = optional_int(cfg, "first_k_dense_replace", path, {0, 100'000}).value_or(0);
+  s.first_dense = optional_int(cfg, "first_k_dense_replace", path, {0, a.layers}).value_or(0);
   s.dense_intermediate = a.intermediate;
   if (auto mlp = optional_int(cfg, "intermediate_size_mlp", path, kDim)) {  // llama4
     s.dense_intermediate = *mlp;
@@ -214,6 +214,11 @@ Architecture parse_llama_like(const json& cfg, const std::string& path, const st
   a.layers = require_int_any(cfg, {"num_hidden_layers", "n_layer", "num_layers"}, path, kCount);
   a.heads = require_int_any(cfg, {"num_attention_heads", "n_head", "num_heads"}, path, kCount);
   a.kv_heads = optional_int_any(cfg, {"num_key_value_heads", "num_kv_heads"}, path, kCount).value_or(a.heads);
+  if (a.kv_heads > a.heads) {
+    throw InputError(join_path(path, "num_key_value_heads"),
+                     "contradicts num_attention_heads: " + std::to_string(a.kv_heads) + " KV heads for " +
+                         std::to_string(a.heads) + " attention heads (KV heads can only be as many or fewer)");
+  }
   if (a.heads % a.kv_heads != 0) {
     throw InputError(join_path(path, "num_key_value_heads"),
                      "must divide num_attention_heads (" + std::to_string(a.heads) + "); got " +
@@ -247,6 +252,15 @@ Architecture parse_llama_like(const json& cfg, const std::string& path, const st
   s.norms_per_layer = is_one_of(mt, {"gemma2", "gemma3", "gemma3_text"}) ? 4 : 2;
 
   assign_attention_layout(a, cfg, path);
+  // Mllama: cross-attention layers attend to the image tokens, not to the text
+  // (modeling_mllama.py MllamaCrossAttentionDecoderLayer), so they add no per-token cache.
+  if (auto cross = cfg.find("cross_attention_layers"); cross != cfg.end() && cross->is_array()) {
+    for (const auto& v : *cross) {
+      if (v.is_number_integer() && v.get<std::int64_t>() >= 0 && v.get<std::int64_t>() < a.layers) {
+        a.layer_specs[static_cast<std::size_t>(v.get<std::int64_t>())].kind = LayerKind::cross_attention;
+      }
+    }
+  }
   parse_moe(a, s, cfg, path);
   if (mt == "gpt_oss") {
     s.sinks = true;
@@ -359,7 +373,7 @@ Architecture parse_jamba(const json& cfg, const std::string& path, const std::st
   Architecture& a = p;
   a.family = "jamba";
   const auto attn_period = optional_int(cfg, "attn_layer_period", path, kCount).value_or(8);
-  const auto attn_offset = optional_int(cfg, "attn_layer_offset", path, {0, 100'000}).value_or(4);
+  const auto attn_offset = optional_int(cfg, "attn_layer_offset", path, {0, attn_period - 1}).value_or(4);
   const auto expert_period = optional_int(cfg, "expert_layer_period", path, kCount).value_or(2);
   const auto expert_offset = optional_int(cfg, "expert_layer_offset", path, {0, 100'000}).value_or(1);
   const std::int64_t expand = optional_int(cfg, "mamba_expand", path, kCount).value_or(2);
@@ -387,7 +401,7 @@ Architecture parse_family(const json& cfg, const std::string& path, const std::s
   static const char* const kLlamaLike[] = {
       "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
       "gemma3", "gemma3_text", "phi3", "granite", "gpt_oss", "llama4_text", "llama4", "mistral3",
-      "olmo2", "internlm2", "yi", "starcoder2", "cohere", "exaone", "deepseek"};
+      "olmo2", "internlm2", "yi", "starcoder2", "cohere", "exaone", "deepseek", "mllama_text_model"};
   for (const char* known : kLlamaLike) {
     if (mt == known) return parse_llama_like(cfg, path, mt);
   }
@@ -756,6 +770,7 @@ const char* to_string(LayerKind kind) {
     case LayerKind::sliding_attention: return "sliding-window attention";
     case LayerKind::mla: return "multi-head latent attention";
     case LayerKind::mamba: return "mamba (recurrent state)";
+    case LayerKind::cross_attention: return "cross-attention (image tokens)";
   }
   return "layer";
 }

@@ -83,7 +83,9 @@ std::string to_text(const Report& r) {
   out += buf;
   std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", "Usable (after headroom)", format_exact(r.usable).c_str(), format_iec(r.usable).c_str());
   out += buf;
-  out += r.fits ? "Fits: " + format_iec(r.free) + " free\n" : "Does not fit: " + format_iec(Bytes{} - r.free) + " short\n";
+  if (r.fits) out += "Fits: " + format_iec(r.free) + " free\n";
+  else if (r.free < Bytes{}) out += "Does not fit: " + format_iec(Bytes{} - r.free) + " short\n";
+  else out += "Does not fit: the engine's KV pool holds fewer sequences than requested (see the warnings)\n";
   if (!r.metrics.empty()) {
     out += "Metrics:\n";
     for (const auto& m : r.metrics) {

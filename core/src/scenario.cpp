@@ -81,6 +81,8 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
     const std::int64_t n = io::require_int(m, "params", "/model", {1, 100'000'000'000'000});
     out.model = std::make_shared<const Model>(model_from_param_count(n));
     out.model_ref = group_thousands(n) + " parameters";
+    out.warnings.push_back("a bare parameter count has no architecture: only the weights and the engine's fixed terms are "
+                           "estimated, not the KV cache or activations; give a catalog id or the config.json for those");
   } else if (m.contains("config")) {
     out.model = std::make_shared<const Model>(model_from_config(m.at("config"), "/model/config", "config.json"));
     out.model_ref = io::optional_string(m, "id", "/model").value_or("pasted config.json");

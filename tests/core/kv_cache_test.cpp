@@ -62,3 +62,23 @@ TEST_CASE("Mamba layers keep a constant state per sequence", "[kv][mamba]") {
   // (conv 8192 × 3 + ssm 8192 × 16) × 4 B × 64 layers
   CHECK(mamba_state_bytes_per_sequence(a, 32, 1).in_bytes() == (8192LL * 3 + 8192LL * 16) * 4 * 64);
 }
+
+TEST_CASE("recurrent state joins the KV budget of each engine", "[kv][mamba]") {
+  auto kv = [](const char* engine) {
+    return test::metric(test::run({{"model", "tiiuae/falcon-mamba-7b"}, {"hardware", {{"gpu", "H200"}}},
+                                   {"inference", {{"engine", engine}, {"context", 8192}, {"concurrency", 2}}}}),
+                        "kv_cache_bytes");
+  };
+  // llama.cpp: f32 states, 2 sequences: 2 × 39,845,888 B
+  CHECK(kv("llama.cpp") == 2.0 * 39'845'888);
+  // transformers: bf16 states
+  CHECK(kv("transformers") == 2.0 * 39'845'888 / 2);
+  // vLLM: the pool counts sequences, one state each
+  const Report r = test::run({{"model", "tiiuae/falcon-mamba-7b"}, {"hardware", {{"gpu", "H200"}}}, {"inference", {{"context", 8192}}}});
+  CHECK(test::metric(r, "max_concurrency") == Approx(test::metric(r, "kv_cache_bytes") / (39'845'888 / 2)).epsilon(0.001));
+}
+
+TEST_CASE("Mllama cross-attention layers add no per-token cache", "[kv]") {
+  const auto& a = arch("meta-llama/Llama-3.2-11B-Vision");  // 40 layers, 8 of them cross-attention
+  CHECK(kv_bytes_per_token(a, kBf16, 1).in_bytes() == 32 * 2 * 8 * 128 * 2);
+}

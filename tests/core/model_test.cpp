@@ -148,6 +148,18 @@ TEST_CASE("config errors name the field and what is allowed", "[model][errors]")
   c["layer_types"] = json::array({"full_attention"});  // 1 entry for 32 layers
   CHECK(error_path(c) == "/model/config/layer_types");
 
+  c = llama31_8b();
+  c["num_key_value_heads"] = 64;  // more KV heads than attention heads
+  CHECK(error_path(c) == "/model/config/num_key_value_heads");
+
+  const json* v3 = &test::catalog().find_model("deepseek-ai/DeepSeek-V3")->config;
+  json d = *v3;
+  d["first_k_dense_replace"] = 100;  // beyond the 61 layers
+  CHECK(error_path(d) == "/model/config/first_k_dense_replace");
+  d = *v3;
+  d["num_experts_per_tok"] = 300;  // more than the 256 routed experts
+  CHECK(error_path(d) == "/model/config/num_experts_per_tok");
+
   CHECK(error_path(json::array()) == "/model/config");
 }
 

@@ -24,6 +24,7 @@ enum class LayerKind : std::uint8_t {
   sliding_attention,  ///< attention over the last `window` tokens only
   mla,                ///< DeepSeek multi-head latent attention (one latent cached)
   mamba,              ///< selective state-space layer: constant state per sequence
+  cross_attention,    ///< attends to encoder (image) tokens only: no per-token cache of the text
 };
 
 struct LayerSpec {

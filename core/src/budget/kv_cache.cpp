@@ -15,6 +15,7 @@ std::int64_t kv_heads_per_rank(const Architecture& a, std::int64_t tp) {
 Bytes kv_bytes_per_token_layer(const Architecture& a, const LayerSpec& layer, const KvDtype& d, std::int64_t tp) {
   switch (layer.kind) {
     case LayerKind::mamba:
+    case LayerKind::cross_attention:
       return Bytes{};
     case LayerKind::mla:
       // One latent per token, replicated on every tensor-parallel rank.
@@ -64,13 +65,14 @@ Bytes mamba_state_bytes_per_sequence(const Architecture& a, std::int64_t state_b
 }
 
 std::string kv_per_token_formula(const Architecture& a, const KvDtype& d, std::int64_t tp) {
-  std::int64_t full = 0, sliding = 0, mla = 0, mamba = 0;
+  std::int64_t full = 0, sliding = 0, mla = 0, mamba = 0, cross = 0;
   for (const auto& l : a.layer_specs) {
     switch (l.kind) {
       case LayerKind::full_attention: ++full; break;
       case LayerKind::sliding_attention: ++sliding; break;
       case LayerKind::mla: ++mla; break;
       case LayerKind::mamba: ++mamba; break;
+      case LayerKind::cross_attention: ++cross; break;
     }
   }
   const std::string dt = d.block_elems == 1 ? std::to_string(d.block_bytes) + " B (" + d.name + ")"
@@ -86,7 +88,11 @@ std::string kv_per_token_formula(const Architecture& a, const KvDtype& d, std::i
          " latent + " + std::to_string(a.qk_rope_head_dim) + " rope) × " + dt;
   }
   if (a.family == "t5") f += " × 2 (self + cross attention)";
-  if (mamba > 0) f += std::string(f.empty() ? "" : "; ") + std::to_string(mamba) + " Mamba layers hold a constant state instead";
+  if (cross > 0) f += "; " + std::to_string(cross) + " cross-attention layers cache image tokens only";
+  if (mamba > 0) {
+    f += f.empty() ? "no attention layers (" + std::to_string(mamba) + " Mamba layers hold a constant state per sequence)"
+                   : "; " + std::to_string(mamba) + " Mamba layers hold a constant state instead";
+  }
   const Bytes per_token = kv_bytes_per_token(a, d, tp);
   return f + " = " + format_exact(per_token) + "/token";
 }

@@ -62,6 +62,9 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
     const std::int64_t held = l.kind == LayerKind::sliding_attention ? std::min(cells, pad(l.window * lc.n_seq_max + lc.n_ubatch, 256)) : cells;
     kv_device += kv_bytes_per_token_layer(a, l, inf.kv, 1) * held;
   }
+  // Recurrent layers keep an f32 state per sequence (llama-memory-recurrent.cpp: r_l, s_l as F32).
+  const Bytes recurrent = mamba_state_bytes_per_sequence(a, 32, 1, kv_first, kv_end) * lc.n_seq_max;
+  kv_device += recurrent;
   const Bytes compute = a.family == "bare" ? Bytes{} : compute_buffer_bytes(a, cells, lc.n_ubatch, lc.flash_attn, output_on_gpu && devices == 1);
 
   const std::string layers_note = !r.explain ? std::string() : " (layers " + std::to_string(place.first_layer) + "–" + std::to_string(place.end_layer - 1) +
@@ -70,7 +73,8 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   if (a.family != "bare") {
     r.add({"kv_cache", "KV cache", kv_device, explained(r, [&] { return
            group_thousands(cells) + " cells (" + std::to_string(inf.context) + " × " + std::to_string(lc.n_seq_max) +
-               " sequences, padded to 256) × " + kv_per_token_formula(a, inf.kv, 1) + " = " + format_exact(kv_device) + " ≈ " +
+               " sequences, padded to 256) × " + kv_per_token_formula(a, inf.kv, 1) +
+               (recurrent > Bytes{} ? " + recurrent f32 states " + format_exact(recurrent) : std::string()) + " = " + format_exact(kv_device) + " ≈ " +
                format(kv_device, kMiB); }), explained(r, [&] { return std::string("llama.cpp src/llama-kv-cache.cpp (K and V: n_embd_k_gqa × kv_size per layer)"); })});
     r.add({"activations", "Compute buffer", compute, explained(r, [&] { return
            std::string(lc.flash_attn ? "flash attention (no score matrix): max(KQ mask + 4 × n_ubatch × n_embd × 4 B, "

@@ -19,7 +19,9 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   const WeightsEstimate w = weights_for(m, s.weights, place, memo);
   r.add({"weights", "Model weights", w.bytes, explained(r, [&] { return weights_formula(w); }), explained(r, [&] { return std::string(s.weights.source); })});
   if (a.family != "bare") {
-    const Bytes kv = kv_bytes_for_sequence(a, inf.kv, tp, inf.context, 0, INT32_MAX) * inf.concurrency;
+    // Mamba layers: conv and SSM states per sequence in the model dtype (MambaCache).
+    const Bytes kv = (kv_bytes_for_sequence(a, inf.kv, tp, inf.context, 0, INT32_MAX) +
+                      mamba_state_bytes_per_sequence(a, 8 * b, tp)) * inf.concurrency;
     r.add({"kv_cache", "KV cache (DynamicCache)", kv, explained(r, [&] { return
            std::to_string(inf.concurrency) + " sequences × " + group_thousands(inf.context) + " tokens × " +
                kv_per_token_formula(a, inf.kv, tp) + " (sliding layers capped at their window) = " + format_exact(kv) + " ≈ " + format_iec(kv); }), explained(r, [&] { return std::string("transformers v4.56.0 cache_utils.py DynamicLayer / DynamicSlidingWindowLayer"); })});

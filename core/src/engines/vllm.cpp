@@ -90,7 +90,7 @@ std::vector<TypeCount> attention_types(const Architecture& a, std::int32_t first
   const auto n = static_cast<std::int32_t>(a.layer_specs.size());
   for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) {
     const auto& l = a.layer_specs[i];
-    if (l.kind == LayerKind::mamba) continue;
+    if (l.kind == LayerKind::mamba || l.kind == LayerKind::cross_attention) continue;
     const std::int64_t window = l.kind == LayerKind::sliding_attention ? l.window : 0;
     auto it = std::find_if(types.begin(), types.end(), [&](const TypeCount& t) { return t.kind == l.kind && t.window == window; });
     if (it == types.end()) types.push_back({l.kind, window, 1});
@@ -165,6 +165,7 @@ struct StageAccount {
   KvLayout layout;
   KvPool pool;
   Bytes kv_needed;
+  Bytes mamba_state;  ///< recurrent state of one sequence on this GPU
 };
 
 /// Non-torch memory that appears during the profiling forward pass: cuBLAS /
@@ -291,6 +292,19 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
       const std::int64_t blocks_per_seq = (inf.context + inf.vllm.block_size - 1) / inf.vllm.block_size;
       sa.kv_needed = kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) *
                      inf.concurrency;
+      // Mamba layers keep one recurrent state per sequence, in the model dtype
+      // (vllm/v1/kv_cache_interface.py MambaSpec; mamba_ssm_cache_dtype "auto").
+      sa.mamba_state = mamba_state_bytes_per_sequence(a, 8 * b, tp, sa.first_layer, sa.end_layer);
+      if (sa.mamba_state > Bytes{}) {
+        sa.kv_needed += sa.mamba_state * inf.concurrency;
+        const Bytes per_seq = kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) +
+                              sa.mamba_state;
+        sa.pool.max_concurrency = sa.kv_available > Bytes{} ? sa.kv_available.ratio(per_seq) : 0.0;
+        if (sa.layout.groups == 0) {
+          sa.pool.blocks = static_cast<std::int64_t>(sa.pool.max_concurrency);  // one state block per sequence
+          sa.pool.tokens = sa.pool.blocks * inf.context;                         // no per-token cache: bounded by sequences
+        }
+      }
     }
     stages.push_back(sa);
   }
@@ -325,6 +339,9 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
     r.add({"kv_cache", "KV cache (needed)", h.kv_needed, explained(r, [&] {
              return std::to_string(inf.concurrency) + " sequences × " + group_thousands(blocks_per_seq * inf.vllm.block_size) +
                     " tokens (whole " + std::to_string(inf.vllm.block_size) + "-token blocks) × " + kv_per_token_formula(a, inf.kv, tp) +
+                    (h.mamba_state > Bytes{} ? " + " + std::to_string(inf.concurrency) + " × Mamba state " + format_exact(h.mamba_state) +
+                                                   " (conv (d_conv − 1) × d_inner + SSM d_state × d_inner per layer)"
+                                             : std::string()) +
                     " = " + format_exact(h.kv_needed) + " ≈ " + format_iec(h.kv_needed);
            }), explained(r, [&] { return std::string("vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes (v0.19.0)"); })});
     const std::int64_t T = lim.max_num_batched_tokens;
