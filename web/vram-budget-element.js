@@ -230,6 +230,7 @@
     const flat = flattenPatch(patch || {});
     const changes = {};
     for (const [path, value] of Object.entries(flat)) {
+      if (path === '/inference/pipeline_parallel' && value === 1) continue;  // the form's own default
       const key = PATCHABLE[path];
       if (!key || typeof value === 'object') return null;
       changes[key] = String(value);
@@ -803,7 +804,10 @@
           changes ? h('button', { type: 'button', class: 'vb-apply', onclick: () => this._setState(changes) }, 'Apply') : null);
       });
       const options = (plan.gpu_options || []).map((o) => h('tr', {},
-        h('th', { scope: 'row' }, o.name),
+        h('th', { scope: 'row' }, o.name, ' ', (() => {
+          const changes = patchToState(o.patch);
+          return changes ? h('button', { type: 'button', class: 'vb-apply', onclick: () => this._setState(changes) }, 'Use') : null;
+        })()),
         h('td', { class: 'vb-num' }, groupDigits(o.count)),
         h('td', { class: 'vb-num' }, formatBytes(o.memory_bytes).text),
         h('td', { class: 'vb-num' }, formatBytes(o.total_bytes).text),

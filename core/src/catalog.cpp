@@ -1,5 +1,7 @@
 #include "vram/catalog.hpp"
 
+#include <cstdio>
+
 #include "vram/error.hpp"
 #include "vram/formats.hpp"
 #include "vram/io/json_fields.hpp"
@@ -60,6 +62,13 @@ Gpu read_gpu(const json& g, const std::string& path) {
   gpu.memory_source = io::optional_string(g, "memory_source", path).value_or("");
   gpu.price_usd_per_hour = io::optional_number(g, "price_usd_per_hour", path, 0, 1e6);
   gpu.price_source = io::optional_string(g, "price_source", path).value_or("");
+  if (auto cc = io::optional_string(g, "compute_capability", path)) {
+    int major = 0, minor = 0;
+    if (std::sscanf(cc->c_str(), "%d.%d", &major, &minor) != 2 || major < 1 || minor < 0 || minor > 9) {
+      throw InputError(path + "/compute_capability", "must be \"major.minor\" such as \"8.0\"; got \"" + *cc + "\"");
+    }
+    gpu.compute_capability = major * 10 + minor;
+  }
   return gpu;
 }
 

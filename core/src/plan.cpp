@@ -108,8 +108,10 @@ std::optional<std::int64_t> smallest_tensor_parallel(const Scenario& s, std::int
 std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog) {
   std::vector<GpuOption> out;
   for (const Gpu& g : catalog.gpus()) {
+    // vLLM runs on compute capability 7.0 and newer only.
+    if (s.inference.engine == Engine::vllm && g.compute_capability > 0 && g.compute_capability < 70) continue;
     Scenario base = s;
-    base.gpu = {g.id, g.name, g.memory, g.price_usd_per_hour};
+    base.gpu = {g.id, g.name, g.memory, g.price_usd_per_hour, g.compute_capability};
     for (std::int64_t n = 1; n <= 8; n *= 2) {
       if (!tp_valid(s.model->arch, n)) continue;
       const Scenario t = with_gpus(base, n);
@@ -228,9 +230,13 @@ json plan_json(const std::string& text, const Catalog& catalog) {
     else j["smallest_tensor_parallel"] = nullptr;
     json opts = json::array();
     for (const auto& o : gpu_options(s, catalog)) {
+      const bool layers_split = s.inference.engine == Engine::llama_cpp;
       opts.push_back({{"gpu", o.gpu_id}, {"name", o.gpu_name}, {"count", o.count}, {"memory_bytes", o.memory_per_gpu.in_bytes()},
                       {"total_bytes", o.total_per_gpu.in_bytes()},
-                      {"price_usd_per_hour", o.price_usd_per_hour ? json(*o.price_usd_per_hour) : json(nullptr)}});
+                      {"price_usd_per_hour", o.price_usd_per_hour ? json(*o.price_usd_per_hour) : json(nullptr)},
+                      {"patch", {{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}},
+                                 {"inference", {{"tensor_parallel", layers_split ? 1 : o.count},
+                                                {"pipeline_parallel", layers_split ? o.count : 1}}}}}});
     }
     j["gpu_options"] = opts;
     json hs = json::array();

@@ -119,7 +119,7 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
   if (g == hw.end() || g->is_null()) {
     const Gpu* def = catalog.find_gpu(kDefaultGpu);
     if (def == nullptr) throw InputError("/hardware/gpu", "is required (the catalog has no default GPU)");
-    out.gpu = {def->id, def->name, def->memory, def->price_usd_per_hour};
+    out.gpu = {def->id, def->name, def->memory, def->price_usd_per_hour, def->compute_capability};
     out.defaults_used.push_back(std::string("hardware.gpu = ") + kDefaultGpu);
     return;
   }
@@ -131,7 +131,7 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
       throw InputError("/hardware/gpu", "unknown GPU id \"" + g->get<std::string>() + "\"; allowed: " + ids +
                                             ", or {\"name\": ..., \"memory_bytes\": N}");
     }
-    out.gpu = {gpu->id, gpu->name, gpu->memory, gpu->price_usd_per_hour};
+    out.gpu = {gpu->id, gpu->name, gpu->memory, gpu->price_usd_per_hour, gpu->compute_capability};
     return;
   }
   if (!g->is_object()) throw InputError("/hardware/gpu", "must be a catalog id or {\"name\", \"memory_bytes\"}");
@@ -301,6 +301,12 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
     out.defaults_used.push_back("headroom = 0.10");
   }
   parse_inference(s, out);
+  // vLLM needs CUDA compute capability 7.0 or newer (docs.vllm.ai, "GPU installation: requirements").
+  if (out.inference.engine == Engine::vllm && out.gpu.compute_capability > 0 && out.gpu.compute_capability < 70) {
+    out.warnings.push_back(out.gpu.name + " has CUDA compute capability " + std::to_string(out.gpu.compute_capability / 10) + "." +
+                           std::to_string(out.gpu.compute_capability % 10) +
+                           "; vLLM needs 7.0 or newer: use llama.cpp or transformers on it");
+  }
   for (const auto& n : out.model->arch.notes) out.warnings.push_back(n);
   return out;
 }

@@ -50,7 +50,10 @@ TEST_CASE("GPU options are sorted cheapest first and all fit", "[plan]") {
       CHECK(*opts[i - 1].price_usd_per_hour <= *opts[i].price_usd_per_hour);
     }
   }
-  for (const auto& o : opts) CHECK(o.total_per_gpu <= scale_floor(o.memory_per_gpu, 0.9));
+  for (const auto& o : opts) {
+    CHECK(o.total_per_gpu <= scale_floor(o.memory_per_gpu, 0.9));
+    CHECK(o.gpu_id != "P40");  // compute capability 6.1: vLLM does not run there
+  }
 }
 
 TEST_CASE("hints say what each change buys", "[plan]") {

@@ -28,6 +28,8 @@ struct Gpu {
   std::string memory_source;
   std::optional<double> price_usd_per_hour;
   std::string price_source;
+  /// CUDA compute capability ("8.0" → 80); 0 for GPUs without one (AMD).
+  int compute_capability = 0;
 };
 
 struct CatalogModel {
