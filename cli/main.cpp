@@ -50,8 +50,10 @@ int cmd_estimate(const vram::Catalog& catalog, const std::string& file, bool as_
   }
   try {
     const vram::Report r = vram::estimate(vram::parse_scenario_text(text, catalog));
-    if (as_json) std::cout << vram::to_json_text(r) << "\n";
-    else std::cout << vram::to_text(r);
+    if (as_json)
+      std::cout << vram::to_json_text(r) << "\n";
+    else
+      std::cout << vram::to_text(r);
     return 0;
   } catch (const vram::InputError& e) {
     if (as_json) std::cout << vram::error_json(e.path(), e.what()).dump(2) << "\n";
@@ -67,8 +69,10 @@ int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_
     return 2;
   }
   const vram::AccuracyRun run = vram::run_accuracy(text, catalog);
-  if (as_json) std::cout << vram::to_json(run).dump(2) << "\n";
-  else std::cout << vram::to_text(run);
+  if (as_json)
+    std::cout << vram::to_json(run).dump(2) << "\n";
+  else
+    std::cout << vram::to_text(run);
   return 0;
 }
 
@@ -76,12 +80,17 @@ int cmd_models(const vram::Catalog& catalog, bool as_json) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& m : catalog.models()) {
     const std::int64_t params = vram::parameter_count(m.model.tensors);
-    list.push_back({{"id", m.id}, {"params", params}, {"model_type", m.model.arch.model_type},
-                    {"max_context", m.model.arch.max_positions}, {"dtype", m.model.arch.native_dtype},
-                    {"checkpoint_bytes", m.model.checkpoint_bytes ? nlohmann::json(m.model.checkpoint_bytes->in_bytes()) : nlohmann::json(nullptr)}});
+    list.push_back({{"id", m.id},
+                    {"params", params},
+                    {"model_type", m.model.arch.model_type},
+                    {"max_context", m.model.arch.max_positions},
+                    {"dtype", m.model.arch.native_dtype},
+                    {"checkpoint_bytes", m.model.checkpoint_bytes ? nlohmann::json(m.model.checkpoint_bytes->in_bytes())
+                                                                  : nlohmann::json(nullptr)}});
     if (!as_json) {
       std::printf("%-48s %20s params  %-12s ctx %-8lld %s\n", m.id.c_str(), vram::group_thousands(params).c_str(),
-                  m.model.arch.model_type.c_str(), static_cast<long long>(m.model.arch.max_positions), m.model.arch.native_dtype.c_str());
+                  m.model.arch.model_type.c_str(), static_cast<long long>(m.model.arch.max_positions),
+                  m.model.arch.native_dtype.c_str());
     }
   }
   if (as_json) std::cout << list.dump(2) << "\n";
@@ -91,11 +100,15 @@ int cmd_models(const vram::Catalog& catalog, bool as_json) {
 int cmd_gpus(const vram::Catalog& catalog, bool as_json) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& g : catalog.gpus()) {
-    list.push_back({{"id", g.id}, {"name", g.name}, {"memory_bytes", g.memory.in_bytes()}, {"marketing_gb", g.marketing_gb},
-                    {"price_usd_per_hour", g.price_usd_per_hour ? nlohmann::json(*g.price_usd_per_hour) : nlohmann::json(nullptr)}});
+    list.push_back({{"id", g.id},
+                    {"name", g.name},
+                    {"memory_bytes", g.memory.in_bytes()},
+                    {"marketing_gb", g.marketing_gb},
+                    {"price_usd_per_hour",
+                     g.price_usd_per_hour ? nlohmann::json(*g.price_usd_per_hour) : nlohmann::json(nullptr)}});
     if (!as_json) {
-      std::printf("%-16s %-36s %18s  %10s  (sold as %g GB)\n", g.id.c_str(), g.name.c_str(), vram::format_exact(g.memory).c_str(),
-                  vram::format_iec(g.memory).c_str(), g.marketing_gb);
+      std::printf("%-16s %-36s %18s  %10s  (sold as %g GB)\n", g.id.c_str(), g.name.c_str(),
+                  vram::format_exact(g.memory).c_str(), vram::format_iec(g.memory).c_str(), g.marketing_gb);
     }
   }
   if (as_json) std::cout << list.dump(2) << "\n";
@@ -109,11 +122,13 @@ int main(int argc, char** argv) {
   bool as_json = false;
   std::vector<std::string> positional;
   for (const auto& a : args) {
-    if (a == "--json") as_json = true;
+    if (a == "--json")
+      as_json = true;
     else if (a == "-h" || a == "--help") {
       std::cout << kUsage;
       return 0;
-    } else positional.push_back(a);
+    } else
+      positional.push_back(a);
   }
   if (positional.empty()) {
     std::cerr << kUsage;

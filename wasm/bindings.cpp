@@ -8,8 +8,8 @@
 #include <string>
 
 #include "vram/catalog.hpp"
-#include "vram/estimate.hpp"
 #include "vram/error.hpp"
+#include "vram/estimate.hpp"
 #include "vram/plan.hpp"
 
 namespace {

@@ -104,17 +104,24 @@ json to_json(const AccuracyRun& run) {
   for (const auto& c : run.cases) {
     json checks = json::array();
     for (const auto& m : c.checks) {
-      checks.push_back({{"metric", m.metric}, {"measured", m.measured},
+      checks.push_back({{"metric", m.metric},
+                        {"measured", m.measured},
                         {"predicted", m.predicted ? json(*m.predicted) : json(nullptr)},
                         {"rel_error", m.predicted ? json(m.rel_error) : json(nullptr)},
-                        {"upper_bound", m.upper_bound}, {"within_bound", m.within_bound}});
+                        {"upper_bound", m.upper_bound},
+                        {"within_bound", m.within_bound}});
     }
-    cases.push_back({{"id", c.id}, {"workload", c.workload}, {"engine", c.engine}, {"error", c.error}, {"checks", checks}});
+    cases.push_back(
+        {{"id", c.id}, {"workload", c.workload}, {"engine", c.engine}, {"error", c.error}, {"checks", checks}});
   }
   json summary = json::array();
   for (const auto& s : run.summary) {
-    summary.push_back({{"group", s.group}, {"metric", s.metric}, {"n", s.n}, {"median_abs_rel_error", s.median_abs},
-                       {"p90_abs_rel_error", s.p90_abs}, {"max_abs_rel_error", s.max_abs}});
+    summary.push_back({{"group", s.group},
+                       {"metric", s.metric},
+                       {"n", s.n},
+                       {"median_abs_rel_error", s.median_abs},
+                       {"p90_abs_rel_error", s.p90_abs},
+                       {"max_abs_rel_error", s.max_abs}});
   }
   return {{"cases", cases}, {"summary", summary}, {"not_estimated", run.not_estimated}, {"total", run.cases.size()}};
 }
@@ -130,10 +137,11 @@ std::string to_text(const AccuracyRun& run) {
     }
     for (const auto& m : c.checks) {
       if (!m.predicted) {
-        std::snprintf(buf, sizeof buf, "%-26s %-20s measured %16.6g  (no prediction)\n", c.id.c_str(), m.metric.c_str(), m.measured);
+        std::snprintf(buf, sizeof buf, "%-26s %-20s measured %16.6g  (no prediction)\n", c.id.c_str(), m.metric.c_str(),
+                      m.measured);
       } else {
-        std::snprintf(buf, sizeof buf, "%-26s %-20s measured %16.6g  predicted %16.6g  %+7.2f%%%s\n", c.id.c_str(), m.metric.c_str(),
-                      m.measured, *m.predicted, m.rel_error * 100.0,
+        std::snprintf(buf, sizeof buf, "%-26s %-20s measured %16.6g  predicted %16.6g  %+7.2f%%%s\n", c.id.c_str(),
+                      m.metric.c_str(), m.measured, *m.predicted, m.rel_error * 100.0,
                       m.upper_bound ? (m.within_bound ? "  (ceiling: within)" : "  (ceiling: EXCEEDED)") : "");
       }
       out += buf;

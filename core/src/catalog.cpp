@@ -17,7 +17,8 @@ std::int64_t dtype_bytes(const std::string& dtype, const std::string& path) {
   if (dtype == "F16" || dtype == "BF16") return 2;
   if (dtype == "F8_E4M3" || dtype == "F8_E5M2" || dtype == "U8" || dtype == "I8") return 1;
   if (dtype == "F64" || dtype == "I64") return 8;
-  throw InputError(path, "unknown safetensors dtype \"" + dtype + "\"; allowed: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I8, U8");
+  throw InputError(path, "unknown safetensors dtype \"" + dtype +
+                             "\"; allowed: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I8, U8");
 }
 
 CatalogModel read_model(std::string_view file, const json& j) {

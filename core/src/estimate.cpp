@@ -74,14 +74,20 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
   for (const auto& c : r.components) {
     if (c.id == "cuda_context" || c.id == "non_torch" || c.id == "cuda_graphs") outside_allocator += c.bytes;
   }
-  if (s.inference.engine != Engine::llama_cpp) r.metric("peak_reserved_bytes", static_cast<double>((r.total - outside_allocator).in_bytes()));
+  if (s.inference.engine != Engine::llama_cpp)
+    r.metric("peak_reserved_bytes", static_cast<double>((r.total - outside_allocator).in_bytes()));
   r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
   io::ObjectText gpu;
-  gpu.set("id", s.gpu.id).set("name", s.gpu.name).set("memory_bytes", s.gpu.memory.in_bytes()).set("count", s.gpu_count);
+  gpu.set("id", s.gpu.id)
+      .set("name", s.gpu.name)
+      .set("memory_bytes", s.gpu.memory.in_bytes())
+      .set("count", s.gpu_count);
   r.detail("gpu", gpu.str());
   io::ObjectText fit;
-  fit.set("headroom", s.headroom).set("usable_formula", format_iec(s.gpu.memory) + " × (1 − " + std::to_string(static_cast<int>(s.headroom * 100 + 0.5)) +
-                                " % headroom) = " + format_iec(r.usable));
+  fit.set("headroom", s.headroom)
+      .set("usable_formula", format_iec(s.gpu.memory) + " × (1 − " +
+                                 std::to_string(static_cast<int>(s.headroom * 100 + 0.5)) +
+                                 " % headroom) = " + format_iec(r.usable));
   r.detail("fit", fit.str());
   return r;
 }

@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <array>
-
 #include <nlohmann/json.hpp>
 
 #include "vram/error.hpp"
@@ -33,21 +32,17 @@ Bytes stored_bytes(const Codec& c, std::int64_t rows, std::int64_t cols, std::in
   const std::int64_t elems = rows * cols;
   std::int64_t bits = 0;
   switch (c.kind) {
-    case Codec::Kind::plain:
-      bits = elems * c.elem_bits;
-      break;
-    case Codec::Kind::per_row:
-      bits = elems * c.elem_bits + rows * c.scale_bits;
-      break;
+    case Codec::Kind::plain: bits = elems * c.elem_bits; break;
+    case Codec::Kind::per_row: bits = elems * c.elem_bits + rows * c.scale_bits; break;
     case Codec::Kind::block2d: {
-      const std::int64_t tiles = ((rows + c.block_rows - 1) / c.block_rows) * ((cols + c.block_cols - 1) / c.block_cols);
+      const std::int64_t tiles =
+          ((rows + c.block_rows - 1) / c.block_rows) * ((cols + c.block_cols - 1) / c.block_cols);
       bits = elems * c.elem_bits + tiles * c.scale_bits;
       break;
     }
     case Codec::Kind::group: {
       const std::int64_t groups_per_row = (cols + c.group - 1) / c.group;
-      bits = elems * c.elem_bits + rows * groups_per_row * (c.scale_bits + c.zero_bits) +
-             cols * c.index_bits_per_col;
+      bits = elems * c.elem_bits + rows * groups_per_row * (c.scale_bits + c.zero_bits) + cols * c.index_bits_per_col;
       break;
     }
     case Codec::Kind::blocks: {
@@ -75,13 +70,12 @@ Codec plain_codec(const std::string& name, std::int64_t bits) {
 namespace {
 
 constexpr std::array<GgmlType, 26> kGgmlTypes{{
-    {"F32", 1, 4},      {"F16", 1, 2},      {"BF16", 1, 2},     {"Q4_0", 32, 18},
-    {"Q4_1", 32, 20},   {"Q5_0", 32, 22},   {"Q5_1", 32, 24},   {"Q8_0", 32, 34},
-    {"Q8_1", 32, 36},   {"Q2_K", 256, 84},  {"Q3_K", 256, 110}, {"Q4_K", 256, 144},
-    {"Q5_K", 256, 176}, {"Q6_K", 256, 210}, {"Q8_K", 256, 292}, {"IQ2_XXS", 256, 66},
-    {"IQ2_XS", 256, 74}, {"IQ2_S", 256, 82}, {"IQ3_XXS", 256, 98}, {"IQ3_S", 256, 110},
-    {"IQ1_S", 256, 50}, {"IQ1_M", 256, 56}, {"IQ4_NL", 32, 18}, {"IQ4_XS", 256, 136},
-    {"TQ1_0", 256, 54}, {"MXFP4", 32, 17},
+    {"F32", 1, 4},        {"F16", 1, 2},       {"BF16", 1, 2},     {"Q4_0", 32, 18},     {"Q4_1", 32, 20},
+    {"Q5_0", 32, 22},     {"Q5_1", 32, 24},    {"Q8_0", 32, 34},   {"Q8_1", 32, 36},     {"Q2_K", 256, 84},
+    {"Q3_K", 256, 110},   {"Q4_K", 256, 144},  {"Q5_K", 256, 176}, {"Q6_K", 256, 210},   {"Q8_K", 256, 292},
+    {"IQ2_XXS", 256, 66}, {"IQ2_XS", 256, 74}, {"IQ2_S", 256, 82}, {"IQ3_XXS", 256, 98}, {"IQ3_S", 256, 110},
+    {"IQ1_S", 256, 50},   {"IQ1_M", 256, 56},  {"IQ4_NL", 32, 18}, {"IQ4_XS", 256, 136}, {"TQ1_0", 256, 54},
+    {"MXFP4", 32, 17},
 }};
 
 // llama.cpp file types (LLAMA_FTYPE_MOSTLY_*): the default GGML type of their
@@ -91,13 +85,12 @@ struct GgufFileType {
   const char* base;
 };
 constexpr std::array<GgufFileType, 27> kGgufFileTypes{{
-    {"F32", "F32"},        {"F16", "F16"},       {"BF16", "BF16"},     {"Q8_0", "Q8_0"},
-    {"Q4_0", "Q4_0"},      {"Q4_1", "Q4_1"},     {"Q5_0", "Q5_0"},     {"Q5_1", "Q5_1"},
-    {"Q2_K", "Q2_K"},      {"Q2_K_S", "Q2_K"},   {"Q3_K_S", "Q3_K"},   {"Q3_K_M", "Q3_K"},
-    {"Q3_K_L", "Q3_K"},    {"Q4_K_S", "Q4_K"},   {"Q4_K_M", "Q4_K"},   {"Q5_K_S", "Q5_K"},
-    {"Q5_K_M", "Q5_K"},    {"Q6_K", "Q6_K"},     {"IQ2_XXS", "IQ2_XXS"}, {"IQ2_XS", "IQ2_XS"},
-    {"IQ2_S", "IQ2_S"},    {"IQ3_XXS", "IQ3_XXS"}, {"IQ3_S", "IQ3_S"}, {"IQ1_S", "IQ1_S"},
-    {"IQ1_M", "IQ1_M"},    {"IQ4_NL", "IQ4_NL"}, {"IQ4_XS", "IQ4_XS"},
+    {"F32", "F32"},       {"F16", "F16"},         {"BF16", "BF16"},   {"Q8_0", "Q8_0"},       {"Q4_0", "Q4_0"},
+    {"Q4_1", "Q4_1"},     {"Q5_0", "Q5_0"},       {"Q5_1", "Q5_1"},   {"Q2_K", "Q2_K"},       {"Q2_K_S", "Q2_K"},
+    {"Q3_K_S", "Q3_K"},   {"Q3_K_M", "Q3_K"},     {"Q3_K_L", "Q3_K"}, {"Q4_K_S", "Q4_K"},     {"Q4_K_M", "Q4_K"},
+    {"Q5_K_S", "Q5_K"},   {"Q5_K_M", "Q5_K"},     {"Q6_K", "Q6_K"},   {"IQ2_XXS", "IQ2_XXS"}, {"IQ2_XS", "IQ2_XS"},
+    {"IQ2_S", "IQ2_S"},   {"IQ3_XXS", "IQ3_XXS"}, {"IQ3_S", "IQ3_S"}, {"IQ1_S", "IQ1_S"},     {"IQ1_M", "IQ1_M"},
+    {"IQ4_NL", "IQ4_NL"}, {"IQ4_XS", "IQ4_XS"},
 }};
 
 Codec ggml_codec(const GgmlType& t) {
@@ -110,7 +103,9 @@ Codec ggml_codec(const GgmlType& t) {
   return c;
 }
 
-Codec ggml_codec(const std::string& name) { return ggml_codec(ggml_type(name, "/weights")); }
+Codec ggml_codec(const std::string& name) {
+  return ggml_codec(ggml_type(name, "/weights"));
+}
 
 std::string upper(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
@@ -166,55 +161,68 @@ WeightFormat make(std::string name, std::string summary, std::string source, Cod
   return f;
 }
 
-WeightFormat named_format(const std::string& name, std::int64_t group, bool double_quant,
-                          const std::string& native, const std::string& path) {
+WeightFormat named_format(const std::string& name, std::int64_t group, bool double_quant, const std::string& native,
+                          const std::string& path) {
   const Codec rest = unquantized_codec(native);
   const std::string g = std::to_string(group);
-  if (name == "fp32") return make(name, "every tensor in fp32 (4 B)", "IEEE 754 binary32", plain_codec("fp32", 32), plain_codec("fp32", 32));
-  if (name == "fp16") return make(name, "every tensor in fp16 (2 B)", "IEEE 754 binary16", plain_codec("fp16", 16), plain_codec("fp16", 16));
-  if (name == "bf16") return make(name, "every tensor in bf16 (2 B)", "bfloat16", plain_codec("bf16", 16), plain_codec("bf16", 16));
+  if (name == "fp32")
+    return make(name, "every tensor in fp32 (4 B)", "IEEE 754 binary32", plain_codec("fp32", 32),
+                plain_codec("fp32", 32));
+  if (name == "fp16")
+    return make(name, "every tensor in fp16 (2 B)", "IEEE 754 binary16", plain_codec("fp16", 16),
+                plain_codec("fp16", 16));
+  if (name == "bf16")
+    return make(name, "every tensor in bf16 (2 B)", "bfloat16", plain_codec("bf16", 16), plain_codec("bf16", 16));
   if (name == "fp8")
-    return make(name, "linear weights fp8 e4m3 (1 B) + one fp32 scale per output channel; embeddings, norms, lm_head 16-bit",
+    return make(name,
+                "linear weights fp8 e4m3 (1 B) + one fp32 scale per output channel; embeddings, norms, lm_head 16-bit",
                 "compressed-tensors FP8 channel-wise (weight_scale [out,1] fp32)", per_row_codec("fp8", 8, 32), rest);
   if (name == "int8" || name == "w8a8")
-    return make(name, "linear weights int8 (1 B) + one fp32 scale per output channel; embeddings, norms, lm_head 16-bit",
+    return make(name,
+                "linear weights int8 (1 B) + one fp32 scale per output channel; embeddings, norms, lm_head 16-bit",
                 "compressed-tensors W8A8 channel-wise (weight_scale [out,1] fp32)", per_row_codec("int8", 8, 32), rest);
   if (name == "int4")
     return make(name, "linear weights at exactly 4 bits, no scales (a lower bound; real formats add scales)",
                 "4 bits per element", plain_codec("int4", 4), rest);
   if (name == "w4a16")
-    return make(name, "linear weights int4 + one bf16 scale per " + g + " inputs (symmetric, no zero point)",
-                "compressed-tensors pack-quantized: weight_packed int32, weight_scale bf16 [out, in/g], weight_shape int64[2]",
-                group_codec("int4 g" + g, 4, group, 16, 0, 0, 128), rest);
+    return make(
+        name, "linear weights int4 + one bf16 scale per " + g + " inputs (symmetric, no zero point)",
+        "compressed-tensors pack-quantized: weight_packed int32, weight_scale bf16 [out, in/g], weight_shape int64[2]",
+        group_codec("int4 g" + g, 4, group, 16, 0, 0, 128), rest);
   if (name == "gptq-int4" || name == "gptq-int8") {
     const std::int64_t bits = name == "gptq-int4" ? 4 : 8;
-    return make(name, "linear weights int" + std::to_string(bits) + " + fp16 scale and packed zero per " + g +
-                          " inputs + int32 g_idx per input column",
+    return make(name,
+                "linear weights int" + std::to_string(bits) + " + fp16 scale and packed zero per " + g +
+                    " inputs + int32 g_idx per input column",
                 "GPTQ QuantLinear: qweight, qzeros, scales fp16, g_idx int32",
                 group_codec("int" + std::to_string(bits) + " g" + g, bits, group, 16, bits, 32, 0), rest);
   }
   if (name == "awq-int4")
     return make(name, "linear weights int4 + fp16 scale and 4-bit zero per " + g + " inputs",
-                "AutoAWQ WQLinear_GEMM: qweight, qzeros, scales fp16", group_codec("int4 g" + g, 4, group, 16, 4, 0, 0), rest);
+                "AutoAWQ WQLinear_GEMM: qweight, qzeros, scales fp16", group_codec("int4 g" + g, 4, group, 16, 4, 0, 0),
+                rest);
   if (name == "nf4") {
     // 64-value blocks; absmax fp32 (32 bits per block), or with double quantization
     // an 8-bit absmax per block plus an fp32 constant per 256 blocks.
     Codec c = double_quant ? blocks_codec("nf4 (double quant)", 64 * 256, 64 * 256 * 4 + 256 * 8 + 32, 0)
                            : blocks_codec("nf4", 64, 64 * 4 + 32, 0);
     c.flat = true;  // bitsandbytes quantizes the flattened weight
-    return make(name, double_quant ? "linear weights NF4 with double-quantized absmax (4.127 bits)"
-                                   : "linear weights NF4 + fp32 absmax per 64 values (4.5 bits)",
+    return make(name,
+                double_quant ? "linear weights NF4 with double-quantized absmax (4.127 bits)"
+                             : "linear weights NF4 + fp32 absmax per 64 values (4.5 bits)",
                 "bitsandbytes Linear4bit (QLoRA §3)", c, rest);
   }
   if (name == "mxfp4")
     return make(name, "linear weights MXFP4: 32 fp4 values + one e8m0 scale = 17 B per 32 (4.25 bits)",
                 "OCP Microscaling Formats v1.0", blocks_codec("mxfp4", 32, 32 * 4 + 8, 0), rest);
   if (name == "nvfp4")
-    return make(name, "linear weights NVFP4: 16 fp4 values + one fp8 scale = 9 B per 16 (4.5 bits) + fp32 global scales",
+    return make(name,
+                "linear weights NVFP4: 16 fp4 values + one fp8 scale = 9 B per 16 (4.5 bits) + fp32 global scales",
                 "NVIDIA Model Optimizer NVFP4", blocks_codec("nvfp4", 16, 16 * 4 + 8, 64), rest);
   std::string list;
   for (const auto& n : weight_format_names()) list += (list.empty() ? "" : ", ") + n;
-  throw InputError(path, "unknown weight format \"" + name + "\"; allowed: " + list + ", gguf:<TYPE> (e.g. gguf:Q4_K_M)");
+  throw InputError(path,
+                   "unknown weight format \"" + name + "\"; allowed: " + list + ", gguf:<TYPE> (e.g. gguf:Q4_K_M)");
 }
 
 WeightFormat gguf_format(const std::string& type_in, const std::string& path) {
@@ -227,7 +235,8 @@ WeightFormat gguf_format(const std::string& type_in, const std::string& path) {
       f.gguf_type = type;
       f.linear = ggml_codec(ft.base);
       f.other = plain_codec("F32", 32);
-      f.mix = {plain_codec("F32", 32), ggml_codec("Q8_0"), ggml_codec("Q6_K"), ggml_codec("Q5_K"), ggml_codec("Q4_K"), ggml_codec("Q3_K")};
+      f.mix = {plain_codec("F32", 32), ggml_codec("Q8_0"), ggml_codec("Q6_K"),
+               ggml_codec("Q5_K"),     ggml_codec("Q4_K"), ggml_codec("Q3_K")};
       f.summary = "llama.cpp " + type + ": 2D weights " + std::string(ft.base) +
                   " (mixtures raise attn_v / ffn_down / output), norms F32";
       f.source = "llama.cpp src/llama-quant.cpp llama_tensor_get_type; ggml-common.h block layouts";
@@ -250,8 +259,8 @@ GgmlType ggml_type(const std::string& name, const std::string& path) {
 }
 
 std::vector<std::string> weight_format_names() {
-  return {"fp32", "fp16", "bf16", "fp8", "int8", "w8a8", "w4a16", "gptq-int4", "gptq-int8", "awq-int4",
-          "nf4", "int4", "mxfp4", "nvfp4"};
+  return {"fp32",      "fp16",      "bf16",     "fp8", "int8", "w8a8",  "w4a16",
+          "gptq-int4", "gptq-int8", "awq-int4", "nf4", "int4", "mxfp4", "nvfp4"};
 }
 
 WeightFormat native_format(const std::string& native) {
@@ -274,7 +283,8 @@ WeightFormat parse_weight_format(const json& value, const std::string& path, con
     group = io::optional_int(value, "group_size", path, {1, 1'000'000}).value_or(128);
     double_quant = io::optional_bool(value, "double_quant", path).value_or(false);
   } else {
-    throw InputError(path, "must be a format name (e.g. \"bf16\", \"gptq-int4\", \"gguf:Q4_K_M\") or {\"format\", \"group_size\"}");
+    throw InputError(
+        path, "must be a format name (e.g. \"bf16\", \"gptq-int4\", \"gguf:Q4_K_M\") or {\"format\", \"group_size\"}");
   }
   if (name.rfind("gguf:", 0) == 0) return gguf_format(name.substr(5), name_path);
   return named_format(name, group, double_quant, native, name_path);
@@ -287,7 +297,8 @@ void add_ignored_roles(const std::string& entry, std::vector<TensorRole>& roles)
   auto has = [&](const char* s) { return entry.find(s) != std::string::npos; };
   if (has("lm_head")) roles.push_back(TensorRole::lm_head);
   if (has("embed")) roles.push_back(TensorRole::embedding);
-  if (has("router") || has("mlp.gate$") || has("mlp.gate\"") || entry.ends_with("mlp.gate") || has("block_sparse_moe.gate"))
+  if (has("router") || has("mlp.gate$") || has("mlp.gate\"") || entry.ends_with("mlp.gate") ||
+      has("block_sparse_moe.gate"))
     roles.push_back(TensorRole::router);
   if (has("self_attn") || has(".attn") || has("attention")) {
     for (auto r : {TensorRole::attn_q, TensorRole::attn_k, TensorRole::attn_v, TensorRole::attn_qkv, TensorRole::attn_o,
@@ -299,8 +310,8 @@ void add_ignored_roles(const std::string& entry, std::vector<TensorRole>& roles)
 
 }  // namespace
 
-WeightFormat format_from_quantization_config(const json& config, const std::string& path,
-                                             const std::string& native, bool& found) {
+WeightFormat format_from_quantization_config(const json& config, const std::string& path, const std::string& native,
+                                             bool& found) {
   found = false;
   const json* q = nullptr;
   std::string qpath = io::join_path(path, "quantization_config");
@@ -368,10 +379,14 @@ WeightFormat format_from_quantization_config(const json& config, const std::stri
       if (w.contains("group_size") && w["group_size"].is_number_integer()) group = w["group_size"].get<std::int64_t>();
       if (w.contains("strategy") && w["strategy"].is_string()) strategy = w["strategy"].get<std::string>();
     }
-    if (bits == 4 && type == "float") f = named_format("nvfp4", 16, false, native, mpath);
-    else if (bits == 4) f = named_format("w4a16", group, false, native, mpath);
-    else if (type == "float") f = named_format("fp8", 128, false, native, mpath);
-    else f = named_format("w8a8", 128, false, native, mpath);
+    if (bits == 4 && type == "float")
+      f = named_format("nvfp4", 16, false, native, mpath);
+    else if (bits == 4)
+      f = named_format("w4a16", group, false, native, mpath);
+    else if (type == "float")
+      f = named_format("fp8", 128, false, native, mpath);
+    else
+      f = named_format("w8a8", 128, false, native, mpath);
     if (strategy == "tensor" && bits == 8) {
       f.linear.kind = Codec::Kind::plain;
       f.linear.tensor_bits = 32;

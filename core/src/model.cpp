@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "vram/error.hpp"
@@ -19,19 +18,19 @@
 
 namespace vram {
 
-using nlohmann::json;
 using io::join_path;
 using io::optional_bool;
 using io::optional_int;
 using io::optional_int_any;
 using io::optional_string;
 using io::require_int_any;
+using nlohmann::json;
 
 namespace {
 
-constexpr io::IntRange kDim{1, 10'000'000};      // hidden sizes, widths
-constexpr io::IntRange kCount{1, 100'000};       // layers, heads, experts
-constexpr io::IntRange kVocab{1, 100'000'000};   // vocabulary
+constexpr io::IntRange kDim{1, 10'000'000};     // hidden sizes, widths
+constexpr io::IntRange kCount{1, 100'000};      // layers, heads, experts
+constexpr io::IntRange kVocab{1, 100'000'000};  // vocabulary
 constexpr io::IntRange kPositions{1, 1'000'000'000};
 
 bool is_one_of(const std::string& s, std::initializer_list<const char*> names) {
@@ -51,8 +50,7 @@ std::string dtype_name(const json& cfg, const std::string& path, std::vector<std
   if (*t == "bfloat16") return "bf16";
   if (*t == "float16" || *t == "half") return "fp16";
   if (*t == "float32" || *t == "float") return "fp32";
-  throw InputError(join_path(path, "torch_dtype"),
-                   "unknown dtype \"" + *t + "\"; allowed: bfloat16, float16, float32");
+  throw InputError(join_path(path, "torch_dtype"), "unknown dtype \"" + *t + "\"; allowed: bfloat16, float16, float32");
 }
 
 // Vision towers (ViT family: SigLIP, CLIP, Pixtral, MoonViT, Mllama) are counted
@@ -68,16 +66,15 @@ std::int64_t vision_tower_params(const json& outer, const std::string& path, std
   const std::string vp = join_path(path, "vision_config");
   const std::int64_t h = require_int_any(*vit, {"hidden_size", "embed_dim"}, vp, kDim);
   const std::int64_t layers = require_int_any(*vit, {"num_hidden_layers", "depth"}, vp, kCount);
-  const std::int64_t inter =
-      optional_int_any(*vit, {"intermediate_size", "mlp_ratio_dim"}, vp, kDim).value_or(4 * h);
+  const std::int64_t inter = optional_int_any(*vit, {"intermediate_size", "mlp_ratio_dim"}, vp, kDim).value_or(4 * h);
   const std::int64_t patch = optional_int(*vit, "patch_size", vp, kDim).value_or(14);
   const std::int64_t channels = optional_int(*vit, "num_channels", vp, kCount).value_or(3);
   const std::int64_t image = optional_int(*vit, "image_size", vp, kDim).value_or(0);
   const std::int64_t patches = image > 0 ? (image / patch) * (image / patch) : 0;
   const std::int64_t block = 4 * (h * h + h) + (inter * h + inter) + (h * inter + h) + 2 * (2 * h);
   const std::int64_t tower = channels * patch * patch * h + h  // patch embedding (conv) + bias
-                             + patches * h                    // learned position embedding
-                             + layers * block + 2 * h;        // blocks + post LayerNorm
+                             + patches * h                     // learned position embedding
+                             + layers * block + 2 * h;         // blocks + post LayerNorm
   const std::string outer_type = optional_string(outer, "model_type", path).value_or("");
   // Gemma 3: one projection matrix plus an RMSNorm over the vision width
   // (modeling_gemma3.py Gemma3MultiModalProjector); others: LLaVA's two-layer MLP with biases.
@@ -89,8 +86,8 @@ std::int64_t vision_tower_params(const json& outer, const std::string& path, std
   std::int64_t projector = in * text_hidden + text_hidden + text_hidden * text_hidden + text_hidden;
   if (outer_type == "gemma3") projector = h * text_hidden + h;
   if (outer_type == "llava_next") projector += text_hidden;  // image_newline
-  notes.push_back("vision tower counted with the generic ViT layout (" + std::to_string(layers) +
-                  " blocks of width " + std::to_string(h) + ") plus a two-layer projector");
+  notes.push_back("vision tower counted with the generic ViT layout (" + std::to_string(layers) + " blocks of width " +
+                  std::to_string(h) + ") plus a two-layer projector");
   return tower + projector;
 }
 
@@ -101,9 +98,9 @@ void assign_attention_layout(Architecture& a, const json& cfg, const std::string
   const auto types = cfg.find("layer_types");
   if (types != cfg.end() && types->is_array()) {
     if (static_cast<std::int64_t>(types->size()) != a.layers) {
-      throw InputError(join_path(path, "layer_types"),
-                       "has " + std::to_string(types->size()) + " entries but num_hidden_layers is " +
-                           std::to_string(a.layers));
+      throw InputError(
+          join_path(path, "layer_types"),
+          "has " + std::to_string(types->size()) + " entries but num_hidden_layers is " + std::to_string(a.layers));
     }
     for (std::size_t i = 0; i < types->size(); ++i) {
       const auto& t = (*types)[i];
@@ -111,7 +108,8 @@ void assign_attention_layout(Architecture& a, const json& cfg, const std::string
       if (!t.is_string()) throw InputError(p, "must be a string such as \"full_attention\"");
       const auto s = t.get<std::string>();
       if (s == "sliding_attention" || s == "chunked_attention") {
-        if (!window) throw InputError(join_path(path, "sliding_window"), "is required when layer_types has sliding layers");
+        if (!window)
+          throw InputError(join_path(path, "sliding_window"), "is required when layer_types has sliding layers");
         a.layer_specs[i] = {LayerKind::sliding_attention, *window, false};
       } else if (s != "full_attention") {
         throw InputError(p, "unknown layer type \"" + s + "\"; allowed: full_attention, sliding_attention");
@@ -145,8 +143,8 @@ void assign_attention_layout(Architecture& a, const json& cfg, const std::string
 struct LinearAdder {
   std::vector<Tensor>& out;
   // A linear weight [rows x cols] and, when `bias`, its bias vector.
-  void linear(TensorRole role, std::int32_t layer, std::int64_t rows, std::int64_t cols, Shard shard,
-              bool bias, std::int64_t count = 1, TensorStage stage = TensorStage::text) {
+  void linear(TensorRole role, std::int32_t layer, std::int64_t rows, std::int64_t cols, Shard shard, bool bias,
+              std::int64_t count = 1, TensorStage stage = TensorStage::text) {
     out.push_back({role, layer, rows, cols, count, stage, shard, true});
     if (bias) {
       const Shard bias_shard = shard == Shard::cols ? Shard::replicated : shard;
@@ -220,24 +218,26 @@ Architecture parse_llama_like(const json& cfg, const std::string& path, const st
                          std::to_string(a.heads) + " attention heads (KV heads can only be as many or fewer)");
   }
   if (a.heads % a.kv_heads != 0) {
-    throw InputError(join_path(path, "num_key_value_heads"),
-                     "must divide num_attention_heads (" + std::to_string(a.heads) + "); got " +
-                         std::to_string(a.kv_heads));
+    throw InputError(
+        join_path(path, "num_key_value_heads"),
+        "must divide num_attention_heads (" + std::to_string(a.heads) + "); got " + std::to_string(a.kv_heads));
   }
   if (auto hd = optional_int(cfg, "head_dim", path, kDim)) {
     a.head_dim = *hd;
   } else {
     if (a.hidden % a.heads != 0) {
-      throw InputError(join_path(path, "num_attention_heads"),
-                       "must divide hidden_size (" + std::to_string(a.hidden) + ") when head_dim is not given; got " +
-                           std::to_string(a.heads));
+      throw InputError(join_path(path, "num_attention_heads"), "must divide hidden_size (" + std::to_string(a.hidden) +
+                                                                   ") when head_dim is not given; got " +
+                                                                   std::to_string(a.heads));
     }
     a.head_dim = a.hidden / a.heads;
   }
   a.v_head_dim = a.head_dim;
   a.intermediate = require_int_any(cfg, {"intermediate_size", "n_inner", "ffn_dim"}, path, kDim);
   a.vocab = require_int_any(cfg, {"vocab_size"}, path, kVocab);
-  a.max_positions = optional_int_any(cfg, {"max_position_embeddings", "n_positions", "max_sequence_length"}, path, kPositions).value_or(0);
+  a.max_positions =
+      optional_int_any(cfg, {"max_position_embeddings", "n_positions", "max_sequence_length"}, path, kPositions)
+          .value_or(0);
   const double partial = io::optional_number(cfg, "partial_rotary_factor", path, 0.0, 1.0).value_or(1.0);
   a.rotary_dim = static_cast<std::int64_t>(std::llround(static_cast<double>(a.head_dim) * partial));
   const bool gemma = mt.rfind("gemma", 0) == 0;
@@ -287,8 +287,8 @@ Architecture parse_deepseek(const json& cfg, const std::string& path, const std:
   for (std::int64_t i = 0; i < a.layers; ++i) {
     a.layer_specs[i].moe = a.experts > 0 && i >= p.block.first_dense && i % freq == 0;
   }
-  p.block.score_correction_bias = optional_string(cfg, "topk_method", path).value_or("") == "noaux_tc" ||
-                                  mt == "deepseek_v3" || mt == "kimi_k2";
+  p.block.score_correction_bias =
+      optional_string(cfg, "topk_method", path).value_or("") == "noaux_tc" || mt == "deepseek_v3" || mt == "kimi_k2";
   p.block.mtp_layers = optional_int(cfg, "num_nextn_predict_layers", path, {0, 100}).value_or(0);
   return p;
 }
@@ -363,8 +363,8 @@ Architecture parse_mamba(const json& cfg, const std::string& path, const std::st
   a.tied_embeddings = optional_bool(cfg, "tie_word_embeddings", path).value_or(true);
   a.layer_specs.assign(static_cast<std::size_t>(a.layers), LayerSpec{LayerKind::mamba, 0, false});
   p.block.norms_per_layer = 1;  // one RMSNorm before the mixer (MambaBlock.norm)
-  p.block.qkv_bias = optional_bool(cfg, "use_bias", path).value_or(false);       // in/out projections
-  p.block.mlp_bias = optional_bool(cfg, "use_conv_bias", path).value_or(true);   // conv1d bias
+  p.block.qkv_bias = optional_bool(cfg, "use_bias", path).value_or(false);      // in/out projections
+  p.block.mlp_bias = optional_bool(cfg, "use_conv_bias", path).value_or(true);  // conv1d bias
   return p;
 }
 
@@ -391,17 +391,18 @@ Architecture parse_jamba(const json& cfg, const std::string& path, const std::st
 }
 
 Architecture parse_family(const json& cfg, const std::string& path, const std::string& mt,
-                    std::vector<std::string>& notes) {
+                          std::vector<std::string>& notes) {
   if (is_one_of(mt, {"t5", "mt5", "umt5"})) return parse_t5(cfg, path, mt);
   if (mt == "bloom") return parse_bloom(cfg, path, mt);
   if (is_one_of(mt, {"mamba", "falcon_mamba"})) return parse_mamba(cfg, path, mt);
   if (mt == "jamba") return parse_jamba(cfg, path, mt);
   if (mt == "phi") return parse_phi(cfg, path, mt);
   if (is_one_of(mt, {"deepseek_v2", "deepseek_v3", "kimi_k2"})) return parse_deepseek(cfg, path, mt);
-  static const char* const kLlamaLike[] = {
-      "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
-      "gemma3", "gemma3_text", "phi3", "granite", "gpt_oss", "llama4_text", "llama4", "mistral3",
-      "olmo2", "internlm2", "yi", "starcoder2", "cohere", "exaone", "deepseek", "mllama_text_model"};
+  static const char* const kLlamaLike[] = {"llama",       "mistral",   "mixtral", "qwen2",     "qwen2_moe",
+                                           "qwen3",       "qwen3_moe", "gemma",   "gemma2",    "gemma3",
+                                           "gemma3_text", "phi3",      "granite", "gpt_oss",   "llama4_text",
+                                           "llama4",      "mistral3",  "olmo2",   "internlm2", "yi",
+                                           "starcoder2",  "cohere",    "exaone",  "deepseek",  "mllama_text_model"};
   for (const char* known : kLlamaLike) {
     if (mt == known) return parse_llama_like(cfg, path, mt);
   }
@@ -423,10 +424,17 @@ namespace {
 json with_family_defaults(const json& cfg, const std::string& mt) {
   if (mt != "gemma3_text") return cfg;
   json out = cfg;
-  const json defaults = {{"vocab_size", 262208}, {"hidden_size", 2304}, {"intermediate_size", 9216},
-                         {"num_hidden_layers", 26}, {"num_attention_heads", 8}, {"num_key_value_heads", 4},
-                         {"head_dim", 256}, {"max_position_embeddings", 131072}, {"sliding_window", 4096},
-                         {"sliding_window_pattern", 6}, {"tie_word_embeddings", true}};
+  const json defaults = {{"vocab_size", 262208},
+                         {"hidden_size", 2304},
+                         {"intermediate_size", 9216},
+                         {"num_hidden_layers", 26},
+                         {"num_attention_heads", 8},
+                         {"num_key_value_heads", 4},
+                         {"head_dim", 256},
+                         {"max_position_embeddings", 131072},
+                         {"sliding_window", 4096},
+                         {"sliding_window_pattern", 6},
+                         {"tie_word_embeddings", true}};
   for (auto it = defaults.begin(); it != defaults.end(); ++it) {
     if (!out.contains(it.key())) out[it.key()] = it.value();
   }
@@ -482,8 +490,7 @@ void add_norm(LinearAdder& add, const BlockLayout& s, std::int32_t layer, std::i
   if (s.layernorm_bias) add.vector(TensorRole::norm, layer, n, Shard::replicated, 1, stage);
 }
 
-void add_attention(LinearAdder& add, const Architecture& a, const BlockLayout& s, std::int32_t i,
-                   TensorStage stage) {
+void add_attention(LinearAdder& add, const Architecture& a, const BlockLayout& s, std::int32_t i, TensorStage stage) {
   const std::int64_t h = a.hidden;
   if (a.family == "deepseek") {
     const std::int64_t qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
@@ -496,8 +503,8 @@ void add_attention(LinearAdder& add, const Architecture& a, const BlockLayout& s
     }
     add.linear(TensorRole::mla_kv_a, i, a.kv_lora_rank + a.qk_rope_head_dim, h, Shard::replicated, false, 1, stage);
     add.vector(TensorRole::norm, i, a.kv_lora_rank, Shard::replicated, 1, stage);
-    add.linear(TensorRole::mla_kv_b, i, a.heads * (a.qk_nope_head_dim + a.v_head_dim), a.kv_lora_rank,
-               Shard::rows, false, 1, stage);
+    add.linear(TensorRole::mla_kv_b, i, a.heads * (a.qk_nope_head_dim + a.v_head_dim), a.kv_lora_rank, Shard::rows,
+               false, 1, stage);
     add.linear(TensorRole::attn_o, i, h, a.heads * a.v_head_dim, Shard::cols, false, 1, stage);
     return;
   }
@@ -517,8 +524,8 @@ void add_attention(LinearAdder& add, const Architecture& a, const BlockLayout& s
   if (s.sinks) add.vector(TensorRole::attn_sinks, i, a.heads, Shard::rows, 1, stage);
 }
 
-void add_dense_mlp(LinearAdder& add, const Architecture& a, const BlockLayout& s, std::int32_t i,
-                   std::int64_t width, TensorStage stage) {
+void add_dense_mlp(LinearAdder& add, const Architecture& a, const BlockLayout& s, std::int32_t i, std::int64_t width,
+                   TensorStage stage) {
   if (s.gated_mlp) add.linear(TensorRole::mlp_gate, i, width, a.hidden, Shard::rows, s.mlp_bias, 1, stage);
   add.linear(TensorRole::mlp_up, i, width, a.hidden, Shard::rows, s.mlp_bias, 1, stage);
   add.linear(TensorRole::mlp_down, i, a.hidden, width, Shard::cols, s.mlp_bias, 1, stage);
@@ -539,8 +546,7 @@ void add_moe(LinearAdder& add, const Architecture& a, const BlockLayout& s, std:
   }
 }
 
-void add_mamba_mixer(LinearAdder& add, const Architecture& a, const BlockLayout& s, std::int32_t i,
-                     bool jamba_norms) {
+void add_mamba_mixer(LinearAdder& add, const Architecture& a, const BlockLayout& s, std::int32_t i, bool jamba_norms) {
   const std::int64_t d = a.ssm_inner;
   add.linear(TensorRole::ssm_in, i, 2 * d, a.hidden, Shard::rows, s.qkv_bias);
   add.matrix(TensorRole::ssm_conv, i, d, a.ssm_conv, Shard::rows);
@@ -688,7 +694,9 @@ std::vector<Tensor> compact(const std::vector<Tensor>& in) {
 
 }  // namespace
 
-std::vector<Tensor> tensor_inventory(const Architecture& arch) { return compact(inventory(arch, arch.block)); }
+std::vector<Tensor> tensor_inventory(const Architecture& arch) {
+  return compact(inventory(arch, arch.block));
+}
 
 Model model_from_config(const json& config, const std::string& path, std::string id) {
   Model m;

@@ -16,10 +16,14 @@ using nlohmann::json;
 
 namespace {
 /// Figures only: solvers never need the formula text.
-bool fits_quick(const Scenario& s, WeightsMemo* memo) { return estimate(s, {false, memo}).fits; }
+bool fits_quick(const Scenario& s, WeightsMemo* memo) {
+  return estimate(s, {false, memo}).fits;
+}
 }  // namespace
 
-bool fits(const Scenario& s) { return fits_quick(s, nullptr); }
+bool fits(const Scenario& s) {
+  return fits_quick(s, nullptr);
+}
 
 std::int64_t max_context(const Scenario& s, std::int64_t limit) {
   Scenario t = s;
@@ -63,7 +67,9 @@ std::int64_t max_concurrency(const Scenario& s, std::int64_t limit) {
 
 namespace {
 
-bool tp_valid(const Architecture& a, std::int64_t tp) { return a.family == "bare" || (a.heads > 0 && a.heads % tp == 0); }
+bool tp_valid(const Architecture& a, std::int64_t tp) {
+  return a.family == "bare" || (a.heads > 0 && a.heads % tp == 0);
+}
 
 Scenario with_gpus(const Scenario& s, std::int64_t tp) {
   Scenario t = s;
@@ -77,7 +83,9 @@ Scenario with_gpus(const Scenario& s, std::int64_t tp) {
   return t;
 }
 
-std::string fmt2(double v) { return format_decimal(v, 2); }
+std::string fmt2(double v) {
+  return format_decimal(v, 2);
+}
 
 double metric_or(const Report& r, const char* name, double fallback) {
   const Metric* m = r.find_metric(name);
@@ -85,13 +93,15 @@ double metric_or(const Report& r, const char* name, double fallback) {
 }
 
 std::string effect(const Report& before, const Report& after) {
-  std::string e = "per-GPU total " + format_iec(before.total) + " → " + format_iec(after.total) + "; " +
-                  (after.fits ? "fits, " + format_iec(after.free) + " free" : "still short by " + format_iec(Bytes{} - after.free));
+  std::string e =
+      "per-GPU total " + format_iec(before.total) + " → " + format_iec(after.total) + "; " +
+      (after.fits ? "fits, " + format_iec(after.free) + " free" : "still short by " + format_iec(Bytes{} - after.free));
   const double c0 = metric_or(before, "max_concurrency", -1), c1 = metric_or(after, "max_concurrency", -1);
   if (c0 >= 0 && c1 >= 0 && c0 != c1) e += "; vLLM max concurrency " + fmt2(c0) + "× → " + fmt2(c1) + "×";
   const double k0 = metric_or(before, "kv_capacity_tokens", -1), k1 = metric_or(after, "kv_capacity_tokens", -1);
-  if (k0 >= 0 && k1 >= 0 && k0 != k1) e += "; KV capacity " + group_thousands(static_cast<std::int64_t>(k0)) + " → " +
-                                          group_thousands(static_cast<std::int64_t>(k1)) + " tokens";
+  if (k0 >= 0 && k1 >= 0 && k0 != k1)
+    e += "; KV capacity " + group_thousands(static_cast<std::int64_t>(k0)) + " → " +
+         group_thousands(static_cast<std::int64_t>(k1)) + " tokens";
   return e;
 }
 
@@ -139,7 +149,8 @@ std::vector<Hint> hints(const Scenario& s) {
   auto consider = [&](Scenario t, std::string change, json patch) {
     try {
       const Report r = estimate(t);
-      if (r.total < base.total || (r.fits && !base.fits) || metric_or(r, "max_concurrency", 0) > metric_or(base, "max_concurrency", 0)) {
+      if (r.total < base.total || (r.fits && !base.fits) ||
+          metric_or(r, "max_concurrency", 0) > metric_or(base, "max_concurrency", 0)) {
         out.push_back({std::move(change), effect(base, r), std::move(patch)});
       }
     } catch (const InputError&) {
@@ -160,11 +171,13 @@ std::vector<Hint> hints(const Scenario& s) {
     if (ctx > 0 && ctx < s.inference.context) {
       Scenario t = s;
       t.inference.context = ctx;
-      consider(t, "context = " + group_thousands(ctx) + " (the longest that fits)", {{"inference", {{"context", ctx}}}});
+      consider(t, "context = " + group_thousands(ctx) + " (the longest that fits)",
+               {{"inference", {{"context", ctx}}}});
     }
   }
   const std::string native = a.native_dtype.empty() ? "bf16" : a.native_dtype;
-  const char* quant = s.inference.engine == Engine::llama_cpp ? "gguf:Q4_K_M" : (s.weights.name == "fp8" ? "awq-int4" : "fp8");
+  const char* quant =
+      s.inference.engine == Engine::llama_cpp ? "gguf:Q4_K_M" : (s.weights.name == "fp8" ? "awq-int4" : "fp8");
   if (s.weights.name != quant && !(s.weights.quantized() && std::string(quant) == "fp8")) {
     Scenario t = s;
     t.weights = parse_weight_format(json(quant), "/weights", native);
@@ -176,7 +189,8 @@ std::vector<Hint> hints(const Scenario& s) {
     consider(t, "gpu_memory_utilization = 0.95", {{"inference", {{"vllm", {{"gpu_memory_utilization", 0.95}}}}}});
   }
   if (!base.fits) {
-    if (auto tp = smallest_tensor_parallel(s, 8); tp && *tp > s.inference.tensor_parallel * s.inference.pipeline_parallel) {
+    if (auto tp = smallest_tensor_parallel(s, 8);
+        tp && *tp > s.inference.tensor_parallel * s.inference.pipeline_parallel) {
       consider(with_gpus(s, *tp), std::to_string(*tp) + " GPUs (tensor_parallel = " + std::to_string(*tp) + ")",
                {{"hardware", {{"count", *tp}}}, {"inference", {{"tensor_parallel", *tp}}}});
     }
@@ -184,7 +198,8 @@ std::vector<Hint> hints(const Scenario& s) {
   return out;
 }
 
-std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>& contexts, const std::vector<std::int64_t>& concurrencies) {
+std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>& contexts,
+                              const std::vector<std::int64_t>& concurrencies) {
   std::vector<SweepPoint> out;
   out.reserve(contexts.size() * concurrencies.size());
   Scenario t = s;
@@ -226,21 +241,29 @@ json plan_json(const std::string& text, const Catalog& catalog) {
       j["max_context_limit"] = limit;
       j["max_concurrency"] = max_concurrency(s);
     }
-    if (auto tp = smallest_tensor_parallel(s)) j["smallest_tensor_parallel"] = *tp;
-    else j["smallest_tensor_parallel"] = nullptr;
+    if (auto tp = smallest_tensor_parallel(s))
+      j["smallest_tensor_parallel"] = *tp;
+    else
+      j["smallest_tensor_parallel"] = nullptr;
     json opts = json::array();
     for (const auto& o : gpu_options(s, catalog)) {
       const bool layers_split = s.inference.engine == Engine::llama_cpp;
-      opts.push_back({{"gpu", o.gpu_id}, {"name", o.gpu_name}, {"count", o.count}, {"memory_bytes", o.memory_per_gpu.in_bytes()},
-                      {"total_bytes", o.total_per_gpu.in_bytes()},
-                      {"price_usd_per_hour", o.price_usd_per_hour ? json(*o.price_usd_per_hour) : json(nullptr)},
-                      {"patch", {{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}},
-                                 {"inference", {{"tensor_parallel", layers_split ? 1 : o.count},
-                                                {"pipeline_parallel", layers_split ? o.count : 1}}}}}});
+      opts.push_back(
+          {{"gpu", o.gpu_id},
+           {"name", o.gpu_name},
+           {"count", o.count},
+           {"memory_bytes", o.memory_per_gpu.in_bytes()},
+           {"total_bytes", o.total_per_gpu.in_bytes()},
+           {"price_usd_per_hour", o.price_usd_per_hour ? json(*o.price_usd_per_hour) : json(nullptr)},
+           {"patch",
+            {{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}},
+             {"inference",
+              {{"tensor_parallel", layers_split ? 1 : o.count}, {"pipeline_parallel", layers_split ? o.count : 1}}}}}});
     }
     j["gpu_options"] = opts;
     json hs = json::array();
-    for (const auto& h : hints(s)) hs.push_back({{"change", h.change}, {"effect", h.effect}, {"patch", h.scenario_patch}});
+    for (const auto& h : hints(s))
+      hs.push_back({{"change", h.change}, {"effect", h.effect}, {"patch", h.scenario_patch}});
     j["hints"] = hs;
     return j;
   });
@@ -264,8 +287,13 @@ json sweep_json(const std::string& text, const Catalog& catalog) {
       ok.push_back(p.fits);
     }
     const Report r = estimate(s);
-    return json{{"ok", true}, {"contexts", contexts}, {"concurrency", s.inference.concurrency}, {"totals", totals},
-                {"fits", ok}, {"usable_bytes", r.usable.in_bytes()}, {"capacity_bytes", r.capacity.in_bytes()}};
+    return json{{"ok", true},
+                {"contexts", contexts},
+                {"concurrency", s.inference.concurrency},
+                {"totals", totals},
+                {"fits", ok},
+                {"usable_bytes", r.usable.in_bytes()},
+                {"capacity_bytes", r.capacity.in_bytes()}};
   });
 }
 
@@ -278,7 +306,8 @@ json grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_c
     std::vector<std::int64_t> contexts;
     for (std::int64_t i = 0; i < n_ctx; ++i) {
       const double f = n_ctx == 1 ? 1.0 : static_cast<double>(i) / static_cast<double>(n_ctx - 1);
-      contexts.push_back(static_cast<std::int64_t>(std::llround(256.0 * std::pow(static_cast<double>(top) / 256.0, f))));
+      contexts.push_back(
+          static_cast<std::int64_t>(std::llround(256.0 * std::pow(static_cast<double>(top) / 256.0, f))));
     }
     std::vector<std::int64_t> conc;
     for (std::int64_t c = 1; c <= n_conc; ++c) conc.push_back(c);
@@ -291,28 +320,46 @@ json grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_c
       if (points[k].fits) best[ci] = std::max(best[ci], points[k].concurrency);
     }
     const Report r = estimate(s, {false, nullptr});
-    return json{{"ok", true}, {"points", points.size()}, {"contexts", contexts}, {"concurrencies", conc},
-                {"totals", totals}, {"max_fitting_concurrency", best}, {"usable_bytes", r.usable.in_bytes()}};
+    return json{{"ok", true},
+                {"points", points.size()},
+                {"contexts", contexts},
+                {"concurrencies", conc},
+                {"totals", totals},
+                {"max_fitting_concurrency", best},
+                {"usable_bytes", r.usable.in_bytes()}};
   });
 }
 
 json catalog_summary_json(const Catalog& catalog) {
   json models = json::array();
   for (const auto& m : catalog.models()) {
-    models.push_back({{"id", m.id}, {"params", parameter_count(m.model.tensors)}, {"model_type", m.model.arch.model_type},
-                      {"max_context", m.model.arch.max_positions}, {"dtype", m.model.arch.native_dtype}, {"quantized", m.quantized}});
+    models.push_back({{"id", m.id},
+                      {"params", parameter_count(m.model.tensors)},
+                      {"model_type", m.model.arch.model_type},
+                      {"max_context", m.model.arch.max_positions},
+                      {"dtype", m.model.arch.native_dtype},
+                      {"quantized", m.quantized}});
   }
   json gpus = json::array();
   for (const auto& g : catalog.gpus()) {
-    gpus.push_back({{"id", g.id}, {"name", g.name}, {"vendor", g.vendor}, {"marketing_gb", g.marketing_gb},
-                    {"memory_bytes", g.memory.in_bytes()}, {"memory_source", g.memory_source},
+    gpus.push_back({{"id", g.id},
+                    {"name", g.name},
+                    {"vendor", g.vendor},
+                    {"marketing_gb", g.marketing_gb},
+                    {"memory_bytes", g.memory.in_bytes()},
+                    {"memory_source", g.memory_source},
                     {"price_usd_per_hour", g.price_usd_per_hour ? json(*g.price_usd_per_hour) : json(nullptr)}});
   }
   json formats = weight_format_names();
-  for (const char* g : {"gguf:Q8_0", "gguf:Q6_K", "gguf:Q5_K_M", "gguf:Q4_K_M", "gguf:Q4_K_S", "gguf:Q3_K_M", "gguf:Q2_K", "gguf:IQ4_XS"})
+  for (const char* g : {"gguf:Q8_0", "gguf:Q6_K", "gguf:Q5_K_M", "gguf:Q4_K_M", "gguf:Q4_K_S", "gguf:Q3_K_M",
+                        "gguf:Q2_K", "gguf:IQ4_XS"})
     formats.push_back(g);
-  return {{"ok", true}, {"models", models}, {"gpus", gpus}, {"weight_formats", formats},
-          {"engines", {"vllm", "llama.cpp", "transformers"}}, {"kv_cache_dtypes", {"auto", "fp16", "bf16", "fp8", "q8_0", "q4_0"}}};
+  return {{"ok", true},
+          {"models", models},
+          {"gpus", gpus},
+          {"weight_formats", formats},
+          {"engines", {"vllm", "llama.cpp", "transformers"}},
+          {"kv_cache_dtypes", {"auto", "fp16", "bf16", "fp8", "q8_0", "q4_0"}}};
 }
 
 }  // namespace vram

@@ -1,9 +1,9 @@
 #include "vram/report.hpp"
 
-#include "vram/io/json_writer.hpp"
-
 #include <cmath>
 #include <cstdio>
+
+#include "vram/io/json_writer.hpp"
 
 namespace vram {
 
@@ -54,9 +54,12 @@ std::string to_json_text(const Report& r) {
   w.key("metrics").begin_object();
   for (const auto& m : r.metrics) {
     w.key(m.name);
-    if (!std::isfinite(m.value)) w.null();
-    else if (m.value == std::floor(m.value) && std::fabs(m.value) < 9e15) w.value(static_cast<std::int64_t>(m.value));
-    else w.value(std::round(m.value * 10000.0) / 10000.0);
+    if (!std::isfinite(m.value))
+      w.null();
+    else if (m.value == std::floor(m.value) && std::fabs(m.value) < 9e15)
+      w.value(static_cast<std::int64_t>(m.value));
+    else
+      w.value(std::round(m.value * 10000.0) / 10000.0);
   }
   w.end_object();
   w.key("defaults_used").begin_array();
@@ -75,22 +78,31 @@ std::string to_text(const Report& r) {
   std::string out;
   char buf[256];
   for (const auto& c : r.components) {
-    std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", std::string(c.label).c_str(), format_exact(c.bytes).c_str(), format_iec(c.bytes).c_str());
+    std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", std::string(c.label).c_str(), format_exact(c.bytes).c_str(),
+                  format_iec(c.bytes).c_str());
     out += buf;
     out += "    " + c.formula + "\n";
   }
-  std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", "Total per GPU", format_exact(r.total).c_str(), format_iec(r.total).c_str());
+  std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", "Total per GPU", format_exact(r.total).c_str(),
+                format_iec(r.total).c_str());
   out += buf;
-  std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", "Usable (after headroom)", format_exact(r.usable).c_str(), format_iec(r.usable).c_str());
+  std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", "Usable (after headroom)", format_exact(r.usable).c_str(),
+                format_iec(r.usable).c_str());
   out += buf;
-  if (r.fits) out += "Fits: " + format_iec(r.free) + " free\n";
-  else if (r.free < Bytes{}) out += "Does not fit: " + format_iec(Bytes{} - r.free) + " short\n";
-  else out += "Does not fit: the engine's KV pool holds fewer sequences than requested (see the warnings)\n";
+  if (r.fits)
+    out += "Fits: " + format_iec(r.free) + " free\n";
+  else if (r.free < Bytes{})
+    out += "Does not fit: " + format_iec(Bytes{} - r.free) + " short\n";
+  else
+    out += "Does not fit: the engine's KV pool holds fewer sequences than requested (see the warnings)\n";
   if (!r.metrics.empty()) {
     out += "Metrics:\n";
     for (const auto& m : r.metrics) {
-      if (m.value == std::floor(m.value)) std::snprintf(buf, sizeof buf, "  %-22s %s\n", std::string(m.name).c_str(), group_thousands(static_cast<std::int64_t>(m.value)).c_str());
-      else std::snprintf(buf, sizeof buf, "  %-22s %.2f\n", std::string(m.name).c_str(), m.value);
+      if (m.value == std::floor(m.value))
+        std::snprintf(buf, sizeof buf, "  %-22s %s\n", std::string(m.name).c_str(),
+                      group_thousands(static_cast<std::int64_t>(m.value)).c_str());
+      else
+        std::snprintf(buf, sizeof buf, "  %-22s %.2f\n", std::string(m.name).c_str(), m.value);
       out += buf;
     }
   }

@@ -1,7 +1,6 @@
 #include "vram/scenario.hpp"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "vram/error.hpp"
@@ -9,8 +8,8 @@
 
 namespace vram {
 
-using nlohmann::json;
 using io::join_path;
+using nlohmann::json;
 
 const char* to_string(Workload w) {
   switch (w) {
@@ -50,7 +49,9 @@ KvDtype kv_dtype(const std::string& name, const std::string& native_activation) 
 void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
   const auto it = s.find("model");
   if (it == s.end()) {
-    throw InputError("/model", "is required: a catalog id (e.g. \"meta-llama/Llama-3.1-8B\"), {\"params\": N} or {\"config\": {...}}");
+    throw InputError(
+        "/model",
+        "is required: a catalog id (e.g. \"meta-llama/Llama-3.1-8B\"), {\"params\": N} or {\"config\": {...}}");
   }
   const json& m = *it;
   if (m.is_string()) {
@@ -61,17 +62,20 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
       for (const auto& c : catalog.models()) {
         const auto slash = c.id.find('/');
         const std::string tail = c.id.substr(slash + 1);
-        if (id.find(tail) != std::string::npos || tail.find(id) != std::string::npos) near += (near.empty() ? "" : ", ") + c.id;
+        if (id.find(tail) != std::string::npos || tail.find(id) != std::string::npos)
+          near += (near.empty() ? "" : ", ") + c.id;
       }
-      throw InputError("/model", "unknown catalog id \"" + id + "\"" + (near.empty() ? "" : "; close: " + near) +
-                                     "; list ids with `vram-budget models`, or give {\"config\": {...}} or {\"params\": N}");
+      throw InputError("/model",
+                       "unknown catalog id \"" + id + "\"" + (near.empty() ? "" : "; close: " + near) +
+                           "; list ids with `vram-budget models`, or give {\"config\": {...}} or {\"params\": N}");
     }
     out.model = cm->shared;
     out.model_ref = cm->id;
     return;
   }
   if (!m.is_object()) {
-    throw InputError("/model", "must be a catalog id string, {\"params\": N} or {\"config\": {...}}; got " + std::string(m.type_name()));
+    throw InputError("/model", "must be a catalog id string, {\"params\": N} or {\"config\": {...}}; got " +
+                                   std::string(m.type_name()));
   }
   io::reject_unknown_keys(m, "/model", {"params", "config", "weights_bytes", "weights_by_dtype", "id"});
   if (m.contains("params") && m.contains("config")) {
@@ -81,8 +85,9 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
     const std::int64_t n = io::require_int(m, "params", "/model", {1, 100'000'000'000'000});
     out.model = std::make_shared<const Model>(model_from_param_count(n));
     out.model_ref = group_thousands(n) + " parameters";
-    out.warnings.push_back("a bare parameter count has no architecture: only the weights and the engine's fixed terms are "
-                           "estimated, not the KV cache or activations; give a catalog id or the config.json for those");
+    out.warnings.push_back(
+        "a bare parameter count has no architecture: only the weights and the engine's fixed terms are "
+        "estimated, not the KV cache or activations; give a catalog id or the config.json for those");
   } else if (m.contains("config")) {
     out.model = std::make_shared<const Model>(model_from_config(m.at("config"), "/model/config", "config.json"));
     out.model_ref = io::optional_string(m, "id", "/model").value_or("pasted config.json");
@@ -91,18 +96,25 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
   }
   if (auto wb = io::optional_int(m, "weights_bytes", "/model")) out.weights_bytes_given = Bytes::of(*wb);
   if (auto wd = m.find("weights_by_dtype"); wd != m.end()) {
-    if (!wd->is_object()) throw InputError("/model/weights_by_dtype", "must be an object such as {\"BF16\": N, \"F8_E4M3\": N}");
+    if (!wd->is_object())
+      throw InputError("/model/weights_by_dtype", "must be an object such as {\"BF16\": N, \"F8_E4M3\": N}");
     Bytes total;
     for (auto e = wd->begin(); e != wd->end(); ++e) {
       const std::string p = join_path("/model/weights_by_dtype", e.key());
       const std::int64_t n = io::require_int(*wd, e.key(), "/model/weights_by_dtype", {0, io::kAbsurd});
       std::int64_t size = 0;
       const std::string& k = e.key();
-      if (k == "F32" || k == "I32") size = 4;
-      else if (k == "BF16" || k == "F16" || k == "I16") size = 2;
-      else if (k == "F8_E4M3" || k == "F8_E5M2" || k == "I8" || k == "U8") size = 1;
-      else if (k == "F64" || k == "I64") size = 8;
-      else throw InputError(p, "unknown safetensors dtype; allowed: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I16, I8, U8");
+      if (k == "F32" || k == "I32")
+        size = 4;
+      else if (k == "BF16" || k == "F16" || k == "I16")
+        size = 2;
+      else if (k == "F8_E4M3" || k == "F8_E5M2" || k == "I8" || k == "U8")
+        size = 1;
+      else if (k == "F64" || k == "I64")
+        size = 8;
+      else
+        throw InputError(
+            p, "unknown safetensors dtype; allowed: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I16, I8, U8");
       (void)p;
       total += Bytes::of(n * size);
     }
@@ -139,8 +151,8 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
   out.gpu.id = "custom";
   out.gpu.name = io::optional_string(*g, "name", "/hardware/gpu").value_or("custom GPU");
   // 1 GiB to 64 TiB: anything outside is a typo (a GB count, or bits).
-  out.gpu.memory = Bytes::of(io::require_int(*g, "memory_bytes", "/hardware/gpu",
-                                             {std::int64_t{1} << 30, std::int64_t{1} << 46}));
+  out.gpu.memory =
+      Bytes::of(io::require_int(*g, "memory_bytes", "/hardware/gpu", {std::int64_t{1} << 30, std::int64_t{1} << 46}));
   out.gpu.price_usd_per_hour = io::optional_number(*g, "price_usd_per_hour", "/hardware/gpu", 0, 1e6);
 }
 
@@ -148,12 +160,14 @@ void parse_inference(const json& s, Scenario& out) {
   const json inf = s.value("inference", json::object());
   const std::string p = "/inference";
   io::require_object(inf, p, "inference");
-  io::reject_unknown_keys(inf, p, {"engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel",
-                                   "pipeline_parallel", "vllm", "llama_cpp", "transformers"});
+  io::reject_unknown_keys(inf, p,
+                          {"engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel", "pipeline_parallel",
+                           "vllm", "llama_cpp", "transformers"});
   InferenceSettings& st = out.inference;
   const auto engine = io::optional_choice(inf, "engine", p, {"vllm", "llama.cpp", "transformers"});
   if (!engine) out.defaults_used.push_back("inference.engine = vllm");
-  st.engine = !engine || *engine == "vllm" ? Engine::vllm : (*engine == "llama.cpp" ? Engine::llama_cpp : Engine::transformers);
+  st.engine =
+      !engine || *engine == "vllm" ? Engine::vllm : (*engine == "llama.cpp" ? Engine::llama_cpp : Engine::transformers);
 
   const Architecture& a = out.model->arch;
   const bool bare = a.family == "bare";
@@ -162,7 +176,8 @@ void parse_inference(const json& s, Scenario& out) {
     if (a.max_positions > 0 && *ctx > a.max_positions) {
       out.warnings.push_back("inference.context " + group_thousands(*ctx) + " exceeds the model's maximum (" +
                              group_thousands(a.max_positions) +
-                             " max_position_embeddings); vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and quality past the trained length is not assured");
+                             " max_position_embeddings); vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and "
+                             "quality past the trained length is not assured");
     }
   } else if (!bare) {
     if (a.max_positions > 0) {
@@ -176,7 +191,8 @@ void parse_inference(const json& s, Scenario& out) {
   st.concurrency = io::optional_int(inf, "concurrency", p, {1, 1'000'000}).value_or(1);
 
   // Activation dtype: the weights' dtype when they are plain floats, else the model's 16-bit dtype.
-  std::string act = out.weights.quantized() ? (a.native_dtype == "fp32" ? "bf16" : a.native_dtype) : out.weights.linear.name;
+  std::string act =
+      out.weights.quantized() ? (a.native_dtype == "fp32" ? "bf16" : a.native_dtype) : out.weights.linear.name;
   if (out.weights.gguf) act = "fp16";
   if (act != "fp32" && act != "fp16" && act != "bf16") act = "bf16";
   std::string kvname = io::optional_string(inf, "kv_cache_dtype", p).value_or("");
@@ -186,7 +202,8 @@ void parse_inference(const json& s, Scenario& out) {
   }
   st.kv = kv_dtype(kvname, act);
   if (st.kv.name.empty()) {
-    throw InputError(p + "/kv_cache_dtype", "unknown KV cache dtype \"" + kvname + "\"; allowed: auto, fp16, bf16, fp32, fp8, q8_0, q4_0");
+    throw InputError(p + "/kv_cache_dtype",
+                     "unknown KV cache dtype \"" + kvname + "\"; allowed: auto, fp16, bf16, fp32, fp8, q8_0, q4_0");
   }
   if ((st.kv.name == "q8_0" || st.kv.name == "q4_0") && st.engine != Engine::llama_cpp) {
     throw InputError(p + "/kv_cache_dtype", "\"" + kvname + "\" is a llama.cpp cache type; with " +
@@ -195,23 +212,28 @@ void parse_inference(const json& s, Scenario& out) {
   st.tensor_parallel = io::optional_int(inf, "tensor_parallel", p, {1, 1024}).value_or(1);
   st.pipeline_parallel = io::optional_int(inf, "pipeline_parallel", p, {1, 1024}).value_or(1);
   if (!bare && a.heads > 0 && a.heads % st.tensor_parallel != 0) {
-    throw InputError(p + "/tensor_parallel", "must divide the number of attention heads (" + std::to_string(a.heads) +
-                                                 "); got " + std::to_string(st.tensor_parallel) + ". Valid sizes: " + [&] {
-                                                   std::string v;
-                                                   for (std::int64_t t = 1; t <= a.heads; ++t)
-                                                     if (a.heads % t == 0 && (t & (t - 1)) == 0) v += (v.empty() ? "" : ", ") + std::to_string(t);
-                                                   return v;
-                                                 }());
+    throw InputError(
+        p + "/tensor_parallel", "must divide the number of attention heads (" + std::to_string(a.heads) + "); got " +
+                                    std::to_string(st.tensor_parallel) + ". Valid sizes: " + [&] {
+                                      std::string v;
+                                      for (std::int64_t t = 1; t <= a.heads; ++t)
+                                        if (a.heads % t == 0 && (t & (t - 1)) == 0)
+                                          v += (v.empty() ? "" : ", ") + std::to_string(t);
+                                      return v;
+                                    }());
   }
   if (!bare && st.pipeline_parallel > a.layers) {
-    throw InputError(p + "/pipeline_parallel", "must not exceed the number of layers (" + std::to_string(a.layers) + ")");
+    throw InputError(p + "/pipeline_parallel",
+                     "must not exceed the number of layers (" + std::to_string(a.layers) + ")");
   }
   if (st.tensor_parallel * st.pipeline_parallel > out.gpu_count) {
-    throw InputError("/hardware/count", "is " + std::to_string(out.gpu_count) + " but tensor_parallel x pipeline_parallel needs " +
+    throw InputError("/hardware/count", "is " + std::to_string(out.gpu_count) +
+                                            " but tensor_parallel x pipeline_parallel needs " +
                                             std::to_string(st.tensor_parallel * st.pipeline_parallel) + " GPUs");
   }
   if (st.tensor_parallel * st.pipeline_parallel < out.gpu_count) {
-    out.warnings.push_back("hardware.count " + std::to_string(out.gpu_count) + " > tensor_parallel x pipeline_parallel (" +
+    out.warnings.push_back("hardware.count " + std::to_string(out.gpu_count) +
+                           " > tensor_parallel x pipeline_parallel (" +
                            std::to_string(st.tensor_parallel * st.pipeline_parallel) +
                            "): the other GPUs run independent replicas; figures are per GPU of one replica");
   }
@@ -219,16 +241,20 @@ void parse_inference(const json& s, Scenario& out) {
   if (const auto v = inf.find("vllm"); v != inf.end()) {
     const std::string vp = p + "/vllm";
     io::require_object(*v, vp, "vllm");
-    io::reject_unknown_keys(*v, vp, {"gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size",
-                                     "enforce_eager", "version", "max_model_len"});
+    io::reject_unknown_keys(*v, vp,
+                            {"gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size",
+                             "enforce_eager", "version", "max_model_len"});
     auto& vs = st.vllm;
-    if (auto u = io::optional_number(*v, "gpu_memory_utilization", vp, 0.01, 1.0)) vs.gpu_memory_utilization = *u;
-    else out.defaults_used.push_back("vllm.gpu_memory_utilization = 0.9");
+    if (auto u = io::optional_number(*v, "gpu_memory_utilization", vp, 0.01, 1.0))
+      vs.gpu_memory_utilization = *u;
+    else
+      out.defaults_used.push_back("vllm.gpu_memory_utilization = 0.9");
     vs.max_num_batched_tokens = io::optional_int(*v, "max_num_batched_tokens", vp, {1, 100'000'000});
     vs.max_num_seqs = io::optional_int(*v, "max_num_seqs", vp, {1, 1'000'000});
     vs.block_size = io::optional_int(*v, "block_size", vp, {1, 1'000'000}).value_or(16);
     if (vs.block_size & (vs.block_size - 1)) {
-      throw InputError(vp + "/block_size", "must be a power of two (vLLM accepts 1, 8, 16, 32, 64, 128); got " + std::to_string(vs.block_size));
+      throw InputError(vp + "/block_size", "must be a power of two (vLLM accepts 1, 8, 16, 32, 64, 128); got " +
+                                               std::to_string(vs.block_size));
     }
     vs.enforce_eager = io::optional_bool(*v, "enforce_eager", vp).value_or(false);
     vs.version = io::optional_string(*v, "version", vp).value_or("");
@@ -254,8 +280,9 @@ void parse_inference(const json& s, Scenario& out) {
 
 Scenario parse_scenario(const json& s, const Catalog& catalog) {
   io::require_object(s, "", "the scenario");
-  io::reject_unknown_keys(s, "", {"v", "workload", "model", "weights", "hardware", "headroom", "inference", "training",
-                                  "generation", "id", "notes"});
+  io::reject_unknown_keys(s, "",
+                          {"v", "workload", "model", "weights", "hardware", "headroom", "inference", "training",
+                           "generation", "id", "notes"});
   Scenario out;
   if (auto v = io::optional_int(s, "v", "", {1, 1000}); v && *v != 1) {
     throw InputError("/v", "scenario version " + std::to_string(*v) + " is not supported; this build reads v 1");
@@ -263,9 +290,9 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
   const auto w = io::optional_choice(s, "workload", "", {"inference", "training", "image", "video"});
   if (!w) out.defaults_used.push_back("workload = inference");
   out.workload = !w || *w == "inference" ? Workload::inference
-               : *w == "training"         ? Workload::training
-               : *w == "image"            ? Workload::image
-                                          : Workload::video;
+                 : *w == "training"      ? Workload::training
+                 : *w == "image"         ? Workload::image
+                                         : Workload::video;
   if (out.workload != Workload::inference) {
     throw InputError("/workload", std::string("\"") + to_string(out.workload) +
                                       "\" estimates are not available in this version; supported: inference");
@@ -290,8 +317,9 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
     if (checkpoint_quantized && own.name == out.weights.name) out.weights.keep_unquantized = own.keep_unquantized;
   } else {
     out.weights = own;
-    out.defaults_used.push_back("weights = " + out.weights.name +
-                                (checkpoint_quantized ? " (the checkpoint's quantization_config)" : " (the checkpoint's dtype)"));
+    out.defaults_used.push_back(
+        "weights = " + out.weights.name +
+        (checkpoint_quantized ? " (the checkpoint's quantization_config)" : " (the checkpoint's dtype)"));
   }
 
   parse_hardware(s, catalog, out);
@@ -303,7 +331,8 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
   parse_inference(s, out);
   // vLLM needs CUDA compute capability 7.0 or newer (docs.vllm.ai, "GPU installation: requirements").
   if (out.inference.engine == Engine::vllm && out.gpu.compute_capability > 0 && out.gpu.compute_capability < 70) {
-    out.warnings.push_back(out.gpu.name + " has CUDA compute capability " + std::to_string(out.gpu.compute_capability / 10) + "." +
+    out.warnings.push_back(out.gpu.name + " has CUDA compute capability " +
+                           std::to_string(out.gpu.compute_capability / 10) + "." +
                            std::to_string(out.gpu.compute_capability % 10) +
                            "; vLLM needs 7.0 or newer: use llama.cpp or transformers on it");
   }

@@ -58,8 +58,12 @@ std::string format_decimal(double value, int max_decimals) {
   return out;
 }
 
-std::string format_iec(Bytes b) { return format(b, kGiB); }
-std::string format_si(Bytes b) { return format(b, kGB); }
+std::string format_iec(Bytes b) {
+  return format(b, kGiB);
+}
+std::string format_si(Bytes b) {
+  return format(b, kGB);
+}
 
 std::string group_thousands(std::int64_t n) {
   char digits[24];
@@ -76,7 +80,9 @@ std::string group_thousands(std::int64_t n) {
   return std::string(grouped, p);
 }
 
-std::string format_exact(Bytes b) { return group_thousands(b.in_bytes()) + " B"; }
+std::string format_exact(Bytes b) {
+  return group_thousands(b.in_bytes()) + " B";
+}
 
 std::ostream& operator<<(std::ostream& os, Bytes b) {
   return os << format_exact(b) << " (" << format_iec(b) << ", " << format_si(b) << ")";

@@ -1,7 +1,8 @@
+#include "vram/accuracy.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
-#include "vram/accuracy.hpp"
 
 using namespace vram;
 

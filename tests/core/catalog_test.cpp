@@ -45,11 +45,16 @@ TEST_CASE("catalog checkpoint sizes equal the size computed from each config", "
 TEST_CASE("the foundation's models have exact published sizes", "[catalog][checkpoint]") {
   // model.safetensors.index.json metadata.total_size of each repository (sources in models/*.json).
   const std::pair<const char*, std::int64_t> published[] = {
-      {"meta-llama/Llama-2-7b-hf", 13'476'839'424},   {"meta-llama/Llama-2-70b-hf", 137'953'316'864},
-      {"meta-llama/Llama-3.1-8B", 16'060'522'496},    {"meta-llama/Llama-3.1-70B", 141'107'412'992},
-      {"mistralai/Mistral-7B-v0.3", 14'496'047'104},  {"Qwen/Qwen2.5-7B", 15'231'233'024},
-      {"Qwen/Qwen3-8B", 16'381'470'720},              {"microsoft/phi-4", 29'319'014'400},
-      {"openai/gpt-oss-20b", 13'761'264'768},         {"mistralai/Mixtral-8x7B-v0.1", 93'405'585'408},
+      {"meta-llama/Llama-2-7b-hf", 13'476'839'424},
+      {"meta-llama/Llama-2-70b-hf", 137'953'316'864},
+      {"meta-llama/Llama-3.1-8B", 16'060'522'496},
+      {"meta-llama/Llama-3.1-70B", 141'107'412'992},
+      {"mistralai/Mistral-7B-v0.3", 14'496'047'104},
+      {"Qwen/Qwen2.5-7B", 15'231'233'024},
+      {"Qwen/Qwen3-8B", 16'381'470'720},
+      {"microsoft/phi-4", 29'319'014'400},
+      {"openai/gpt-oss-20b", 13'761'264'768},
+      {"mistralai/Mixtral-8x7B-v0.1", 93'405'585'408},
   };
   for (const auto& [id, bytes] : published) {
     CAPTURE(id);
@@ -61,9 +66,11 @@ TEST_CASE("the foundation's models have exact published sizes", "[catalog][check
 
 TEST_CASE("every GPU states the memory the framework sees, with a source", "[catalog][gpus]") {
   const auto& gpus = test::catalog().gpus();
-  for (const char* id : {"RTX-3090", "RTX-4080", "RTX-4090", "RTX-5090", "L4", "A10", "A10G", "L40S", "RTX-A6000", "RTX-6000-Ada",
-                         "RTX-PRO-6000", "P40", "A100-40GB", "A100-80GB", "A800-80GB", "H100-PCIe-80GB", "H100-SXM-80GB",
-                         "H100-NVL-94GB", "H800-80GB", "H20", "GH200", "H200", "B200", "B300", "MI300X", "MI325X", "MI355X"}) {
+  for (const char* id :
+       {"RTX-3090",  "RTX-4080",       "RTX-4090",      "RTX-5090",      "L4",        "A10",       "A10G",
+        "L40S",      "RTX-A6000",      "RTX-6000-Ada",  "RTX-PRO-6000",  "P40",       "A100-40GB", "A100-80GB",
+        "A800-80GB", "H100-PCIe-80GB", "H100-SXM-80GB", "H100-NVL-94GB", "H800-80GB", "H20",       "GH200",
+        "H200",      "B200",           "B300",          "MI300X",        "MI325X",    "MI355X"}) {
     CAPTURE(id);
     const Gpu* g = test::catalog().find_gpu(id);
     REQUIRE(g != nullptr);

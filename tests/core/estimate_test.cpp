@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -10,7 +9,10 @@ using namespace vram;
 using nlohmann::json;
 
 TEST_CASE("the article's scenario end to end", "[estimate][article]") {
-  const Report r = test::run({{"v", 1}, {"model", {{"params", 13000000000LL}}}, {"weights", "bf16"}, {"hardware", {{"gpu", "H100-SXM-80GB"}}}});
+  const Report r = test::run({{"v", 1},
+                              {"model", {{"params", 13000000000LL}}},
+                              {"weights", "bf16"},
+                              {"hardware", {{"gpu", "H100-SXM-80GB"}}}});
   const Component* w = r.find_component("weights");
   REQUIRE(w != nullptr);
   CHECK(w->bytes.in_bytes() == 26'000'000'000);
@@ -41,14 +43,17 @@ TEST_CASE("a workload that needs more KV than the GPU has does not fit", "[estim
 }
 
 TEST_CASE("report JSON follows the contract", "[estimate][contract]") {
-  const json j = json::parse(to_json_text(test::run({{"model", "mistralai/Mistral-7B-v0.3"}, {"inference", {{"context", 4096}}}})));
+  const json j = json::parse(
+      to_json_text(test::run({{"model", "mistralai/Mistral-7B-v0.3"}, {"inference", {{"context", 4096}}}})));
   CHECK(j["ok"] == true);
   CHECK(j["v"] == 1);
-  for (const char* k : {"components", "total_bytes", "capacity_bytes", "usable_bytes", "free_bytes", "fits", "metrics", "defaults_used", "warnings"}) {
+  for (const char* k : {"components", "total_bytes", "capacity_bytes", "usable_bytes", "free_bytes", "fits", "metrics",
+                        "defaults_used", "warnings"}) {
     CAPTURE(k);
     CHECK(j.contains(k));
   }
-  for (const char* m : {"weights_bytes", "kv_bytes_per_token", "kv_cache_bytes", "activation_bytes", "peak_reserved_bytes"}) {
+  for (const char* m :
+       {"weights_bytes", "kv_bytes_per_token", "kv_cache_bytes", "activation_bytes", "peak_reserved_bytes"}) {
     CAPTURE(m);
     CHECK(j["metrics"].contains(m));
     CHECK(j["metrics"][m].is_number_integer());
@@ -79,7 +84,8 @@ TEST_CASE("CUDA context is a measured per-engine constant", "[runtime]") {
 }
 
 TEST_CASE("transformers generate: weights, dynamic cache, prefill and logits", "[estimate][transformers]") {
-  const Report r = test::run({{"model", "meta-llama/Llama-3.1-8B"}, {"inference", {{"engine", "transformers"}, {"context", 4096}, {"concurrency", 2}}}});
+  const Report r = test::run({{"model", "meta-llama/Llama-3.1-8B"},
+                              {"inference", {{"engine", "transformers"}, {"context", 4096}, {"concurrency", 2}}}});
   CHECK(test::metric(r, "kv_cache_bytes") == 2.0 * 4096 * 131072);
   CHECK(test::metric(r, "weights_bytes") == 16'060'522'496);
 }

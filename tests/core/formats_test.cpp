@@ -1,15 +1,17 @@
-#include <catch2/catch.hpp>
+#include "vram/formats.hpp"
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "vram/error.hpp"
-#include "vram/formats.hpp"
 
 using namespace vram;
 using nlohmann::json;
 
 namespace {
-Codec linear_of(const char* name) { return parse_weight_format(json(name), "/weights", "bf16").linear; }
+Codec linear_of(const char* name) {
+  return parse_weight_format(json(name), "/weights", "bf16").linear;
+}
 }  // namespace
 
 TEST_CASE("plain formats: elements × bits / 8", "[formats]") {
@@ -39,11 +41,15 @@ TEST_CASE("group-quantized 4-bit formats carry scales, zeros and indexes", "[for
 }
 
 TEST_CASE("block formats: GGUF, MXFP4, NVFP4, NF4", "[formats]") {
-  CHECK(stored_bytes(linear_of("gguf:Q4_K_S"), 4096, 4096).in_bytes() == 4096LL * 16 * 144);  // 256-element blocks of 144 B
-  CHECK(stored_bytes(linear_of("gguf:Q8_0"), 4096, 14336).in_bytes() == 4096LL * 448 * 34);   // 32-element blocks of 34 B
-  CHECK(stored_bytes(linear_of("mxfp4"), 2880, 2880).in_bytes() == 2880LL * 90 * 17);          // 32 fp4 + e8m0 scale
-  CHECK(stored_bytes(linear_of("nvfp4"), 4096, 4096).in_bytes() == 4096LL * 256 * 9 + 8);      // 16 fp4 + fp8 scale, 2 fp32 globals
-  CHECK(stored_bytes(linear_of("nf4"), 4096, 4096).in_bytes() == 4096LL * 4096 / 64 * 36);     // 32 B codes + 4 B absmax per 64
+  CHECK(stored_bytes(linear_of("gguf:Q4_K_S"), 4096, 4096).in_bytes() ==
+        4096LL * 16 * 144);  // 256-element blocks of 144 B
+  CHECK(stored_bytes(linear_of("gguf:Q8_0"), 4096, 14336).in_bytes() ==
+        4096LL * 448 * 34);                                                            // 32-element blocks of 34 B
+  CHECK(stored_bytes(linear_of("mxfp4"), 2880, 2880).in_bytes() == 2880LL * 90 * 17);  // 32 fp4 + e8m0 scale
+  CHECK(stored_bytes(linear_of("nvfp4"), 4096, 4096).in_bytes() ==
+        4096LL * 256 * 9 + 8);  // 16 fp4 + fp8 scale, 2 fp32 globals
+  CHECK(stored_bytes(linear_of("nf4"), 4096, 4096).in_bytes() ==
+        4096LL * 4096 / 64 * 36);  // 32 B codes + 4 B absmax per 64
   // Double quantization: per 16,384 values 8,192 B codes + 256 B absmax + 4 B constant.
   const Codec dq = parse_weight_format(json{{"format", "nf4"}, {"double_quant", true}}, "/weights", "bf16").linear;
   CHECK(stored_bytes(dq, 4096, 4096).in_bytes() == 1024LL * (8192 + 256 + 4));
@@ -60,7 +66,9 @@ TEST_CASE("DeepSeek-style fp8 stores one fp32 scale per 128×128 tile", "[format
 
 TEST_CASE("quantization_config ignore lists keep modules in 16-bit", "[formats]") {
   json config = {{"quantization_config",
-                  {{"quant_method", "mxfp4"}, {"modules_to_not_convert", {"model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"}}}}};
+                  {{"quant_method", "mxfp4"},
+                   {"modules_to_not_convert",
+                    {"model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"}}}}};
   bool found = false;
   const WeightFormat f = format_from_quantization_config(config, "/config", "bf16", found);
   REQUIRE(f.name == "mxfp4");
@@ -85,8 +93,10 @@ TEST_CASE("Q4_K_M raises attn_v and ffn_down to Q6_K on the layers use_more_bits
   CHECK(type_of(TensorRole::attn_v, 6) == "Q6_K");
   CHECK(type_of(TensorRole::mlp_down, 31) == "Q6_K");
   CHECK(type_of(TensorRole::attn_q, 0) == "Q4_K");
-  CHECK(codec_for(f, Tensor{TensorRole::lm_head, -1, 128256, 4096, 1, TensorStage::text, Shard::rows, false}, a).name == "Q6_K");
-  CHECK(codec_for(f, Tensor{TensorRole::norm, 3, 1, 4096, 1, TensorStage::text, Shard::replicated, false}, a).name == "F32");
+  CHECK(codec_for(f, Tensor{TensorRole::lm_head, -1, 128256, 4096, 1, TensorStage::text, Shard::rows, false}, a).name ==
+        "Q6_K");
+  CHECK(codec_for(f, Tensor{TensorRole::norm, 3, 1, 4096, 1, TensorStage::text, Shard::replicated, false}, a).name ==
+        "F32");
 }
 
 TEST_CASE("unknown weight formats are errors that list what is allowed", "[formats][errors]") {

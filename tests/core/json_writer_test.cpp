@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include "vram/io/json_writer.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 using namespace vram::io;
 
@@ -24,7 +23,15 @@ TEST_CASE("the writer places commas and keys", "[json]") {
 TEST_CASE("doubles print in their shortest round-trip form", "[json]") {
   std::string out;
   JsonWriter w(out);
-  w.begin_array().value(0.1).value(58.11).value(1.0 / 3.0).value(std::nan("")).value(-2.5).value(1e-7).value(3.0).end_array();
+  w.begin_array()
+      .value(0.1)
+      .value(58.11)
+      .value(1.0 / 3.0)
+      .value(std::nan(""))
+      .value(-2.5)
+      .value(1e-7)
+      .value(3.0)
+      .end_array();
   const auto j = nlohmann::json::parse(out);
   CHECK(j[0].get<double>() == 0.1);
   CHECK(j[1].get<double>() == 58.11);

@@ -1,7 +1,8 @@
+#include "vram/budget/kv_cache.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
-#include "vram/budget/kv_cache.hpp"
 
 using namespace vram;
 
@@ -65,7 +66,8 @@ TEST_CASE("Mamba layers keep a constant state per sequence", "[kv][mamba]") {
 
 TEST_CASE("recurrent state joins the KV budget of each engine", "[kv][mamba]") {
   auto kv = [](const char* engine) {
-    return test::metric(test::run({{"model", "tiiuae/falcon-mamba-7b"}, {"hardware", {{"gpu", "H200"}}},
+    return test::metric(test::run({{"model", "tiiuae/falcon-mamba-7b"},
+                                   {"hardware", {{"gpu", "H200"}}},
                                    {"inference", {{"engine", engine}, {"context", 8192}, {"concurrency", 2}}}}),
                         "kv_cache_bytes");
   };
@@ -74,8 +76,10 @@ TEST_CASE("recurrent state joins the KV budget of each engine", "[kv][mamba]") {
   // transformers: bf16 states
   CHECK(kv("transformers") == 2.0 * 39'845'888 / 2);
   // vLLM: the pool counts sequences, one state each
-  const Report r = test::run({{"model", "tiiuae/falcon-mamba-7b"}, {"hardware", {{"gpu", "H200"}}}, {"inference", {{"context", 8192}}}});
-  CHECK(test::metric(r, "max_concurrency") == Approx(test::metric(r, "kv_cache_bytes") / (39'845'888 / 2)).epsilon(0.001));
+  const Report r = test::run(
+      {{"model", "tiiuae/falcon-mamba-7b"}, {"hardware", {{"gpu", "H200"}}}, {"inference", {{"context", 8192}}}});
+  CHECK(test::metric(r, "max_concurrency") ==
+        Approx(test::metric(r, "kv_cache_bytes") / (39'845'888 / 2)).epsilon(0.001));
 }
 
 TEST_CASE("Mllama cross-attention layers add no per-token cache", "[kv]") {

@@ -1,7 +1,8 @@
+#include "vram/engines/llamacpp.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
-#include "vram/engines/llamacpp.hpp"
 
 using namespace vram;
 
@@ -23,19 +24,25 @@ TEST_CASE("llama.cpp log of Llama-3.1-8B Q4_K_M, 4 × 2048 tokens", "[llamacpp][
   const Report r = test::run({{"model", "meta-llama/Llama-3.1-8B-Instruct"},
                               {"weights", "gguf:Q4_K_M"},
                               {"hardware", {{"gpu", "RTX-4090"}}},
-                              {"inference", {{"engine", "llama.cpp"}, {"context", 2048}, {"concurrency", 4},
-                                             {"llama_cpp", {{"n_gpu_layers", 33}, {"n_ubatch", 512}, {"n_seq_max", 4}}}}}});
-  CHECK(test::metric(r, "kv_cache_bytes") == 1024.0 * 1024 * 1024);  // "KV self size = 1024.00 MiB"
+                              {"inference",
+                               {{"engine", "llama.cpp"},
+                                {"context", 2048},
+                                {"concurrency", 4},
+                                {"llama_cpp", {{"n_gpu_layers", 33}, {"n_ubatch", 512}, {"n_seq_max", 4}}}}}});
+  CHECK(test::metric(r, "kv_cache_bytes") == 1024.0 * 1024 * 1024);   // "KV self size = 1024.00 MiB"
   CHECK(test::metric(r, "activation_bytes") == 560.0 * 1024 * 1024);  // "CUDA0 compute buffer size = 560.00 MiB"
   CHECK(test::metric(r, "weights_bytes") / 1048576.0 == Approx(4403.49).margin(0.01));
   CHECK(r.fits);
 }
 
 TEST_CASE("partial offload keeps the first layers on the CPU", "[llamacpp]") {
-  const Report all = test::run({{"model", "meta-llama/Llama-3.1-8B"}, {"weights", "gguf:Q4_K_M"},
+  const Report all = test::run({{"model", "meta-llama/Llama-3.1-8B"},
+                                {"weights", "gguf:Q4_K_M"},
                                 {"inference", {{"engine", "llama.cpp"}, {"context", 4096}}}});
-  const Report half = test::run({{"model", "meta-llama/Llama-3.1-8B"}, {"weights", "gguf:Q4_K_M"},
-                                 {"inference", {{"engine", "llama.cpp"}, {"context", 4096}, {"llama_cpp", {{"n_gpu_layers", 16}}}}}});
+  const Report half =
+      test::run({{"model", "meta-llama/Llama-3.1-8B"},
+                 {"weights", "gguf:Q4_K_M"},
+                 {"inference", {{"engine", "llama.cpp"}, {"context", 4096}, {"llama_cpp", {{"n_gpu_layers", 16}}}}}});
   CHECK(test::metric(half, "weights_bytes") < test::metric(all, "weights_bytes") / 2);
   CHECK(test::metric(half, "kv_cache_bytes") == test::metric(all, "kv_cache_bytes") / 2);
   CHECK_FALSE(half.warnings.empty());

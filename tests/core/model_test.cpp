@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "vram/model.hpp"
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
 #include "vram/error.hpp"
-#include "vram/model.hpp"
 
 using namespace vram;
 using nlohmann::json;
@@ -12,10 +12,11 @@ using nlohmann::json;
 namespace {
 
 json llama31_8b() {
-  return {{"model_type", "llama"},     {"hidden_size", 4096},       {"intermediate_size", 14336},
-          {"num_hidden_layers", 32},   {"num_attention_heads", 32}, {"num_key_value_heads", 8},
-          {"vocab_size", 128256},      {"max_position_embeddings", 131072}, {"tie_word_embeddings", false},
-          {"torch_dtype", "bfloat16"}};
+  return {{"model_type", "llama"},        {"hidden_size", 4096},
+          {"intermediate_size", 14336},   {"num_hidden_layers", 32},
+          {"num_attention_heads", 32},    {"num_key_value_heads", 8},
+          {"vocab_size", 128256},         {"max_position_embeddings", 131072},
+          {"tie_word_embeddings", false}, {"torch_dtype", "bfloat16"}};
 }
 
 std::string error_path(const json& config) {
@@ -66,7 +67,7 @@ TEST_CASE("architecture families count as their checkpoints do", "[model]") {
       {"bigscience/bloomz-7b1", 7'069'016'064},          // ALiBi, fused qkv, LayerNorm biases
       {"bigscience/T0_3B", 2'849'757'184},               // encoder-decoder
       {"microsoft/phi-2", 2'779'683'840},                // parallel block, dense MLP with biases
-      {"google/gemma-3-27b-it", 27'432'406'640},         // text 27,009,346,304 + SigLIP 416,866,032 + projector 6,194,304
+      {"google/gemma-3-27b-it", 27'432'406'640},  // text 27,009,346,304 + SigLIP 416,866,032 + projector 6,194,304
   };
   for (const auto& [id, n] : counts) {
     CAPTURE(id);
@@ -103,10 +104,10 @@ TEST_CASE("sliding-window layouts are read from the config's own fields", "[mode
   };
   CHECK(kinds("mistralai/Mistral-7B-v0.1") == 32);  // window 4096 on every layer
   CHECK(kinds("mistralai/Mistral-7B-v0.3") == 0);
-  CHECK(kinds("google/gemma-2-9b-it") == 21);       // even layers local
-  CHECK(kinds("google/gemma-3-27b-it") == 52);      // 5 local : 1 global over 62
-  CHECK(kinds("openai/gpt-oss-20b") == 12);         // layer_types
-  CHECK(kinds("Qwen/Qwen2.5-7B") == 0);             // use_sliding_window false
+  CHECK(kinds("google/gemma-2-9b-it") == 21);   // even layers local
+  CHECK(kinds("google/gemma-3-27b-it") == 52);  // 5 local : 1 global over 62
+  CHECK(kinds("openai/gpt-oss-20b") == 12);     // layer_types
+  CHECK(kinds("Qwen/Qwen2.5-7B") == 0);         // use_sliding_window false
 }
 
 TEST_CASE("a bare parameter count is one quantizable tensor", "[model][article]") {
@@ -173,9 +174,14 @@ TEST_CASE("an unknown model_type is counted from generic fields, with a note", "
 }
 
 TEST_CASE("multimodal configs read the language model under text_config", "[model]") {
-  json c = {{"model_type", "llava"}, {"text_config", llama31_8b()},
-            {"vision_config", {{"hidden_size", 1024}, {"intermediate_size", 4096}, {"num_hidden_layers", 24},
-                               {"patch_size", 14}, {"image_size", 336}}}};
+  json c = {{"model_type", "llava"},
+            {"text_config", llama31_8b()},
+            {"vision_config",
+             {{"hidden_size", 1024},
+              {"intermediate_size", 4096},
+              {"num_hidden_layers", 24},
+              {"patch_size", 14},
+              {"image_size", 336}}}};
   const Model m = model_from_config(c, "/model/config", "x");
   CHECK(parameter_count(m.tensors, TensorStage::text) == 8'030'261'248);
   // CLIP ViT-L/14-336: patch 3·14·14·1024 + 1024, positions 576 × 1024, 24 blocks of

@@ -1,15 +1,17 @@
-#include <catch2/catch.hpp>
+#include "vram/plan.hpp"
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
-#include "vram/plan.hpp"
 
 using namespace vram;
 using nlohmann::json;
 
 TEST_CASE("max context is the longest that fits, and one more token does not", "[plan]") {
-  Scenario s = test::scenario({{"model", "meta-llama/Llama-3.1-8B"}, {"hardware", {{"gpu", "RTX-4090"}}}, {"inference", {{"engine", "transformers"}}}});
+  Scenario s = test::scenario({{"model", "meta-llama/Llama-3.1-8B"},
+                               {"hardware", {{"gpu", "RTX-4090"}}},
+                               {"inference", {{"engine", "transformers"}}}});
   const std::int64_t ctx = max_context(s, 131072);
   REQUIRE(ctx > 0);
   REQUIRE(ctx < 131072);
@@ -20,7 +22,8 @@ TEST_CASE("max context is the longest that fits, and one more token does not", "
 }
 
 TEST_CASE("max concurrency on vLLM is the pool's floor", "[plan]") {
-  Scenario s = test::scenario({{"model", "meta-llama/Llama-3.1-8B"}, {"headroom", 0}, {"inference", {{"context", 8192}}}});
+  Scenario s =
+      test::scenario({{"model", "meta-llama/Llama-3.1-8B"}, {"headroom", 0}, {"inference", {{"context", 8192}}}});
   const std::int64_t c = max_concurrency(s);
   CHECK(c == static_cast<std::int64_t>(test::metric(estimate(s), "max_concurrency")));
 }

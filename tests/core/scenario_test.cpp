@@ -1,8 +1,6 @@
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <limits>
-
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -27,10 +25,15 @@ Failure failure(const std::string& text) {
   return {"(no error)", ""};
 }
 
-Failure failure(const json& j) { return failure(j.dump()); }
+Failure failure(const json& j) {
+  return failure(j.dump());
+}
 
 json base() {
-  return {{"v", 1}, {"model", "meta-llama/Llama-3.1-8B"}, {"hardware", {{"gpu", "H100-SXM-80GB"}}}, {"inference", {{"context", 8192}}}};
+  return {{"v", 1},
+          {"model", "meta-llama/Llama-3.1-8B"},
+          {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+          {"inference", {{"context", 8192}}}};
 }
 
 }  // namespace
@@ -128,7 +131,8 @@ TEST_CASE("defaults are applied and reported", "[scenario]") {
   CHECK(sc.weights.name == "bf16");
   CHECK(sc.inference.kv.name == "bf16");
   const auto has = [&](const std::string& d) {
-    for (const auto& x : sc.defaults_used) if (x == d) return true;
+    for (const auto& x : sc.defaults_used)
+      if (x == d) return true;
     return false;
   };
   CHECK(has("inference.context = 40960 (model max)"));
@@ -154,7 +158,8 @@ TEST_CASE("hostile input never crashes", "[scenario][errors]") {
   std::string deep(5000, '[');
   CHECK_NOTHROW(test::catalog());
   CHECK(failure(deep).message.find("malformed JSON") != std::string::npos);
-  CHECK(failure(json{{"model", {{"config", {{"hidden_size", std::string(100000, 'x')}}}}}}).path == "/model/config/hidden_size");
+  CHECK(failure(json{{"model", {{"config", {{"hidden_size", std::string(100000, 'x')}}}}}}).path ==
+        "/model/config/hidden_size");
   CHECK(failure(json{{"model", {{"config", nullptr}}}}).path == "/model/config");
   CHECK(failure(json{{"model", 7}}).path == "/model");
 }

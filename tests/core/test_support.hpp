@@ -2,10 +2,9 @@
 #pragma once
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "vram/catalog.hpp"
 #include "vram/estimate.hpp"
@@ -18,9 +17,13 @@ inline const Catalog& catalog() {
   return c;
 }
 
-inline Scenario scenario(const nlohmann::json& j) { return parse_scenario(j, catalog()); }
+inline Scenario scenario(const nlohmann::json& j) {
+  return parse_scenario(j, catalog());
+}
 
-inline Report run(const nlohmann::json& j) { return estimate(scenario(j)); }
+inline Report run(const nlohmann::json& j) {
+  return estimate(scenario(j));
+}
 
 inline double metric(const Report& r, const std::string& name) {
   const Metric* m = r.find_metric(name);

@@ -1,8 +1,9 @@
+#include "vram/engines/vllm.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
 #include "vram/budget/kv_cache.hpp"
-#include "vram/engines/vllm.hpp"
 
 using namespace vram;
 using namespace vram::vllm;
@@ -40,14 +41,16 @@ TEST_CASE("pipeline stages get L / pp layers, the remainder before the last stag
 
 TEST_CASE("rotary cache: max_position × rotary_dim in the model dtype", "[vllm]") {
   CHECK(rotary_cache_bytes(arch("meta-llama/Llama-3.1-8B"), 2).in_bytes() == 131072LL * 128 * 2);
-  CHECK(rotary_cache_bytes(arch("microsoft/phi-2"), 2).in_bytes() == 2048LL * 32 * 2);  // partial_rotary_factor 0.4 of 80
+  CHECK(rotary_cache_bytes(arch("microsoft/phi-2"), 2).in_bytes() ==
+        2048LL * 32 * 2);  // partial_rotary_factor 0.4 of 80
 }
 
 TEST_CASE("profiling peak terms", "[vllm][activations]") {
   // Llama-3.1-8B, H100 defaults: (14·1024 + 528)·128,256 + (8,192 + 2,048)·4,096·2 + 32 MiB
   CHECK(profile_sampler_bytes(1024, 8192, 128256, 4096, 2).in_bytes() == 1'906'397'184 + 83'886'080 + 33'554'432);
   // forward: 8,192 × 2 × (3 × 14,336 + 4 × 4,096) + 32 MiB
-  CHECK(profile_forward_bytes(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2).in_bytes() == 8192LL * 2 * (3 * 14336 + 4 * 4096) + 33'554'432);
+  CHECK(profile_forward_bytes(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2).in_bytes() ==
+        8192LL * 2 * (3 * 14336 + 4 * 4096) + 33'554'432);
   // Mixtral TP2: 2 × 8,192 × top-2 × (7,168 + 14,336)
   CHECK(moe_workspace_bytes(arch("mistralai/Mixtral-8x7B-v0.1"), 8192, 2, 2).in_bytes() == 704'643'072);
   CHECK(moe_workspace_bytes(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2).in_bytes() == 0);
@@ -90,11 +93,13 @@ TEST_CASE("sliding layers need at most window − 1 + max_num_batched_tokens tok
 }
 
 TEST_CASE("vLLM worked example: Llama-3.1-8B on an H100 at 0.95", "[vllm][estimate]") {
-  const Report r = test::run({{"model", "meta-llama/Llama-3.1-8B-Instruct"},
-                              {"weights", "bf16"},
-                              {"hardware", {{"gpu", "H100-SXM-80GB"}}},
-                              {"headroom", 0},
-                              {"inference", {{"engine", "vllm"}, {"context", 8192}, {"vllm", {{"gpu_memory_utilization", 0.95}, {"version", "0.19.0"}}}}}});
+  const Report r = test::run(
+      {{"model", "meta-llama/Llama-3.1-8B-Instruct"},
+       {"weights", "bf16"},
+       {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+       {"headroom", 0},
+       {"inference",
+        {{"engine", "vllm"}, {"context", 8192}, {"vllm", {{"gpu_memory_utilization", 0.95}, {"version", "0.19.0"}}}}}});
   // Measured (vLLM 0.19.0 log): weights 14.99 GiB, KV 58.11 GiB, 476,016 tokens, 58.11×.
   CHECK(test::metric(r, "weights_bytes") == 16'060'522'496 + 33'554'432);
   CHECK(test::metric(r, "kv_capacity_tokens") == Approx(476'016).epsilon(0.002));

@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "vram/budget/weights.hpp"
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
-#include "vram/budget/weights.hpp"
 
 using namespace vram;
 using nlohmann::json;
@@ -14,7 +14,9 @@ const Model& model(const char* id) {
   REQUIRE(m != nullptr);
   return m->model;
 }
-WeightFormat fmt(const char* name) { return parse_weight_format(json(name), "/weights", "bf16"); }
+WeightFormat fmt(const char* name) {
+  return parse_weight_format(json(name), "/weights", "bf16");
+}
 }  // namespace
 
 TEST_CASE("the article's example: 13,000,000,000 × 2 B = 26,000,000,000 B ≈ 24.21 GiB", "[weights][article]") {

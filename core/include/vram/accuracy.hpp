@@ -4,11 +4,10 @@
 // error of each metric is (predicted − measured) / measured.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "vram/catalog.hpp"
 
@@ -32,7 +31,7 @@ struct CaseResult {
 };
 
 struct MetricSummary {
-  std::string group;   ///< "inference/vllm", "training", ...
+  std::string group;  ///< "inference/vllm", "training", ...
   std::string metric;
   int n = 0;
   double median_abs = 0;

@@ -5,12 +5,11 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "vram/formats.hpp"
 #include "vram/model.hpp"
@@ -20,11 +19,11 @@ namespace vram {
 
 /// One GPU model: the memory the framework sees, and a marketing label.
 struct Gpu {
-  std::string id;        ///< catalog id, e.g. "H100-SXM-80GB"
-  std::string name;      ///< "NVIDIA H100 SXM5 80GB HBM3"
+  std::string id;    ///< catalog id, e.g. "H100-SXM-80GB"
+  std::string name;  ///< "NVIDIA H100 SXM5 80GB HBM3"
   std::string vendor;
   double marketing_gb = 0;
-  Bytes memory;          ///< cudaMemGetInfo total (what torch and vLLM see)
+  Bytes memory;  ///< cudaMemGetInfo total (what torch and vLLM see)
   std::string memory_source;
   std::optional<double> price_usd_per_hour;
   std::string price_source;
@@ -36,12 +35,12 @@ struct CatalogModel {
   std::string id;
   std::string revision;
   std::string config_source;
-  nlohmann::json config;  ///< verbatim config.json
-  Model model;            ///< resolved architecture and inventory
+  nlohmann::json config;                ///< verbatim config.json
+  Model model;                          ///< resolved architecture and inventory
   std::shared_ptr<const Model> shared;  ///< the same model, for scenarios to share without copying
-  WeightFormat own_format;               ///< the checkpoint's storage, from its quantization_config or dtype
-  bool quantized = false;                ///< the checkpoint has a quantization_config
-  std::string checkpoint_status;  ///< verified | corroborated | computed | unknown
+  WeightFormat own_format;              ///< the checkpoint's storage, from its quantization_config or dtype
+  bool quantized = false;               ///< the checkpoint has a quantization_config
+  std::string checkpoint_status;        ///< verified | corroborated | computed | unknown
   std::string checkpoint_source;
   /// Non-parameter tensors stored in the checkpoint (e.g. Llama-2 inv_freq).
   Bytes checkpoint_extra_bytes;

@@ -11,8 +11,7 @@ namespace vram {
 /// `{"ok": false, "error": {"path", "message"}}` (wasm).
 class InputError : public std::invalid_argument {
  public:
-  InputError(std::string path, const std::string& message)
-      : std::invalid_argument(message), path_(std::move(path)) {}
+  InputError(std::string path, const std::string& message) : std::invalid_argument(message), path_(std::move(path)) {}
   const std::string& path() const { return path_; }
 
  private:

@@ -13,8 +13,8 @@ class WeightsMemo;
 
 /// How much an estimate explains, and what it may reuse.
 struct EstimateOptions {
-  bool explain = true;           ///< formula text, details and notes (off for sweeps and solvers)
-  WeightsMemo* memo = nullptr;   ///< reuse weight sums across estimates of one model and format
+  bool explain = true;          ///< formula text, details and notes (off for sweeps and solvers)
+  WeightsMemo* memo = nullptr;  ///< reuse weight sums across estimates of one model and format
 };
 
 /// The budget of one scenario, per GPU, with the fit verdict.

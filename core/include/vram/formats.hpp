@@ -6,10 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "vram/model.hpp"
 #include "vram/units.hpp"
@@ -19,11 +18,11 @@ namespace vram {
 /// The layout of one stored tensor of `rows` x `cols` elements.
 struct Codec {
   enum class Kind : std::uint8_t {
-    plain,      ///< elem_bits per element, nothing else
-    per_row,    ///< + one scale per output row (per-channel)
-    block2d,    ///< + one scale per block_rows x block_cols tile (DeepSeek fp8)
-    group,      ///< + scale (and zero) per `group` input elements of each row (GPTQ/AWQ)
-    blocks,     ///< whole blocks of `group` elements, `block_bits` each (GGUF, MXFP4, NVFP4, NF4)
+    plain,    ///< elem_bits per element, nothing else
+    per_row,  ///< + one scale per output row (per-channel)
+    block2d,  ///< + one scale per block_rows x block_cols tile (DeepSeek fp8)
+    group,    ///< + scale (and zero) per `group` input elements of each row (GPTQ/AWQ)
+    blocks,   ///< whole blocks of `group` elements, `block_bits` each (GGUF, MXFP4, NVFP4, NF4)
   };
   Kind kind = Kind::plain;
   std::int64_t elem_bits = 16;
@@ -59,7 +58,7 @@ struct WeightFormat {
   Codec other;          ///< everything else (embeddings, norms, routers, vision)
   bool gguf = false;    ///< per-tensor recipe (llama.cpp mixtures), see codec_for
   std::string gguf_type;
-  GgufMixCodecs mix;    ///< the types a GGUF mixture raises tensors to
+  GgufMixCodecs mix;                         ///< the types a GGUF mixture raises tensors to
   std::vector<TensorRole> keep_unquantized;  ///< roles excluded by the checkpoint's ignore list
   bool quantized() const { return linear.name != other.name || gguf; }
 };
@@ -69,8 +68,7 @@ std::vector<std::string> weight_format_names();
 
 /// Parses the scenario "weights" value (a string or {"format", "group_size"}).
 /// `native` is the model's own 16/32-bit dtype for the unquantized tensors.
-WeightFormat parse_weight_format(const nlohmann::json& value, const std::string& path,
-                                 const std::string& native);
+WeightFormat parse_weight_format(const nlohmann::json& value, const std::string& path, const std::string& native);
 
 /// The format a checkpoint's `quantization_config` describes (compressed-tensors,
 /// fp8, gptq, awq, bitsandbytes, mxfp4, modelopt), with its ignore list.

@@ -8,11 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "vram/units.hpp"
 
@@ -35,22 +34,45 @@ struct LayerSpec {
 
 /// What a tensor is, for quantization recipes and sharding.
 enum class TensorRole : std::uint8_t {
-  embedding, embedding_norm, lm_head, position_embedding,
-  attn_q, attn_k, attn_v, attn_qkv, attn_o, attn_sinks,
-  mla_q_a, mla_q_b, mla_kv_a, mla_kv_b,
-  mlp_gate, mlp_up, mlp_down,
-  expert_gate, expert_up, expert_down,
+  embedding,
+  embedding_norm,
+  lm_head,
+  position_embedding,
+  attn_q,
+  attn_k,
+  attn_v,
+  attn_qkv,
+  attn_o,
+  attn_sinks,
+  mla_q_a,
+  mla_q_b,
+  mla_kv_a,
+  mla_kv_b,
+  mlp_gate,
+  mlp_up,
+  mlp_down,
+  expert_gate,
+  expert_up,
+  expert_down,
   router,
-  ssm_in, ssm_conv, ssm_x, ssm_dt, ssm_state, ssm_out,
-  norm, bias, rel_position_bias,
-  vision, projector,
+  ssm_in,
+  ssm_conv,
+  ssm_x,
+  ssm_dt,
+  ssm_state,
+  ssm_out,
+  norm,
+  bias,
+  rel_position_bias,
+  vision,
+  projector,
 };
 
 /// Which part of the checkpoint a tensor belongs to.
 enum class TensorStage : std::uint8_t {
-  text,     ///< the language model (decoder, or encoder+decoder for T5)
-  vision,   ///< vision tower and projector of a multimodal model
-  mtp,      ///< multi-token-prediction layers (stored; engines skip them by default)
+  text,    ///< the language model (decoder, or encoder+decoder for T5)
+  vision,  ///< vision tower and projector of a multimodal model
+  mtp,     ///< multi-token-prediction layers (stored; engines skip them by default)
 };
 
 /// How tensor parallelism splits a tensor.
@@ -83,19 +105,19 @@ struct BlockLayout {
   bool qkv_bias = false;
   bool o_bias = false;
   bool mlp_bias = false;
-  bool qk_norm = false;               ///< per-head RMSNorm on q and k (Qwen3, Gemma 3)
-  bool sinks = false;                 ///< per-head attention sinks (gpt-oss)
+  bool qk_norm = false;  ///< per-head RMSNorm on q and k (Qwen3, Gemma 3)
+  bool sinks = false;    ///< per-head attention sinks (gpt-oss)
   bool router_bias = false;
   bool expert_bias = false;
-  bool layernorm_bias = false;        ///< LayerNorm (weight + bias) instead of RMSNorm
-  bool gated_mlp = true;              ///< gate + up + down (SwiGLU/GeGLU) vs up + down
+  bool layernorm_bias = false;  ///< LayerNorm (weight + bias) instead of RMSNorm
+  bool gated_mlp = true;        ///< gate + up + down (SwiGLU/GeGLU) vs up + down
   int norms_per_layer = 2;
-  bool shared_expert_gate = false;    ///< Qwen2-MoE sigmoid gate on the shared expert
-  bool score_correction_bias = false; ///< DeepSeek-V3 e_score_correction_bias
-  std::int64_t moe_every = 1;         ///< MoE on layers with (i + 1) % moe_every == 0
-  std::int64_t first_dense = 0;       ///< first_k_dense_replace
-  std::int64_t dense_intermediate = 0;///< width of non-MoE MLPs in MoE models
-  std::int64_t mtp_layers = 0;        ///< stored multi-token-prediction layers
+  bool shared_expert_gate = false;      ///< Qwen2-MoE sigmoid gate on the shared expert
+  bool score_correction_bias = false;   ///< DeepSeek-V3 e_score_correction_bias
+  std::int64_t moe_every = 1;           ///< MoE on layers with (i + 1) % moe_every == 0
+  std::int64_t first_dense = 0;         ///< first_k_dense_replace
+  std::int64_t dense_intermediate = 0;  ///< width of non-MoE MLPs in MoE models
+  std::int64_t mtp_layers = 0;          ///< stored multi-token-prediction layers
 };
 
 /// Language-model architecture fields, normalised across families.
@@ -130,16 +152,16 @@ struct Architecture {
   std::int64_t ssm_conv = 0;
   std::int64_t ssm_dt_rank = 0;
   // Encoder-decoder
-  std::int64_t encoder_layers = 0;  ///< 0 for decoder-only models
+  std::int64_t encoder_layers = 0;     ///< 0 for decoder-only models
   std::vector<LayerSpec> layer_specs;  ///< one per decoder layer
   std::int64_t vision_params = 0;      ///< vision tower + projector, counted from vision_config
   BlockLayout block;
-  std::vector<std::string> notes;      ///< assumptions made while reading the config
+  std::vector<std::string> notes;  ///< assumptions made while reading the config
 };
 
 /// A resolved model: its architecture and tensor inventory.
 struct Model {
-  std::string id;      ///< catalog id, "config.json", or "params"
+  std::string id;  ///< catalog id, "config.json", or "params"
   Architecture arch;
   std::vector<Tensor> tensors;
   /// Published checkpoint bytes (safetensors total_size), when known.
@@ -163,8 +185,7 @@ Model model_from_config(const nlohmann::json& config, const std::string& path, s
 Model model_from_param_count(std::int64_t params);
 
 /// Total elements over tensors matching `stage` (all stages when nullopt).
-std::int64_t parameter_count(const std::vector<Tensor>& tensors,
-                             std::optional<TensorStage> stage = std::nullopt);
+std::int64_t parameter_count(const std::vector<Tensor>& tensors, std::optional<TensorStage> stage = std::nullopt);
 
 /// Parameters that one token runs through (MoE: routed experts_per_token only).
 std::int64_t active_parameter_count(const Model& model);

@@ -3,11 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "vram/catalog.hpp"
 #include "vram/report.hpp"
@@ -33,7 +32,7 @@ std::optional<std::int64_t> smallest_tensor_parallel(const Scenario& s, std::int
 struct GpuOption {
   std::string gpu_id;
   std::string gpu_name;
-  std::int64_t count = 0;           ///< GPUs (tensor parallel size)
+  std::int64_t count = 0;  ///< GPUs (tensor parallel size)
   Bytes memory_per_gpu;
   Bytes total_per_gpu;
   std::optional<double> price_usd_per_hour;  ///< for all `count` GPUs
@@ -45,8 +44,8 @@ std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog);
 
 /// A change that makes the scenario fit (or fit more), with the figure it buys.
 struct Hint {
-  std::string change;  ///< "kv_cache_dtype = fp8"
-  std::string effect;  ///< "KV per token 131,072 B → 65,536 B; max concurrency 58 → 116"
+  std::string change;             ///< "kv_cache_dtype = fp8"
+  std::string effect;             ///< "KV per token 131,072 B → 65,536 B; max concurrency 58 → 116"
   nlohmann::json scenario_patch;  ///< the fields to set, in scenario form
 };
 std::vector<Hint> hints(const Scenario& s);

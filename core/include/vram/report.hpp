@@ -2,12 +2,11 @@
 // categories, each with its bytes, the formula that produced them and a source.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "vram/units.hpp"
 

@@ -3,11 +3,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "vram/catalog.hpp"
 #include "vram/formats.hpp"
@@ -21,7 +20,7 @@ enum class Engine : std::uint8_t { vllm, llama_cpp, transformers };
 
 /// KV cache element type (`auto` resolves to the model's activation dtype).
 struct KvDtype {
-  std::string name;      ///< "bf16", "fp8", "q8_0", ...
+  std::string name;  ///< "bf16", "fp8", "q8_0", ...
   std::int64_t block_elems = 1;
   std::int64_t block_bytes = 2;  ///< bytes per block of block_elems values
 };
@@ -58,9 +57,9 @@ struct InferenceSettings {
 
 /// The GPU the scenario runs on.
 struct GpuChoice {
-  std::string id;    ///< catalog id, or "custom"
+  std::string id;  ///< catalog id, or "custom"
   std::string name;
-  Bytes memory;      ///< what the framework sees per GPU
+  Bytes memory;  ///< what the framework sees per GPU
   std::optional<double> price_usd_per_hour;
   int compute_capability = 0;  ///< CUDA compute capability × 10 (80 = "8.0"); 0 when unknown or not CUDA
 };
@@ -68,7 +67,7 @@ struct GpuChoice {
 struct Scenario {
   Workload workload = Workload::inference;
   std::shared_ptr<const Model> model;  ///< shared with the catalog; never null after parsing
-  std::string model_ref;  ///< how the model was named (catalog id, "config.json", "13,000,000,000 params")
+  std::string model_ref;               ///< how the model was named (catalog id, "config.json", "13,000,000,000 params")
   WeightFormat weights;
   std::optional<Bytes> weights_bytes_given;  ///< model.weights_bytes: exact checkpoint size
   GpuChoice gpu;

@@ -50,21 +50,23 @@ class Bytes {
 
   constexpr std::int64_t in_bytes() const { return bytes_; }
   /// The value in `unit`, as a floating-point number for display or ratios.
-  constexpr double in(Unit unit) const {
-    return static_cast<double>(bytes_) / static_cast<double>(unit.divisor);
-  }
+  constexpr double in(Unit unit) const { return static_cast<double>(bytes_) / static_cast<double>(unit.divisor); }
 
   constexpr Bytes operator+(Bytes o) const { return Bytes(bytes_ + o.bytes_); }
   constexpr Bytes operator-(Bytes o) const { return Bytes(bytes_ - o.bytes_); }
-  constexpr Bytes& operator+=(Bytes o) { bytes_ += o.bytes_; return *this; }
-  constexpr Bytes& operator-=(Bytes o) { bytes_ -= o.bytes_; return *this; }
+  constexpr Bytes& operator+=(Bytes o) {
+    bytes_ += o.bytes_;
+    return *this;
+  }
+  constexpr Bytes& operator-=(Bytes o) {
+    bytes_ -= o.bytes_;
+    return *this;
+  }
   constexpr Bytes operator*(std::int64_t k) const { return Bytes(bytes_ * k); }
   /// Whole-number division (floor for non-negative values).
   constexpr Bytes operator/(std::int64_t k) const { return Bytes(bytes_ / k); }
   /// How many times `o` fits, as a real ratio.
-  constexpr double ratio(Bytes o) const {
-    return static_cast<double>(bytes_) / static_cast<double>(o.bytes_);
-  }
+  constexpr double ratio(Bytes o) const { return static_cast<double>(bytes_) / static_cast<double>(o.bytes_); }
   constexpr auto operator<=>(const Bytes&) const = default;
 
  private:
@@ -77,7 +79,9 @@ class Bytes {
 Bytes scale_floor(Bytes b, double factor);
 
 /// Bytes needed for `bits` bits, rounded up to whole bytes.
-constexpr Bytes bytes_for_bits(std::int64_t bits) { return Bytes::of((bits + 7) / 8); }
+constexpr Bytes bytes_for_bits(std::int64_t bits) {
+  return Bytes::of((bits + 7) / 8);
+}
 
 /// "24.21 GiB": value in `unit` with `decimals` places and the unit's own label.
 std::string format(Bytes b, Unit unit, int decimals = 2);

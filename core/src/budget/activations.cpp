@@ -21,7 +21,9 @@ Bytes moe_transient_bytes(std::int64_t tokens, std::int64_t top_k, std::int64_t 
   return Bytes::of(tokens * top_k * (2 * width + width + hidden) * b);
 }
 
-Bytes logits_bytes(std::int64_t rows, std::int64_t vocab, std::int64_t b) { return Bytes::of(rows * vocab * b); }
+Bytes logits_bytes(std::int64_t rows, std::int64_t vocab, std::int64_t b) {
+  return Bytes::of(rows * vocab * b);
+}
 
 Bytes forward_peak_bytes(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
   if (a.layers == 0) return Bytes{};
@@ -33,7 +35,8 @@ Bytes forward_peak_bytes(const Architecture& a, std::int64_t tokens, std::int64_
   const std::int64_t dense_width = (a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) / tp;
   bool any_dense = false;
   for (const auto& l : a.layer_specs) any_dense = any_dense || (!l.moe && l.kind != LayerKind::mamba);
-  if (any_dense || a.family == "mamba") layer = std::max(layer, mlp_transient_bytes(tokens, dense_width, a.block.gated_mlp, b));
+  if (any_dense || a.family == "mamba")
+    layer = std::max(layer, mlp_transient_bytes(tokens, dense_width, a.block.gated_mlp, b));
   if (any_moe) {
     layer = std::max(layer, moe_transient_bytes(tokens, a.experts_per_token, a.expert_intermediate / tp, a.hidden, b));
   }

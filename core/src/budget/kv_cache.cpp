@@ -15,14 +15,12 @@ std::int64_t kv_heads_per_rank(const Architecture& a, std::int64_t tp) {
 Bytes kv_bytes_per_token_layer(const Architecture& a, const LayerSpec& layer, const KvDtype& d, std::int64_t tp) {
   switch (layer.kind) {
     case LayerKind::mamba:
-    case LayerKind::cross_attention:
-      return Bytes{};
+    case LayerKind::cross_attention: return Bytes{};
     case LayerKind::mla:
       // One latent per token, replicated on every tensor-parallel rank.
       return kv_row_bytes(a.kv_lora_rank + a.qk_rope_head_dim, d);
     case LayerKind::full_attention:
-    case LayerKind::sliding_attention:
-      break;
+    case LayerKind::sliding_attention: break;
   }
   const std::int64_t heads = kv_heads_per_rank(a, tp);
   return kv_row_bytes(heads * a.head_dim, d) + kv_row_bytes(heads * a.v_head_dim, d);
@@ -39,7 +37,8 @@ Bytes sum_layers(const Architecture& a, std::int32_t first, std::int32_t end, F&
 }
 }  // namespace
 
-Bytes kv_bytes_per_token(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int32_t first, std::int32_t end) {
+Bytes kv_bytes_per_token(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int32_t first,
+                         std::int32_t end) {
   Bytes b = sum_layers(a, first, end, [&](const LayerSpec& l) { return kv_bytes_per_token_layer(a, l, d, tp); });
   if (a.family == "t5") b = b * 2;  // self-attention + cross-attention (input taken as long as the context)
   return b;
@@ -55,8 +54,8 @@ Bytes kv_bytes_for_sequence(const Architecture& a, const KvDtype& d, std::int64_
   return b;
 }
 
-Bytes mamba_state_bytes_per_sequence(const Architecture& a, std::int64_t state_bits, std::int64_t tp, std::int32_t first,
-                                     std::int32_t end) {
+Bytes mamba_state_bytes_per_sequence(const Architecture& a, std::int64_t state_bits, std::int64_t tp,
+                                     std::int32_t first, std::int32_t end) {
   const std::int64_t inner = a.ssm_inner / tp;
   return sum_layers(a, first, end, [&](const LayerSpec& l) {
     if (l.kind != LayerKind::mamba) return Bytes{};
@@ -76,7 +75,8 @@ std::string kv_per_token_formula(const Architecture& a, const KvDtype& d, std::i
     }
   }
   const std::string dt = d.block_elems == 1 ? std::to_string(d.block_bytes) + " B (" + d.name + ")"
-                                            : std::to_string(d.block_bytes) + " B per " + std::to_string(d.block_elems) + " (" + d.name + ")";
+                                            : std::to_string(d.block_bytes) + " B per " +
+                                                  std::to_string(d.block_elems) + " (" + d.name + ")";
   std::string f;
   const std::int64_t heads = kv_heads_per_rank(a, tp);
   if (full + sliding > 0) {
@@ -84,14 +84,15 @@ std::string kv_per_token_formula(const Architecture& a, const KvDtype& d, std::i
          std::to_string(a.head_dim) + " dims × " + dt;
   }
   if (mla > 0) {
-    f += std::string(f.empty() ? "" : " + ") + std::to_string(mla) + " MLA layers × (" + std::to_string(a.kv_lora_rank) +
-         " latent + " + std::to_string(a.qk_rope_head_dim) + " rope) × " + dt;
+    f += std::string(f.empty() ? "" : " + ") + std::to_string(mla) + " MLA layers × (" +
+         std::to_string(a.kv_lora_rank) + " latent + " + std::to_string(a.qk_rope_head_dim) + " rope) × " + dt;
   }
   if (a.family == "t5") f += " × 2 (self + cross attention)";
   if (cross > 0) f += "; " + std::to_string(cross) + " cross-attention layers cache image tokens only";
   if (mamba > 0) {
-    f += f.empty() ? "no attention layers (" + std::to_string(mamba) + " Mamba layers hold a constant state per sequence)"
-                   : "; " + std::to_string(mamba) + " Mamba layers hold a constant state instead";
+    f += f.empty()
+             ? "no attention layers (" + std::to_string(mamba) + " Mamba layers hold a constant state per sequence)"
+             : "; " + std::to_string(mamba) + " Mamba layers hold a constant state instead";
   }
   const Bytes per_token = kv_bytes_per_token(a, d, tp);
   return f + " = " + format_exact(per_token) + "/token";

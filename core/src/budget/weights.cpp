@@ -6,7 +6,9 @@
 namespace vram {
 
 namespace {
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 }  // namespace
 
 ShardShape shard_shape(const Tensor& t, const Architecture& arch, std::int64_t tp, std::int64_t vocab_multiple) {
@@ -17,11 +19,8 @@ ShardShape shard_shape(const Tensor& t, const Architecture& arch, std::int64_t t
                      (t.role == TensorRole::bias && t.layer < 0 && out == arch.vocab);
   if (vocab && vocab_multiple > 1) out = ceil_div(out, vocab_multiple) * vocab_multiple;
   switch (t.shard) {
-    case Shard::replicated:
-      break;
-    case Shard::rows:
-      out = ceil_div(out, tp);
-      break;
+    case Shard::replicated: break;
+    case Shard::rows: out = ceil_div(out, tp); break;
     case Shard::cols:
       if (!vector) in = ceil_div(in, tp);
       break;
@@ -120,7 +119,8 @@ const WeightsEstimate& WeightsMemo::get(const Model& model, const WeightFormat& 
   return entries_.back().second;
 }
 
-WeightsEstimate weights_for(const Model& model, const WeightFormat& format, const WeightPlacement& p, WeightsMemo* memo) {
+WeightsEstimate weights_for(const Model& model, const WeightFormat& format, const WeightPlacement& p,
+                            WeightsMemo* memo) {
   return memo ? memo->get(model, format, p) : weights_on_gpu(model, format, p);
 }
 
@@ -128,7 +128,8 @@ std::string weights_formula(const WeightsEstimate& w) {
   std::string terms;
   for (const auto& part : w.parts) {
     if (!terms.empty()) terms += " + ";
-    const double bpp = part.params > 0 ? static_cast<double>(part.bytes.in_bytes()) / static_cast<double>(part.params) : 0;
+    const double bpp =
+        part.params > 0 ? static_cast<double>(part.bytes.in_bytes()) / static_cast<double>(part.params) : 0;
     terms += group_thousands(part.params) + " params × " + format_decimal(bpp, 4) + " B (" + part.codec + ")";
   }
   if (terms.empty()) terms = "0 params";

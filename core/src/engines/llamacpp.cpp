@@ -4,19 +4,24 @@
 
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/runtime.hpp"
-#include "vram/io/json_writer.hpp"
 #include "vram/budget/weights.hpp"
+#include "vram/io/json_writer.hpp"
 
 namespace vram::llamacpp {
 
 namespace {
 constexpr const char* kSource = "ggml-org/llama.cpp src/llama-model.cpp, src/llama-kv-cache.cpp, src/llama-context.cpp";
-std::int64_t pad(std::int64_t n, std::int64_t to) { return (n + to - 1) / to * to; }
+std::int64_t pad(std::int64_t n, std::int64_t to) {
+  return (n + to - 1) / to * to;
+}
 }  // namespace
 
-std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max) { return pad(context * n_seq_max, 256); }
+std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max) {
+  return pad(context * n_seq_max, 256);
+}
 
-Bytes compute_buffer_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn, bool holds_output) {
+Bytes compute_buffer_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
+                           bool holds_output) {
   const std::int64_t f32 = 4;
   // The KQ mask (f32, n_kv × n_ubatch) is a graph input living in the compute buffer.
   const Bytes mask = Bytes::of(n_kv * pad(n_ubatch, 64) * f32);
@@ -59,32 +64,59 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   for (std::int32_t i = kv_first; i < kv_end && i < static_cast<std::int32_t>(a.layer_specs.size()); ++i) {
     const auto& l = a.layer_specs[i];
     // SWA layers keep n_swa × n_seq_max + n_ubatch cells (llama-kv-cache-iswa.cpp), padded to 256.
-    const std::int64_t held = l.kind == LayerKind::sliding_attention ? std::min(cells, pad(l.window * lc.n_seq_max + lc.n_ubatch, 256)) : cells;
+    const std::int64_t held = l.kind == LayerKind::sliding_attention
+                                  ? std::min(cells, pad(l.window * lc.n_seq_max + lc.n_ubatch, 256))
+                                  : cells;
     kv_device += kv_bytes_per_token_layer(a, l, inf.kv, 1) * held;
   }
   // Recurrent layers keep an f32 state per sequence (llama-memory-recurrent.cpp: r_l, s_l as F32).
   const Bytes recurrent = mamba_state_bytes_per_sequence(a, 32, 1, kv_first, kv_end) * lc.n_seq_max;
   kv_device += recurrent;
-  const Bytes compute = a.family == "bare" ? Bytes{} : compute_buffer_bytes(a, cells, lc.n_ubatch, lc.flash_attn, output_on_gpu && devices == 1);
+  const Bytes compute = a.family == "bare"
+                            ? Bytes{}
+                            : compute_buffer_bytes(a, cells, lc.n_ubatch, lc.flash_attn, output_on_gpu && devices == 1);
 
-  const std::string layers_note = !r.explain ? std::string() : " (layers " + std::to_string(place.first_layer) + "–" + std::to_string(place.end_layer - 1) +
-                                  (place.head ? " + output" : "") + " on this GPU; token_embd in host memory)";
-  r.add({"weights", "Model weights (CUDA0 model buffer)", w.bytes, explained(r, [&] { return weights_formula(w) + layers_note; }), explained(r, [&] { return std::string(s.weights.source); })});
+  const std::string layers_note =
+      !r.explain ? std::string()
+                 : " (layers " + std::to_string(place.first_layer) + "–" + std::to_string(place.end_layer - 1) +
+                       (place.head ? " + output" : "") + " on this GPU; token_embd in host memory)";
+  r.add({"weights", "Model weights (CUDA0 model buffer)", w.bytes,
+         explained(r, [&] { return weights_formula(w) + layers_note; }),
+         explained(r, [&] { return std::string(s.weights.source); })});
   if (a.family != "bare") {
-    r.add({"kv_cache", "KV cache", kv_device, explained(r, [&] { return
-           group_thousands(cells) + " cells (" + std::to_string(inf.context) + " × " + std::to_string(lc.n_seq_max) +
-               " sequences, padded to 256) × " + kv_per_token_formula(a, inf.kv, 1) +
-               (recurrent > Bytes{} ? " + recurrent f32 states " + format_exact(recurrent) : std::string()) + " = " + format_exact(kv_device) + " ≈ " +
-               format(kv_device, kMiB); }), explained(r, [&] { return std::string("llama.cpp src/llama-kv-cache.cpp (K and V: n_embd_k_gqa × kv_size per layer)"); })});
-    r.add({"activations", "Compute buffer", compute, explained(r, [&] { return
-           std::string(lc.flash_attn ? "flash attention (no score matrix): max(KQ mask + 4 × n_ubatch × n_embd × 4 B, "
-                                       "output logits n_ubatch × (n_vocab + n_embd) × 4 B)"
-                                     : "KQ scores " + group_thousands(cells) + " × " + std::to_string(lc.n_ubatch) + " × " +
-                                           std::to_string(a.heads) + " heads × 4 B + KQ mask + 4 × n_ubatch × n_embd × 4 B") +
-               " = " + format_exact(compute) + " ≈ " + format(compute, kMiB); }), explained(r, [&] { return std::string("llama.cpp src/llama-graph.cpp build_attn_mha; ggml-alloc graph allocator"); })});
+    r.add({"kv_cache", "KV cache", kv_device,
+           explained(r,
+                     [&] {
+                       return group_thousands(cells) + " cells (" + std::to_string(inf.context) + " × " +
+                              std::to_string(lc.n_seq_max) + " sequences, padded to 256) × " +
+                              kv_per_token_formula(a, inf.kv, 1) +
+                              (recurrent > Bytes{} ? " + recurrent f32 states " + format_exact(recurrent)
+                                                   : std::string()) +
+                              " = " + format_exact(kv_device) + " ≈ " + format(kv_device, kMiB);
+                     }),
+           explained(r, [&] {
+             return std::string("llama.cpp src/llama-kv-cache.cpp (K and V: n_embd_k_gqa × kv_size per layer)");
+           })});
+    r.add({"activations", "Compute buffer", compute,
+           explained(r,
+                     [&] {
+                       return std::string(
+                                  lc.flash_attn
+                                      ? "flash attention (no score matrix): max(KQ mask + 4 × n_ubatch × n_embd × 4 B, "
+                                        "output logits n_ubatch × (n_vocab + n_embd) × 4 B)"
+                                      : "KQ scores " + group_thousands(cells) + " × " + std::to_string(lc.n_ubatch) +
+                                            " × " + std::to_string(a.heads) +
+                                            " heads × 4 B + KQ mask + 4 × n_ubatch × n_embd × 4 B") +
+                              " = " + format_exact(compute) + " ≈ " + format(compute, kMiB);
+                     }),
+           explained(r, [&] {
+             return std::string("llama.cpp src/llama-graph.cpp build_attn_mha; ggml-alloc graph allocator");
+           })});
   }
   const RuntimeTerm ctx = cuda_context(false);
-  r.add({"cuda_context", "CUDA context", ctx.bytes, explained(r, [&] { return "driver context and library kernels = " + format_iec(ctx.bytes); }), explained(r, [&] { return std::string(ctx.source); })});
+  r.add({"cuda_context", "CUDA context", ctx.bytes,
+         explained(r, [&] { return "driver context and library kernels = " + format_iec(ctx.bytes); }),
+         explained(r, [&] { return std::string(ctx.source); })});
 
   r.metric("weights_bytes", static_cast<double>(w.bytes.in_bytes()));
   if (a.family != "bare") {
@@ -103,8 +135,8 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   e.set("source", kSource);
   r.detail("engine", e.str());
   if (first_gpu_layer > 0) {
-    r.warnings.push_back(std::to_string(first_gpu_layer) + " layers stay on the CPU (n_gpu_layers " + std::to_string(lc.n_gpu_layers) +
-                         "): they need host memory and run far slower");
+    r.warnings.push_back(std::to_string(first_gpu_layer) + " layers stay on the CPU (n_gpu_layers " +
+                         std::to_string(lc.n_gpu_layers) + "): they need host memory and run far slower");
   }
 }
 

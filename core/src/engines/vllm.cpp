@@ -8,18 +8,24 @@
 #include "vram/budget/activations.hpp"
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/runtime.hpp"
-#include "vram/io/json_writer.hpp"
 #include "vram/budget/weights.hpp"
+#include "vram/io/json_writer.hpp"
 
 namespace vram::vllm {
 
 namespace {
 
-constexpr const char* kWorkerSource = "vllm/v1/worker/gpu_worker.py determine_available_memory, vllm/utils/mem_utils.py memory_profiling (v0.19.0)";
-constexpr const char* kKvSource = "vllm/v1/core/kv_cache_utils.py get_kv_cache_config_from_groups, get_max_concurrency_for_kv_cache_config (v0.19.0)";
-constexpr const char* kSweepSource = "vLLM 0.19.0 startup logs, H100 sweep (llm-d-incubation/llm-d-planner @ d3121e059da8, accuracy/results/v0.19.0/logs)";
+constexpr const char* kWorkerSource =
+    "vllm/v1/worker/gpu_worker.py determine_available_memory, vllm/utils/mem_utils.py memory_profiling (v0.19.0)";
+constexpr const char* kKvSource =
+    "vllm/v1/core/kv_cache_utils.py get_kv_cache_config_from_groups, get_max_concurrency_for_kv_cache_config (v0.19.0)";
+constexpr const char* kSweepSource =
+    "vLLM 0.19.0 startup logs, H100 sweep (llm-d-incubation/llm-d-planner @ d3121e059da8, "
+    "accuracy/results/v0.19.0/logs)";
 
-std::string fmt(double v) { return format_decimal(v, 2); }
+std::string fmt(double v) {
+  return format_decimal(v, 2);
+}
 
 }  // namespace
 
@@ -79,7 +85,6 @@ Bytes rotary_cache_bytes(const Architecture& a, std::int64_t elem_bytes) {
   return Bytes::of(a.max_positions * a.rotary_dim * elem_bytes);
 }
 
-
 namespace {
 
 using TypeCount = KvLayout::Type;
@@ -92,9 +97,12 @@ std::vector<TypeCount> attention_types(const Architecture& a, std::int32_t first
     const auto& l = a.layer_specs[i];
     if (l.kind == LayerKind::mamba || l.kind == LayerKind::cross_attention) continue;
     const std::int64_t window = l.kind == LayerKind::sliding_attention ? l.window : 0;
-    auto it = std::find_if(types.begin(), types.end(), [&](const TypeCount& t) { return t.kind == l.kind && t.window == window; });
-    if (it == types.end()) types.push_back({l.kind, window, 1});
-    else it->layers += 1;
+    auto it = std::find_if(types.begin(), types.end(),
+                           [&](const TypeCount& t) { return t.kind == l.kind && t.window == window; });
+    if (it == types.end())
+      types.push_back({l.kind, window, 1});
+    else
+      it->layers += 1;
   }
   return types;
 }
@@ -107,7 +115,8 @@ KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std
   k.types = attention_types(a, first, end);
   const auto& types = k.types;
   Bytes page;
-  for (const auto& t : types) page = std::max(page, kv_bytes_per_token_layer(a, LayerSpec{t.kind, t.window, false}, d, tp) * block_size);
+  for (const auto& t : types)
+    page = std::max(page, kv_bytes_per_token_layer(a, LayerSpec{t.kind, t.window, false}, d, tp) * block_size);
   if (types.empty()) return k;
   std::int64_t min_n = INT64_MAX, max_n = 0;
   for (const auto& t : types) {
@@ -124,7 +133,8 @@ KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std
   return k;
 }
 
-KvPool kv_pool(const KvLayout& k, Bytes available, std::int64_t block_size, std::int64_t context, std::int64_t max_batched) {
+KvPool kv_pool(const KvLayout& k, Bytes available, std::int64_t block_size, std::int64_t context,
+               std::int64_t max_batched) {
   KvPool p;
   if (k.groups == 0 || available <= Bytes{}) return p;
   const Bytes block_all_groups = k.page_bytes * k.group_size;  // one block id spans group_size layer tensors
@@ -188,7 +198,6 @@ Bytes cuda_graph_bytes(bool eager, std::int64_t layers_on_gpu) {
   return Bytes::from_fraction(0.39 + 0.016 * static_cast<double>(layers_on_gpu), kGiB);
 }
 
-
 /// cuBLAS workspace, allocated through the caching allocator on first use:
 /// 4096 × 8 KiB = 32 MiB on sm90 (pytorch aten/src/ATen/cuda/CublasHandlePool.cpp, v2.8).
 constexpr Bytes kCublasWorkspace = Bytes::of(32LL << 20);
@@ -199,11 +208,12 @@ constexpr std::int64_t kSamplerScratchRows = 132;
 
 }  // namespace
 
-Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden, std::int64_t b) {
-  const Bytes logits = logits_bytes(rows, vocab, b);                     // lm_head output in the model dtype
+Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                            std::int64_t b) {
+  const Bytes logits = logits_bytes(rows, vocab, b);                        // lm_head output in the model dtype
   const Bytes fp32_copy = b == 4 ? Bytes{} : logits_bytes(rows, vocab, 4);  // logits.to(float32)
-  const Bytes scratch = logits_bytes(kSamplerScratchRows, vocab, 4);      // top-k/top-p kernel
-  const Bytes probs = logits_bytes(rows, vocab, 4) * 2;                   // softmax probs + exponential q
+  const Bytes scratch = logits_bytes(kSamplerScratchRows, vocab, 4);        // top-k/top-p kernel
+  const Bytes probs = logits_bytes(rows, vocab, 4) * 2;                     // softmax probs + exponential q
   const Bytes hidden_states = Bytes::of((tokens + 2 * rows) * hidden * b);  // hidden, last rows, rand_like
   return logits + fp32_copy + scratch + probs + hidden_states + kCublasWorkspace;
 }
@@ -229,8 +239,7 @@ Bytes moe_workspace_bytes(const Architecture& a, std::int64_t tokens, std::int64
   return Bytes::of(b * tokens * a.experts_per_token * (std::max(i, a.hidden) + std::max(2 * i, a.hidden)));
 }
 
-namespace {
-}  // namespace
+namespace {}  // namespace
 
 void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
   WeightsMemo local;
@@ -263,7 +272,8 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
     place.embedding = st == 0;
     place.vision = st == 0;
     place.head = st == pp - 1;
-    place.vocab_multiple = 64;  // VocabParallelEmbedding pads to 64 (vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE)
+    place.vocab_multiple =
+        64;  // VocabParallelEmbedding pads to 64 (vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE)
     sa.weights_detail = &memo->get(m, s.weights, place);
     sa.weights = sa.weights_detail->bytes;
     if (s.weights_bytes_given && sa.weights > Bytes{}) {
@@ -271,8 +281,8 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
       WeightPlacement whole;
       whole.vocab_multiple = 1;
       const Bytes full = memo->get(m, s.weights, whole).bytes;
-      sa.weights = Bytes::of(static_cast<std::int64_t>(
-          static_cast<long double>(sa.weights.in_bytes()) * s.weights_bytes_given->in_bytes() / full.in_bytes()));
+      sa.weights = Bytes::of(static_cast<std::int64_t>(static_cast<long double>(sa.weights.in_bytes()) *
+                                                       s.weights_bytes_given->in_bytes() / full.in_bytes()));
     }
     sa.rotary = rotary_cache_bytes(a, b);
     if (a.family != "bare") {
@@ -290,19 +300,21 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
       sa.layout = kv_layout(a, inf.kv, tp, inf.vllm.block_size, sa.first_layer, sa.end_layer);
       sa.pool = kv_pool(sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, lim.max_num_batched_tokens);
       const std::int64_t blocks_per_seq = (inf.context + inf.vllm.block_size - 1) / inf.vllm.block_size;
-      sa.kv_needed = kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) *
-                     inf.concurrency;
+      sa.kv_needed =
+          kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) *
+          inf.concurrency;
       // Mamba layers keep one recurrent state per sequence, in the model dtype
       // (vllm/v1/kv_cache_interface.py MambaSpec; mamba_ssm_cache_dtype "auto").
       sa.mamba_state = mamba_state_bytes_per_sequence(a, 8 * b, tp, sa.first_layer, sa.end_layer);
       if (sa.mamba_state > Bytes{}) {
         sa.kv_needed += sa.mamba_state * inf.concurrency;
-        const Bytes per_seq = kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) +
-                              sa.mamba_state;
+        const Bytes per_seq =
+            kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) +
+            sa.mamba_state;
         sa.pool.max_concurrency = sa.kv_available > Bytes{} ? sa.kv_available.ratio(per_seq) : 0.0;
         if (sa.layout.groups == 0) {
           sa.pool.blocks = static_cast<std::int64_t>(sa.pool.max_concurrency);  // one state block per sequence
-          sa.pool.tokens = sa.pool.blocks * inf.context;                         // no per-token cache: bounded by sequences
+          sa.pool.tokens = sa.pool.blocks * inf.context;  // no per-token cache: bounded by sequences
         }
       }
     }
@@ -323,59 +335,98 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
   const StageAccount& r0 = stages[0];
   const KvPool pool = stages[bottleneck].pool;
 
-  const std::string where = pp > 1 ? " (pipeline stage " + std::to_string(heaviest) + ": layers " + std::to_string(h.first_layer) +
-                                         "–" + std::to_string(h.end_layer - 1) + ")"
+  const std::string where = pp > 1 ? " (pipeline stage " + std::to_string(heaviest) + ": layers " +
+                                         std::to_string(h.first_layer) + "–" + std::to_string(h.end_layer - 1) + ")"
                                    : "";
   const std::string tp_note = tp > 1 ? ", split over " + std::to_string(tp) + " tensor-parallel ranks" : "";
-  r.add({"weights", "Model weights", h.weights, explained(r, [&] { return weights_formula(*h.weights_detail) + tp_note + where; }), explained(r, [&] { return std::string(s.weights.source + "; vLLM loads the checkpoint as stored (Model loading took X GiB)"); })});
+  r.add({"weights", "Model weights", h.weights,
+         explained(r, [&] { return weights_formula(*h.weights_detail) + tp_note + where; }), explained(r, [&] {
+           return std::string(s.weights.source + "; vLLM loads the checkpoint as stored (Model loading took X GiB)");
+         })});
   if (h.rotary > Bytes{}) {
-    r.add({"rotary_cache", "Rotary cos/sin cache", h.rotary, explained(r, [&] {
-             return group_thousands(a.max_positions) + " positions × " + std::to_string(a.rotary_dim) + " rotary dims × " +
-                    std::to_string(b) + " B = " + format_exact(h.rotary) + " ≈ " + format(h.rotary, kMiB);
-           }), explained(r, [&] { return std::string("vllm/model_executor/layers/rotary_embedding/base.py _compute_cos_sin_cache (v0.19.0)"); })});
+    r.add({"rotary_cache", "Rotary cos/sin cache", h.rotary,
+           explained(r,
+                     [&] {
+                       return group_thousands(a.max_positions) + " positions × " + std::to_string(a.rotary_dim) +
+                              " rotary dims × " + std::to_string(b) + " B = " + format_exact(h.rotary) + " ≈ " +
+                              format(h.rotary, kMiB);
+                     }),
+           explained(r, [&] {
+             return std::string("vllm/model_executor/layers/rotary_embedding/base.py _compute_cos_sin_cache (v0.19.0)");
+           })});
   }
   if (a.family != "bare") {
     const std::int64_t blocks_per_seq = (inf.context + inf.vllm.block_size - 1) / inf.vllm.block_size;
-    r.add({"kv_cache", "KV cache (needed)", h.kv_needed, explained(r, [&] {
-             return std::to_string(inf.concurrency) + " sequences × " + group_thousands(blocks_per_seq * inf.vllm.block_size) +
-                    " tokens (whole " + std::to_string(inf.vllm.block_size) + "-token blocks) × " + kv_per_token_formula(a, inf.kv, tp) +
-                    (h.mamba_state > Bytes{} ? " + " + std::to_string(inf.concurrency) + " × Mamba state " + format_exact(h.mamba_state) +
-                                                   " (conv (d_conv − 1) × d_inner + SSM d_state × d_inner per layer)"
-                                             : std::string()) +
-                    " = " + format_exact(h.kv_needed) + " ≈ " + format_iec(h.kv_needed);
-           }), explained(r, [&] { return std::string("vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes (v0.19.0)"); })});
+    r.add({"kv_cache", "KV cache (needed)", h.kv_needed,
+           explained(r,
+                     [&] {
+                       return std::to_string(inf.concurrency) + " sequences × " +
+                              group_thousands(blocks_per_seq * inf.vllm.block_size) + " tokens (whole " +
+                              std::to_string(inf.vllm.block_size) + "-token blocks) × " +
+                              kv_per_token_formula(a, inf.kv, tp) +
+                              (h.mamba_state > Bytes{}
+                                   ? " + " + std::to_string(inf.concurrency) + " × Mamba state " +
+                                         format_exact(h.mamba_state) +
+                                         " (conv (d_conv − 1) × d_inner + SSM d_state × d_inner per layer)"
+                                   : std::string()) +
+                              " = " + format_exact(h.kv_needed) + " ≈ " + format_iec(h.kv_needed);
+                     }),
+           explained(r, [&] {
+             return std::string("vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes (v0.19.0)");
+           })});
     const std::int64_t T = lim.max_num_batched_tokens;
     const std::int64_t R = std::min(lim.max_num_seqs, T);
-    std::string act_formula = !r.explain ? std::string() : h.sampler >= h.forward_peak
-        ? "sampler step: " + group_thousands(R) + " seqs × " + group_thousands(a.vocab) + " vocab × (" + std::to_string(b) +
-              " B logits + 4 B fp32 copy + 2 × 4 B probabilities) + 132 × vocab × 4 B top-k scratch + " + group_thousands(T + 2 * R) +
-              " × " + std::to_string(a.hidden) + " hidden × " + std::to_string(b) + " B + 32 MiB cuBLAS = " + format_exact(h.sampler) +
-              " (forward pass " + format_iec(h.forward_peak) + " is lower)"
-        : "profiling forward pass: " + group_thousands(T) + " tokens × " + std::to_string(b) + " B × (3 × " +
-              std::to_string((a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) / tp) + " MLP + 4 × " +
-              std::to_string(a.hidden) + " hidden) + 32 MiB cuBLAS = " + format_exact(h.forward_peak) +
-              (h.sampler > Bytes{} ? " (sampler step " + format_iec(h.sampler) + " is lower)" : "");
-    if (r.explain && h.moe_workspace > Bytes{}) act_formula += " + fused-MoE workspace " + format_exact(h.moe_workspace);
-    if (r.explain && h.pp_buffers > Bytes{}) act_formula += " + pipeline receive buffers 2 × T × H × b = " + format_exact(h.pp_buffers);
+    std::string act_formula =
+        !r.explain ? std::string()
+        : h.sampler >= h.forward_peak
+            ? "sampler step: " + group_thousands(R) + " seqs × " + group_thousands(a.vocab) + " vocab × (" +
+                  std::to_string(b) +
+                  " B logits + 4 B fp32 copy + 2 × 4 B probabilities) + 132 × vocab × 4 B top-k scratch + " +
+                  group_thousands(T + 2 * R) + " × " + std::to_string(a.hidden) + " hidden × " + std::to_string(b) +
+                  " B + 32 MiB cuBLAS = " + format_exact(h.sampler) + " (forward pass " + format_iec(h.forward_peak) +
+                  " is lower)"
+            : "profiling forward pass: " + group_thousands(T) + " tokens × " + std::to_string(b) + " B × (3 × " +
+                  std::to_string((a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) / tp) +
+                  " MLP + 4 × " + std::to_string(a.hidden) +
+                  " hidden) + 32 MiB cuBLAS = " + format_exact(h.forward_peak) +
+                  (h.sampler > Bytes{} ? " (sampler step " + format_iec(h.sampler) + " is lower)" : "");
+    if (r.explain && h.moe_workspace > Bytes{})
+      act_formula += " + fused-MoE workspace " + format_exact(h.moe_workspace);
+    if (r.explain && h.pp_buffers > Bytes{})
+      act_formula += " + pipeline receive buffers 2 × T × H × b = " + format_exact(h.pp_buffers);
     r.add({"activations", "Activation peak (profiling run)", h.activation,
-           explained(r, [&] { return act_formula + " ≈ " + format_iec(h.activation) + "; " + lim.why; }), explained(r, [&] { return std::string("vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run, _dummy_sampler_run (v0.19.0)"); })});
+           explained(r, [&] { return act_formula + " ≈ " + format_iec(h.activation) + "; " + lim.why; }),
+           explained(r, [&] {
+             return std::string(
+                 "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run, _dummy_sampler_run (v0.19.0)");
+           })});
   }
-  r.add({"non_torch", "Non-torch workspaces", h.non_torch, explained(r, [&] {
-           return std::string(tp > 1 ? "cuBLAS/attention workspaces + NCCL and custom all-reduce buffers (tensor parallel)"
-                                     : "cuBLAS/attention workspaces") +
-                  " = " + format_iec(h.non_torch) + " (measured per engine version)";
-         }), explained(r, [&] { return std::string(kSweepSource); })});
+  r.add({"non_torch", "Non-torch workspaces", h.non_torch,
+         explained(
+             r,
+             [&] {
+               return std::string(
+                          tp > 1 ? "cuBLAS/attention workspaces + NCCL and custom all-reduce buffers (tensor parallel)"
+                                 : "cuBLAS/attention workspaces") +
+                      " = " + format_iec(h.non_torch) + " (measured per engine version)";
+             }),
+         explained(r, [&] { return std::string(kSweepSource); })});
   const std::int64_t graph_layers = a.family == "bare" ? 0 : h.end_layer - h.first_layer;
   const Bytes graphs = cuda_graph_bytes(inf.vllm.enforce_eager, graph_layers);
   if (graphs > Bytes{}) {
-    r.add({"cuda_graphs", "CUDA graph pools", graphs, explained(r, [&] {
-             return "0.39 GiB + 0.016 GiB × " + std::to_string(graph_layers) +
-                    " layers, captured after the KV cache outside gpu_memory_utilization = " + format_iec(graphs) + " (0 with enforce_eager)";
-           }), explained(r, [&] { return std::string(kSweepSource); })});
+    r.add({"cuda_graphs", "CUDA graph pools", graphs,
+           explained(r,
+                     [&] {
+                       return "0.39 GiB + 0.016 GiB × " + std::to_string(graph_layers) +
+                              " layers, captured after the KV cache outside gpu_memory_utilization = " +
+                              format_iec(graphs) + " (0 with enforce_eager)";
+                     }),
+           explained(r, [&] { return std::string(kSweepSource); })});
   }
   const RuntimeTerm ctx = cuda_context(tp * pp > 1);
   r.add({"cuda_context", "CUDA context", ctx.bytes,
-         explained(r, [&] { return "driver context and library kernels at start = " + format_iec(ctx.bytes); }), explained(r, [&] { return std::string(ctx.source); })});
+         explained(r, [&] { return "driver context and library kernels at start = " + format_iec(ctx.bytes); }),
+         explained(r, [&] { return std::string(ctx.source); })});
 
   // Metrics (rank 0, as vLLM logs them) and the engine's own accounting.
   r.metric("weights_bytes", static_cast<double>((r0.weights + r0.rotary).in_bytes()));
@@ -390,45 +441,52 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
   r.metric("cuda_graph_bytes", static_cast<double>(graphs.in_bytes()));
 
   if (r.explain) {
-  io::ObjectText e;
-  e.set("engine", "vllm");
-  e.set("version", inf.vllm.version.empty() ? "0.19" : inf.vllm.version);
-  e.set("requested_bytes", requested.in_bytes());
-  e.set("requested_formula", format_iec(s.gpu.memory) + " × gpu_memory_utilization " + fmt(inf.vllm.gpu_memory_utilization) + " = " +
-                           format_iec(requested));
-  e.set("max_num_batched_tokens", lim.max_num_batched_tokens);
-  e.set("max_num_seqs", lim.max_num_seqs);
-  e.set("scheduler_defaults", lim.why);
-  e.set("kv_available_bytes", stages[bottleneck].kv_available.in_bytes());
-  e.set("kv_available_formula", "requested " + format_iec(requested) + " − weights " + format_iec(stages[bottleneck].weights + stages[bottleneck].rotary) +
-                              " − activation peak " + format_iec(stages[bottleneck].activation) + " − non-torch " +
-                              format_iec(stages[bottleneck].non_torch) + " = " + format_iec(stages[bottleneck].kv_available));
-  e.set("kv_blocks", pool.blocks);
-  e.set("kv_capacity_tokens", pool.tokens);
-  e.set("kv_groups", stages[bottleneck].layout.groups);
-  e.set("kv_group_size", stages[bottleneck].layout.group_size);
-  e.set("kv_page_bytes", stages[bottleneck].layout.page_bytes.in_bytes());
-  e.set("max_concurrency", std::floor(pool.max_concurrency * 100.0) / 100.0);
-  e.set("kv_pool_formula", format_iec(stages[bottleneck].kv_available) + " / (" + format_exact(stages[bottleneck].layout.page_bytes) +
-                         " per layer-block × " + std::to_string(stages[bottleneck].layout.group_size) + " layers) = " +
-                         group_thousands(pool.blocks) + " blocks; " + group_thousands(pool.blocks) + " / " +
-                         std::to_string(std::max<std::int64_t>(1, stages[bottleneck].layout.groups)) + " groups × " +
-                         std::to_string(inf.vllm.block_size) + " tokens = " + group_thousands(pool.tokens) + " tokens");
-  e.set("source", std::string(kWorkerSource) + "; " + kKvSource);
-  r.detail("engine", e.str());
+    io::ObjectText e;
+    e.set("engine", "vllm");
+    e.set("version", inf.vllm.version.empty() ? "0.19" : inf.vllm.version);
+    e.set("requested_bytes", requested.in_bytes());
+    e.set("requested_formula", format_iec(s.gpu.memory) + " × gpu_memory_utilization " +
+                                   fmt(inf.vllm.gpu_memory_utilization) + " = " + format_iec(requested));
+    e.set("max_num_batched_tokens", lim.max_num_batched_tokens);
+    e.set("max_num_seqs", lim.max_num_seqs);
+    e.set("scheduler_defaults", lim.why);
+    e.set("kv_available_bytes", stages[bottleneck].kv_available.in_bytes());
+    e.set("kv_available_formula", "requested " + format_iec(requested) + " − weights " +
+                                      format_iec(stages[bottleneck].weights + stages[bottleneck].rotary) +
+                                      " − activation peak " + format_iec(stages[bottleneck].activation) +
+                                      " − non-torch " + format_iec(stages[bottleneck].non_torch) + " = " +
+                                      format_iec(stages[bottleneck].kv_available));
+    e.set("kv_blocks", pool.blocks);
+    e.set("kv_capacity_tokens", pool.tokens);
+    e.set("kv_groups", stages[bottleneck].layout.groups);
+    e.set("kv_group_size", stages[bottleneck].layout.group_size);
+    e.set("kv_page_bytes", stages[bottleneck].layout.page_bytes.in_bytes());
+    e.set("max_concurrency", std::floor(pool.max_concurrency * 100.0) / 100.0);
+    e.set("kv_pool_formula",
+          format_iec(stages[bottleneck].kv_available) + " / (" + format_exact(stages[bottleneck].layout.page_bytes) +
+              " per layer-block × " + std::to_string(stages[bottleneck].layout.group_size) +
+              " layers) = " + group_thousands(pool.blocks) + " blocks; " + group_thousands(pool.blocks) + " / " +
+              std::to_string(std::max<std::int64_t>(1, stages[bottleneck].layout.groups)) + " groups × " +
+              std::to_string(inf.vllm.block_size) + " tokens = " + group_thousands(pool.tokens) + " tokens");
+    e.set("source", std::string(kWorkerSource) + "; " + kKvSource);
+    r.detail("engine", e.str());
   }
 
   if (r.explain && a.family != "bare") {
     if (pool.tokens < inf.context) {
-      r.warnings.push_back("vLLM will refuse to start: one " + group_thousands(inf.context) + "-token sequence needs more KV cache than the " +
-                           group_thousands(pool.tokens) + " tokens available; lower context (max_model_len), raise gpu_memory_utilization, use fp8 KV or more GPUs");
+      r.warnings.push_back(
+          "vLLM will refuse to start: one " + group_thousands(inf.context) +
+          "-token sequence needs more KV cache than the " + group_thousands(pool.tokens) +
+          " tokens available; lower context (max_model_len), raise gpu_memory_utilization, use fp8 KV or more GPUs");
     } else if (pool.max_concurrency + 1e-9 < static_cast<double>(inf.concurrency)) {
-      r.warnings.push_back("the KV pool holds " + fmt(std::floor(pool.max_concurrency * 100.0) / 100.0) + " sequences of " + group_thousands(inf.context) +
-                           " tokens, fewer than the " + std::to_string(inf.concurrency) + " requested: vLLM will queue the rest");
+      r.warnings.push_back("the KV pool holds " + fmt(std::floor(pool.max_concurrency * 100.0) / 100.0) +
+                           " sequences of " + group_thousands(inf.context) + " tokens, fewer than the " +
+                           std::to_string(inf.concurrency) + " requested: vLLM will queue the rest");
     }
   }
   if (r.explain && stages[bottleneck].kv_available <= Bytes{}) {
-    r.warnings.push_back("the weights and profiling peak exceed gpu_memory_utilization × memory: vLLM cannot allocate any KV cache");
+    r.warnings.push_back(
+        "the weights and profiling peak exceed gpu_memory_utilization × memory: vLLM cannot allocate any KV cache");
   }
 }
 

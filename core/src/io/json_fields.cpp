@@ -9,9 +9,12 @@ namespace vram::io {
 std::string join_path(const std::string& parent, const std::string& key) {
   std::string escaped;
   for (char c : key) {
-    if (c == '~') escaped += "~0";
-    else if (c == '/') escaped += "~1";
-    else escaped += c;
+    if (c == '~')
+      escaped += "~0";
+    else if (c == '/')
+      escaped += "~1";
+    else
+      escaped += c;
   }
   return parent + "/" + escaped;
 }
@@ -55,15 +58,14 @@ const json& require_object(const json& value, const std::string& path, const std
   return value;
 }
 
-std::optional<std::int64_t> optional_int(const json& obj, const std::string& key,
-                                         const std::string& path, IntRange range) {
+std::optional<std::int64_t> optional_int(const json& obj, const std::string& key, const std::string& path,
+                                         IntRange range) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
   return read_int(*it, path, key, range);
 }
 
-std::int64_t require_int(const json& obj, const std::string& key, const std::string& path,
-                         IntRange range) {
+std::int64_t require_int(const json& obj, const std::string& key, const std::string& path, IntRange range) {
   auto v = optional_int(obj, key, path, range);
   if (!v) throw InputError(join_path(path, key), "is required: " + describe_range(range));
   return *v;
@@ -77,22 +79,21 @@ std::optional<std::int64_t> optional_int_any(const json& obj, const std::vector<
   return std::nullopt;
 }
 
-std::int64_t require_int_any(const json& obj, const std::vector<std::string>& keys,
-                             const std::string& path, IntRange range) {
+std::int64_t require_int_any(const json& obj, const std::vector<std::string>& keys, const std::string& path,
+                             IntRange range) {
   if (auto v = optional_int_any(obj, keys, path, range)) return *v;
   std::string names;
   for (const auto& k : keys) names += (names.empty() ? "" : " or ") + k;
-  throw InputError(join_path(path, keys.front()),
-                   "is required (" + names + "): " + describe_range(range));
+  throw InputError(join_path(path, keys.front()), "is required (" + names + "): " + describe_range(range));
 }
 
-std::optional<double> optional_number(const json& obj, const std::string& key,
-                                      const std::string& path, double min, double max) {
+std::optional<double> optional_number(const json& obj, const std::string& key, const std::string& path, double min,
+                                      double max) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
   if (!it->is_number()) {
-    throw InputError(join_path(path, key), "must be a number from " + std::to_string(min) + " to " + std::to_string(max) +
-                            "; got " + std::string(it->type_name()));
+    throw InputError(join_path(path, key), "must be a number from " + std::to_string(min) + " to " +
+                                               std::to_string(max) + "; got " + std::string(it->type_name()));
   }
   const double d = it->get<double>();
   if (!std::isfinite(d) || d < min || d > max) {
@@ -103,8 +104,7 @@ std::optional<double> optional_number(const json& obj, const std::string& key,
   return d;
 }
 
-double require_number(const json& obj, const std::string& key, const std::string& path, double min,
-                      double max) {
+double require_number(const json& obj, const std::string& key, const std::string& path, double min, double max) {
   auto v = optional_number(obj, key, path, min, max);
   if (!v) {
     char buf[120];
@@ -123,8 +123,7 @@ std::optional<bool> optional_bool(const json& obj, const std::string& key, const
   return it->get<bool>();
 }
 
-std::optional<std::string> optional_string(const json& obj, const std::string& key,
-                                           const std::string& path) {
+std::optional<std::string> optional_string(const json& obj, const std::string& key, const std::string& path) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
   if (!it->is_string()) {
@@ -133,8 +132,7 @@ std::optional<std::string> optional_string(const json& obj, const std::string& k
   return it->get<std::string>();
 }
 
-std::optional<std::string> optional_choice(const json& obj, const std::string& key,
-                                           const std::string& path,
+std::optional<std::string> optional_choice(const json& obj, const std::string& key, const std::string& path,
                                            const std::vector<std::string>& allowed) {
   auto v = optional_string(obj, key, path);
   if (!v) return v;
@@ -146,8 +144,7 @@ std::optional<std::string> optional_choice(const json& obj, const std::string& k
   throw InputError(join_path(path, key), "unknown value \"" + *v + "\"; allowed: " + list);
 }
 
-void reject_unknown_keys(const json& obj, const std::string& path,
-                         const std::vector<std::string>& known) {
+void reject_unknown_keys(const json& obj, const std::string& path, const std::vector<std::string>& known) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     if (it.key() == "extra") continue;
     bool found = false;

@@ -24,13 +24,12 @@ Bytes mlp_transient_bytes(std::int64_t tokens, std::int64_t width, bool gated, s
 
 /// Attention temporaries: fused qkv output T × (q + k + v) plus the attention
 /// output T × (heads × head_dim).
-Bytes attention_transient_bytes(std::int64_t tokens, std::int64_t q_dim, std::int64_t kv_dim,
-                                std::int64_t elem_bytes);
+Bytes attention_transient_bytes(std::int64_t tokens, std::int64_t q_dim, std::int64_t kv_dim, std::int64_t elem_bytes);
 
 /// Fused-MoE intermediate caches for T tokens routed to top-k experts:
 /// cache1 T×k×2N, cache2 T×k×N, cache3 T×k×h (fused_moe.py).
-Bytes moe_transient_bytes(std::int64_t tokens, std::int64_t top_k, std::int64_t expert_width,
-                          std::int64_t hidden, std::int64_t elem_bytes);
+Bytes moe_transient_bytes(std::int64_t tokens, std::int64_t top_k, std::int64_t expert_width, std::int64_t hidden,
+                          std::int64_t elem_bytes);
 
 /// Logits of `rows` positions over the vocabulary in `elem_bytes`.
 Bytes logits_bytes(std::int64_t rows, std::int64_t vocab, std::int64_t elem_bytes);

@@ -20,12 +20,12 @@ namespace vram {
 /// Which tensors one GPU holds.
 struct WeightPlacement {
   std::int64_t tensor_parallel = 1;
-  std::int32_t first_layer = 0;                                   ///< first decoder layer on this GPU
+  std::int32_t first_layer = 0;                                       ///< first decoder layer on this GPU
   std::int32_t end_layer = std::numeric_limits<std::int32_t>::max();  ///< one past the last
-  bool embedding = true;     ///< token embedding (first pipeline stage)
-  bool head = true;          ///< final norm + lm_head (last pipeline stage)
-  bool vision = true;        ///< vision tower (multimodal models, first stage)
-  bool mtp = false;          ///< multi-token-prediction layers (speculative decoding only)
+  bool embedding = true;                                              ///< token embedding (first pipeline stage)
+  bool head = true;                                                   ///< final norm + lm_head (last pipeline stage)
+  bool vision = true;                                                 ///< vision tower (multimodal models, first stage)
+  bool mtp = false;                 ///< multi-token-prediction layers (speculative decoding only)
   std::int64_t vocab_multiple = 1;  ///< vocabulary rows padded to this multiple before sharding
 };
 

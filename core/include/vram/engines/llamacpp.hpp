@@ -13,8 +13,8 @@
 
 #include <cstdint>
 
-#include "vram/model.hpp"
 #include "vram/budget/weights.hpp"
+#include "vram/model.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
 #include "vram/units.hpp"

@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "vram/model.hpp"
 #include "vram/budget/weights.hpp"
+#include "vram/model.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
 #include "vram/units.hpp"

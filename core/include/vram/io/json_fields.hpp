@@ -5,11 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace vram::io {
 
@@ -32,32 +31,28 @@ inline constexpr std::int64_t kAbsurd = 1'000'000'000'000'000;
 std::int64_t require_int(const json& obj, const std::string& key, const std::string& path,
                          IntRange range = {1, kAbsurd});
 /// Same, but `nullopt` when the key is absent or null.
-std::optional<std::int64_t> optional_int(const json& obj, const std::string& key,
-                                         const std::string& path, IntRange range = {1, kAbsurd});
+std::optional<std::int64_t> optional_int(const json& obj, const std::string& key, const std::string& path,
+                                         IntRange range = {1, kAbsurd});
 /// First key of `keys` that is present (aliases such as n_embd / hidden_size).
 std::optional<std::int64_t> optional_int_any(const json& obj, const std::vector<std::string>& keys,
                                              const std::string& path, IntRange range = {1, kAbsurd});
-std::int64_t require_int_any(const json& obj, const std::vector<std::string>& keys,
-                             const std::string& path, IntRange range = {1, kAbsurd});
+std::int64_t require_int_any(const json& obj, const std::vector<std::string>& keys, const std::string& path,
+                             IntRange range = {1, kAbsurd});
 
 /// Finite number in [min, max].
-double require_number(const json& obj, const std::string& key, const std::string& path, double min,
-                      double max);
-std::optional<double> optional_number(const json& obj, const std::string& key,
-                                      const std::string& path, double min, double max);
+double require_number(const json& obj, const std::string& key, const std::string& path, double min, double max);
+std::optional<double> optional_number(const json& obj, const std::string& key, const std::string& path, double min,
+                                      double max);
 
 std::optional<bool> optional_bool(const json& obj, const std::string& key, const std::string& path);
-std::optional<std::string> optional_string(const json& obj, const std::string& key,
-                                           const std::string& path);
+std::optional<std::string> optional_string(const json& obj, const std::string& key, const std::string& path);
 /// String field that must be one of `allowed`.
-std::optional<std::string> optional_choice(const json& obj, const std::string& key,
-                                           const std::string& path,
+std::optional<std::string> optional_choice(const json& obj, const std::string& key, const std::string& path,
                                            const std::vector<std::string>& allowed);
 
 /// Throws if `obj` has a key not in `known` (catches typos such as "contxt").
 /// The key "extra" is always allowed.
-void reject_unknown_keys(const json& obj, const std::string& path,
-                         const std::vector<std::string>& known);
+void reject_unknown_keys(const json& obj, const std::string& path, const std::vector<std::string>& known);
 
 /// Throws unless `value` is a JSON object.
 const json& require_object(const json& value, const std::string& path, const std::string& what);

@@ -42,14 +42,38 @@ class ObjectText {
   ObjectText() { w_.begin_object(); }
   ObjectText(const ObjectText&) = delete;
   ObjectText& operator=(const ObjectText&) = delete;
-  ObjectText& set(std::string_view k, std::string_view v) { w_.key(k).value(v); return *this; }
-  ObjectText& set(std::string_view k, const std::string& v) { w_.key(k).value(std::string_view(v)); return *this; }
-  ObjectText& set(std::string_view k, const char* v) { w_.key(k).value(std::string_view(v)); return *this; }
-  ObjectText& set(std::string_view k, std::int64_t v) { w_.key(k).value(v); return *this; }
-  ObjectText& set(std::string_view k, int v) { w_.key(k).value(static_cast<std::int64_t>(v)); return *this; }
-  ObjectText& set(std::string_view k, double v) { w_.key(k).value(v); return *this; }
-  ObjectText& set(std::string_view k, bool v) { w_.key(k).value(v); return *this; }
-  ObjectText& set_raw(std::string_view k, std::string_view json) { w_.key(k).raw(json); return *this; }
+  ObjectText& set(std::string_view k, std::string_view v) {
+    w_.key(k).value(v);
+    return *this;
+  }
+  ObjectText& set(std::string_view k, const std::string& v) {
+    w_.key(k).value(std::string_view(v));
+    return *this;
+  }
+  ObjectText& set(std::string_view k, const char* v) {
+    w_.key(k).value(std::string_view(v));
+    return *this;
+  }
+  ObjectText& set(std::string_view k, std::int64_t v) {
+    w_.key(k).value(v);
+    return *this;
+  }
+  ObjectText& set(std::string_view k, int v) {
+    w_.key(k).value(static_cast<std::int64_t>(v));
+    return *this;
+  }
+  ObjectText& set(std::string_view k, double v) {
+    w_.key(k).value(v);
+    return *this;
+  }
+  ObjectText& set(std::string_view k, bool v) {
+    w_.key(k).value(v);
+    return *this;
+  }
+  ObjectText& set_raw(std::string_view k, std::string_view json) {
+    w_.key(k).raw(json);
+    return *this;
+  }
   /// Closes the object and hands over its text.
   std::string str() {
     w_.end_object();
