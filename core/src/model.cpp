@@ -203,9 +203,8 @@ void parse_moe(Architecture& a, BlockLayout& s, const json& cfg, const std::stri
 }
 
 Architecture parse_llama_like(const json& cfg, const std::string& path, const std::string& mt) {
-  Architecture p;
-  Architecture& a = p;
-  BlockLayout& s = p.block;
+  Architecture a;
+  BlockLayout& s = a.block;
   a.model_type = mt;
   a.family = "decoder";
   a.hidden = require_int_any(cfg, {"hidden_size", "n_embd", "d_model"}, path, kDim);
@@ -268,12 +267,11 @@ Architecture parse_llama_like(const json& cfg, const std::string& path, const st
     s.expert_bias = true;
     s.qkv_bias = s.o_bias = true;
   }
-  return p;
+  return a;
 }
 
 Architecture parse_deepseek(const json& cfg, const std::string& path, const std::string& mt) {
-  Architecture p = parse_llama_like(cfg, path, mt);
-  Architecture& a = p;
+  Architecture a = parse_llama_like(cfg, path, mt);
   a.family = "deepseek";
   a.q_lora_rank = optional_int(cfg, "q_lora_rank", path, kDim).value_or(0);
   a.kv_lora_rank = io::require_int(cfg, "kv_lora_rank", path, kDim);
@@ -285,27 +283,26 @@ Architecture parse_deepseek(const json& cfg, const std::string& path, const std:
   for (auto& l : a.layer_specs) l.kind = LayerKind::mla;
   const auto freq = optional_int(cfg, "moe_layer_freq", path, kCount).value_or(1);
   for (std::int64_t i = 0; i < a.layers; ++i) {
-    a.layer_specs[i].moe = a.experts > 0 && i >= p.block.first_dense && i % freq == 0;
+    a.layer_specs[i].moe = a.experts > 0 && i >= a.block.first_dense && i % freq == 0;
   }
-  p.block.score_correction_bias =
+  a.block.score_correction_bias =
       optional_string(cfg, "topk_method", path).value_or("") == "noaux_tc" || mt == "deepseek_v3" || mt == "kimi_k2";
-  p.block.mtp_layers = optional_int(cfg, "num_nextn_predict_layers", path, {0, 100}).value_or(0);
-  return p;
+  a.block.mtp_layers = optional_int(cfg, "num_nextn_predict_layers", path, {0, 100}).value_or(0);
+  return a;
 }
 
 Architecture parse_phi(const json& cfg, const std::string& path, const std::string& mt) {
-  Architecture p = parse_llama_like(cfg, path, mt);
-  p.family = "phi";
-  p.block.qkv_bias = p.block.o_bias = p.block.mlp_bias = true;
-  p.block.layernorm_bias = true;
-  p.block.gated_mlp = false;
-  p.block.norms_per_layer = 1;  // one LayerNorm feeds the parallel attention and MLP
-  return p;
+  Architecture a = parse_llama_like(cfg, path, mt);
+  a.family = "phi";
+  a.block.qkv_bias = a.block.o_bias = a.block.mlp_bias = true;
+  a.block.layernorm_bias = true;
+  a.block.gated_mlp = false;
+  a.block.norms_per_layer = 1;  // one LayerNorm feeds the parallel attention and MLP
+  return a;
 }
 
 Architecture parse_bloom(const json& cfg, const std::string& path, const std::string& mt) {
-  Architecture p;
-  Architecture& a = p;
+  Architecture a;
   a.model_type = mt;
   a.family = "bloom";
   a.hidden = require_int_any(cfg, {"hidden_size", "n_embed"}, path, kDim);
@@ -321,14 +318,13 @@ Architecture parse_bloom(const json& cfg, const std::string& path, const std::st
   a.tied_embeddings = true;
   a.layer_specs.assign(static_cast<std::size_t>(a.layers), LayerSpec{});
   a.notes.push_back("bloom uses ALiBi positions: no maximum context in the config");
-  p.block.qkv_bias = p.block.o_bias = p.block.mlp_bias = p.block.layernorm_bias = true;
-  p.block.gated_mlp = false;
-  return p;
+  a.block.qkv_bias = a.block.o_bias = a.block.mlp_bias = a.block.layernorm_bias = true;
+  a.block.gated_mlp = false;
+  return a;
 }
 
 Architecture parse_t5(const json& cfg, const std::string& path, const std::string& mt) {
-  Architecture p;
-  Architecture& a = p;
+  Architecture a;
   a.model_type = mt;
   a.family = "t5";
   a.hidden = io::require_int(cfg, "d_model", path, kDim);
@@ -340,15 +336,14 @@ Architecture parse_t5(const json& cfg, const std::string& path, const std::strin
   a.vocab = require_int_any(cfg, {"vocab_size"}, path, kVocab);
   a.tied_embeddings = optional_bool(cfg, "tie_word_embeddings", path).value_or(true);
   const std::string ff = optional_string(cfg, "feed_forward_proj", path).value_or("relu");
-  p.block.gated_mlp = ff.rfind("gated-", 0) == 0;
+  a.block.gated_mlp = ff.rfind("gated-", 0) == 0;
   a.layer_specs.assign(static_cast<std::size_t>(a.layers), LayerSpec{});
   a.notes.push_back("encoder-decoder: the KV cache counts decoder self-attention plus cross-attention over the input");
-  return p;
+  return a;
 }
 
 Architecture parse_mamba(const json& cfg, const std::string& path, const std::string& mt) {
-  Architecture p;
-  Architecture& a = p;
+  Architecture a;
   a.model_type = mt;
   a.family = "mamba";
   a.hidden = require_int_any(cfg, {"hidden_size", "d_model"}, path, kDim);
@@ -362,15 +357,14 @@ Architecture parse_mamba(const json& cfg, const std::string& path, const std::st
   a.ssm_dt_rank = optional_int(cfg, "time_step_rank", path, kDim).value_or((a.hidden + 15) / 16);
   a.tied_embeddings = optional_bool(cfg, "tie_word_embeddings", path).value_or(true);
   a.layer_specs.assign(static_cast<std::size_t>(a.layers), LayerSpec{LayerKind::mamba, 0, false});
-  p.block.norms_per_layer = 1;  // one RMSNorm before the mixer (MambaBlock.norm)
-  p.block.qkv_bias = optional_bool(cfg, "use_bias", path).value_or(false);      // in/out projections
-  p.block.mlp_bias = optional_bool(cfg, "use_conv_bias", path).value_or(true);  // conv1d bias
-  return p;
+  a.block.norms_per_layer = 1;  // one RMSNorm before the mixer (MambaBlock.norm)
+  a.block.qkv_bias = optional_bool(cfg, "use_bias", path).value_or(false);      // in/out projections
+  a.block.mlp_bias = optional_bool(cfg, "use_conv_bias", path).value_or(true);  // conv1d bias
+  return a;
 }
 
 Architecture parse_jamba(const json& cfg, const std::string& path, const std::string& mt) {
-  Architecture p = parse_llama_like(cfg, path, mt);
-  Architecture& a = p;
+  Architecture a = parse_llama_like(cfg, path, mt);
   a.family = "jamba";
   const auto attn_period = optional_int(cfg, "attn_layer_period", path, kCount).value_or(8);
   const auto attn_offset = optional_int(cfg, "attn_layer_offset", path, {0, attn_period - 1}).value_or(4);
@@ -381,13 +375,13 @@ Architecture parse_jamba(const json& cfg, const std::string& path, const std::st
   a.ssm_state = optional_int(cfg, "mamba_d_state", path, kDim).value_or(16);
   a.ssm_conv = optional_int(cfg, "mamba_d_conv", path, kCount).value_or(4);
   a.ssm_dt_rank = optional_int(cfg, "mamba_dt_rank", path, kDim).value_or((a.hidden + 15) / 16);
-  p.block.qkv_bias = false;
+  a.block.qkv_bias = false;
   for (std::int64_t i = 0; i < a.layers; ++i) {
     auto& l = a.layer_specs[i];
     l.kind = (i % attn_period == attn_offset) ? LayerKind::full_attention : LayerKind::mamba;
     l.moe = a.experts > 0 && i % expert_period == expert_offset;
   }
-  return p;
+  return a;
 }
 
 Architecture parse_family(const json& cfg, const std::string& path, const std::string& mt,
@@ -459,8 +453,7 @@ Architecture parse_config_full(const json& config, const std::string& path) {
   }
   if (mt == "gemma3") mt = "gemma3_text";
   const json text_cfg = with_family_defaults(*text, mt);
-  Architecture p = parse_family(text_cfg, text_path, mt, notes);
-  Architecture& a = p;
+  Architecture a = parse_family(text_cfg, text_path, mt, notes);
   // dtype: the text config may omit it when the outer config states it.
   std::vector<std::string> dtype_notes;
   if (text != &config && !text_cfg.contains("torch_dtype") && !text_cfg.contains("dtype")) {
@@ -477,7 +470,7 @@ Architecture parse_config_full(const json& config, const std::string& path) {
   }
   a.notes.insert(a.notes.begin(), notes.begin(), notes.end());
   a.notes.insert(a.notes.end(), dtype_notes.begin(), dtype_notes.end());
-  return p;
+  return a;
 }
 
 // ---------------------------------------------------------------------------

@@ -7,11 +7,7 @@
 using namespace vram;
 
 namespace {
-const Architecture& arch(const char* id) {
-  const CatalogModel* m = test::catalog().find_model(id);
-  REQUIRE(m != nullptr);
-  return m->model.arch;
-}
+using test::arch;
 const KvDtype kBf16{"bf16", 1, 2};
 const KvDtype kFp8{"fp8", 1, 1};
 const KvDtype kQ8{"q8_0", 32, 34};

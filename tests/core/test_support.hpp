@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "vram/catalog.hpp"
@@ -15,6 +16,13 @@ namespace vram::test {
 inline const Catalog& catalog() {
   static const Catalog c(embedded_catalog_files());
   return c;
+}
+
+/// A catalog model's architecture (fails the test when the id is missing).
+inline const Architecture& arch(const char* id) {
+  const CatalogModel* m = catalog().find_model(id);
+  if (m == nullptr) throw std::runtime_error(std::string("not in the catalog: ") + id);
+  return m->model.arch;
 }
 
 inline Scenario scenario(const nlohmann::json& j) {

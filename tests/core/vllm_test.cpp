@@ -9,11 +9,7 @@ using namespace vram;
 using namespace vram::vllm;
 
 namespace {
-const Architecture& arch(const char* id) {
-  const CatalogModel* m = test::catalog().find_model(id);
-  REQUIRE(m != nullptr);
-  return m->model.arch;
-}
+using test::arch;
 const KvDtype kBf16{"bf16", 1, 2};
 }  // namespace
 

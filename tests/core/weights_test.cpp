@@ -70,3 +70,16 @@ TEST_CASE("llama.cpp Q4_K_M mixture of Llama-3.1-8B, token_embd on the host", "[
   // "CUDA0 model buffer size = 4403.49 MiB" (public llama.cpp log, accuracy case llamacpp-01)
   CHECK(weights_on_gpu(m, fmt("gguf:Q4_K_M"), gpu).bytes.in(kMiB) == Approx(4403.49).margin(0.01));
 }
+
+TEST_CASE("a pasted config with its exact checkpoint size uses that size", "[weights]") {
+  const json cfg = test::catalog().find_model("meta-llama/Llama-3.1-8B")->config;
+  // The published total plus 1 GiB (as if the checkpoint held extra tensors): vLLM loads what is stored.
+  const std::int64_t given = 16'060'522'496 + (1LL << 30);
+  const Report r =
+      test::run({{"model", {{"config", cfg}, {"weights_bytes", given}}}, {"inference", {{"context", 4096}}}});
+  CHECK(test::metric(r, "weights_bytes") == Approx(static_cast<double>(given + 33'554'432)).epsilon(1e-6));
+  // weights_by_dtype: 8,030,261,248 BF16 parameters = 16,060,522,496 B.
+  const Report d = test::run({{"model", {{"config", cfg}, {"weights_by_dtype", {{"BF16", 8'030'261'248LL}}}}},
+                              {"inference", {{"context", 4096}}}});
+  CHECK(test::metric(d, "weights_bytes") == Approx(16'060'522'496.0 + 33'554'432).epsilon(1e-9));
+}
