@@ -163,3 +163,27 @@ test('no network: every request was a file:// load, and no script error', () => 
   assert.deepEqual(outside, []);
   assert.deepEqual(pageErrors, []);
 });
+
+test('the same page works from a static server (scripts/static-server.cjs)', async () => {
+  const { spawn } = require('node:child_process');
+  const port = 18000 + Math.floor(Math.random() * 2000);
+  const server = spawn(process.execPath, [path.join(ROOT, 'scripts', 'static-server.cjs'), path.join(ROOT, 'web'), String(port)],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise((resolve, reject) => {
+      server.stdout.once('data', resolve);
+      server.once('exit', (code) => reject(new Error(`static server exited with ${code}`)));
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(WAIT.timeout);
+    const seen = [];
+    page.on('request', (req) => seen.push(req.url()));
+    await page.goto(`http://127.0.0.1:${port}/#v=1&src=params&params=13000000000&w=bf16`);
+    await weightsFormulaContains(page, '26,000,000,000 B', '24.21 GiB');
+    // Only the page's own files, from the same origin.
+    for (const url of seen) assert.ok(url.startsWith(`http://127.0.0.1:${port}/`) || url.startsWith('data:'), url);
+    await page.close();
+  } finally {
+    server.kill();
+  }
+});

@@ -43,4 +43,12 @@ Bytes forward_peak_bytes(const Architecture& a, std::int64_t tokens, std::int64_
   return residual_stream_bytes(tokens, a.hidden, b) + layer;
 }
 
+std::string forward_peak_formula(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
+  const Bytes peak = forward_peak_bytes(a, tokens, tp, b);
+  const Bytes residual = residual_stream_bytes(tokens, a.hidden, b);
+  return "residual stream 2 × " + group_thousands(tokens) + " tokens × " + std::to_string(a.hidden) + " × " + std::to_string(b) +
+         " B = " + format_exact(residual) + " + largest layer temporary (attention, MLP or MoE) " +
+         format_exact(peak - residual) + " = " + format_exact(peak);
+}
+
 }  // namespace vram

@@ -10,4 +10,16 @@ RuntimeTerm cuda_context(bool multi_gpu) {
                    : RuntimeTerm{Bytes::from_fraction(0.51, kGiB), src};
 }
 
+Component cuda_context_component(bool multi_gpu, bool explain) {
+  const RuntimeTerm t = cuda_context(multi_gpu);
+  Component c{"cuda_context", "CUDA context", t.bytes, "", ""};
+  if (explain) {
+    c.formula = std::string(multi_gpu ? "driver context, library kernels and NCCL communicators at start"
+                                      : "driver context and library kernels at start") +
+                " = " + format_exact(t.bytes) + " ≈ " + format_iec(t.bytes);
+    c.source = t.source;
+  }
+  return c;
+}
+
 }  // namespace vram

@@ -113,10 +113,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
              return std::string("llama.cpp src/llama-graph.cpp build_attn_mha; ggml-alloc graph allocator");
            })});
   }
-  const RuntimeTerm ctx = cuda_context(false);
-  r.add({"cuda_context", "CUDA context", ctx.bytes,
-         explained(r, [&] { return "driver context and library kernels = " + format_iec(ctx.bytes); }),
-         explained(r, [&] { return std::string(ctx.source); })});
+  r.add(cuda_context_component(false, r.explain));
 
   r.metric("weights_bytes", static_cast<double>(w.bytes.in_bytes()));
   if (a.family != "bare") {

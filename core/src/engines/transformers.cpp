@@ -42,11 +42,11 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
            explained(r,
                      [&] {
                        return "prefill of " + group_thousands(prompt_tokens) +
-                              " tokens: residual stream + largest layer temporary = " + format_iec(forward) +
+                              " tokens: " + forward_peak_formula(a, prompt_tokens, tp, b) +
                               "; last-position logits " + std::to_string(inf.concurrency) + " × " +
                               group_thousands(a.vocab) +
-                              " vocab (model dtype + 2 fp32 copies) = " + format_iec(logits) +
-                              " (SDPA/flash attention: no score matrix)";
+                              " vocab (model dtype + 2 fp32 copies) = " + format_exact(logits) +
+                              " (SDPA/flash attention: no score matrix) = " + format_exact(act) + " ≈ " + format_iec(act);
                      }),
            explained(r, [&] {
              return std::string("transformers v4.56.0 generation/utils.py _sample (logits_to_keep=1, logits.float())");
@@ -55,10 +55,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
     r.metric("kv_cache_bytes", static_cast<double>(kv.in_bytes()));
     r.metric("activation_bytes", static_cast<double>(act.in_bytes()));
   }
-  const RuntimeTerm ctx = cuda_context(tp > 1);
-  r.add({"cuda_context", "CUDA context", ctx.bytes,
-         explained(r, [&] { return "driver context and library kernels = " + format_iec(ctx.bytes); }),
-         explained(r, [&] { return std::string(ctx.source); })});
+  r.add(cuda_context_component(tp > 1, r.explain));
   r.metric("weights_bytes", static_cast<double>(w.bytes.in_bytes()));
   if (!r.explain) return;
   io::ObjectText e;

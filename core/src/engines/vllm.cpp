@@ -423,10 +423,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
                      }),
            explained(r, [&] { return std::string(kSweepSource); })});
   }
-  const RuntimeTerm ctx = cuda_context(tp * pp > 1);
-  r.add({"cuda_context", "CUDA context", ctx.bytes,
-         explained(r, [&] { return "driver context and library kernels at start = " + format_iec(ctx.bytes); }),
-         explained(r, [&] { return std::string(ctx.source); })});
+  r.add(cuda_context_component(tp * pp > 1, r.explain));
 
   // Metrics (rank 0, as vLLM logs them) and the engine's own accounting.
   r.metric("weights_bytes", static_cast<double>((r0.weights + r0.rotary).in_bytes()));

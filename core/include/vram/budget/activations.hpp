@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "vram/model.hpp"
 #include "vram/units.hpp"
@@ -38,5 +39,9 @@ Bytes logits_bytes(std::int64_t rows, std::int64_t vocab, std::int64_t elem_byte
 /// residual stream + the largest per-layer temporary (attention, MLP or MoE).
 Bytes forward_peak_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
                          std::int64_t elem_bytes);
+
+/// forward_peak_bytes with each term written out.
+std::string forward_peak_formula(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
+                                 std::int64_t elem_bytes);
 
 }  // namespace vram

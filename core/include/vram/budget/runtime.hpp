@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "vram/report.hpp"
 #include "vram/units.hpp"
 
 namespace vram {
@@ -25,5 +26,8 @@ struct RuntimeTerm {
 /// tensor or pipeline parallelism ("init_non_torch" in the public vLLM 0.19
 /// H100 sweep, llm-d-planner accuracy/results/v0.19.0/results_raw.csv).
 RuntimeTerm cuda_context(bool multi_gpu);
+
+/// The CUDA context as a report line (formula and source filled when `explain`).
+Component cuda_context_component(bool multi_gpu, bool explain);
 
 }  // namespace vram
