@@ -18,6 +18,9 @@ TEST_CASE("compute buffer without flash attention: KQ scores dominate", "[llamac
   CHECK(llamacpp::compute_buffer_bytes(a8, 8192, 512, false, false).in_bytes() == 587'202'560);
   const auto& a70 = test::catalog().find_model("meta-llama/Llama-3.1-70B")->model.arch;
   CHECK(llamacpp::compute_buffer_bytes(a70, 8192, 512, false, false).in(kMiB) == 1104.0);
+  // Flash attention: no scores; the output device ends with 512 × (128,256 + 4,096) × 4 B of logits.
+  CHECK(llamacpp::compute_buffer_bytes(a8, 8192, 512, true, true).in_bytes() == 512LL * (128256 + 4096) * 4);
+  CHECK(llamacpp::compute_buffer_bytes(a8, 8192, 512, true, false).in_bytes() == 16'777'216 + 33'554'432);
 }
 
 TEST_CASE("llama.cpp log of Llama-3.1-8B Q4_K_M, 4 × 2048 tokens", "[llamacpp][estimate]") {

@@ -50,6 +50,9 @@ TEST_CASE("profiling peak terms", "[vllm][activations]") {
   // Mixtral TP2: 2 × 8,192 × top-2 × (7,168 + 14,336)
   CHECK(moe_workspace_bytes(arch("mistralai/Mixtral-8x7B-v0.1"), 8192, 2, 2).in_bytes() == 704'643'072);
   CHECK(moe_workspace_bytes(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2).in_bytes() == 0);
+  // V0 eager forward for a 20,000-token prompt: 20,000 × 2 × 3 × (14,336 + 4,096) = 2,211,840,000 B
+  // (the RTX 3090 log of vllm-gh-01 measured 2.07 GiB = 2,223,934,066 B)
+  CHECK(v0_forward_bytes(arch("meta-llama/Llama-3.1-8B"), 20000, 2).in_bytes() == 2'211'840'000);
 }
 
 TEST_CASE("KV groups: one per attention type, equal sizes", "[vllm][kv]") {
@@ -101,4 +104,13 @@ TEST_CASE("vLLM worked example: Llama-3.1-8B on an H100 at 0.95", "[vllm][estima
   CHECK(test::metric(r, "kv_capacity_tokens") == Approx(476'016).epsilon(0.002));
   CHECK(test::metric(r, "max_concurrency") == Approx(58.11).epsilon(0.002));
   CHECK(r.fits);
+}
+
+TEST_CASE("measured runtime terms per engine version", "[vllm][runtime]") {
+  CHECK(non_torch_increase(1, 1) == Bytes::from_fraction(0.25, kGiB));
+  CHECK(non_torch_increase(2, 1) == Bytes::from_fraction(2.1, kGiB));
+  CHECK(non_torch_increase(1, 4) == Bytes::from_fraction(0.07, kGiB));
+  // 32 layers: 0.39 + 0.016 × 32 = 0.902 GiB
+  CHECK(cuda_graph_bytes(false, 32) == Bytes::from_fraction(0.902, kGiB));
+  CHECK(cuda_graph_bytes(true, 32) == Bytes{});
 }

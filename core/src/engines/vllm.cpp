@@ -178,26 +178,6 @@ struct StageAccount {
   Bytes mamba_state;  ///< recurrent state of one sequence on this GPU
 };
 
-/// Non-torch memory that appears during the profiling forward pass: cuBLAS /
-/// attention workspaces on one GPU, plus NCCL and custom all-reduce buffers
-/// with tensor parallelism ("non-torch forward increase memory" in the sweep:
-/// 0.24–0.26 GiB single GPU, 2.07–2.21 GiB at TP 2/4, 0.07 GiB per stage at PP 2/4).
-Bytes non_torch_increase(std::int64_t tp, std::int64_t pp) {
-  if (tp > 1) return Bytes::from_fraction(2.1, kGiB);
-  if (pp > 1) return Bytes::from_fraction(0.07, kGiB);
-  return Bytes::from_fraction(0.25, kGiB);
-}
-
-/// CUDA graph pools captured after the KV cache is allocated. Each of the 51
-/// capture sizes records one piecewise graph per layer and one full graph of all
-/// layers, so the pool grows with the layers on the GPU: 0.39 GiB + 0.016 GiB per
-/// layer ("Graph capturing finished ... took X GiB" across the sweep's dense
-/// single-GPU and pipeline runs, 8 to 80 layers per GPU).
-Bytes cuda_graph_bytes(bool eager, std::int64_t layers_on_gpu) {
-  if (eager) return Bytes{};
-  return Bytes::from_fraction(0.39 + 0.016 * static_cast<double>(layers_on_gpu), kGiB);
-}
-
 /// cuBLAS workspace, allocated through the caching allocator on first use:
 /// 4096 × 8 KiB = 32 MiB on sm90 (pytorch aten/src/ATen/cuda/CublasHandlePool.cpp, v2.8).
 constexpr Bytes kCublasWorkspace = Bytes::of(32LL << 20);
@@ -239,7 +219,16 @@ Bytes moe_workspace_bytes(const Architecture& a, std::int64_t tokens, std::int64
   return Bytes::of(b * tokens * a.experts_per_token * (std::max(i, a.hidden) + std::max(2 * i, a.hidden)));
 }
 
-namespace {}  // namespace
+Bytes non_torch_increase(std::int64_t tp, std::int64_t pp) {
+  if (tp > 1) return Bytes::from_fraction(2.1, kGiB);
+  if (pp > 1) return Bytes::from_fraction(0.07, kGiB);
+  return Bytes::from_fraction(0.25, kGiB);
+}
+
+Bytes cuda_graph_bytes(bool eager, std::int64_t layers_on_gpu) {
+  if (eager) return Bytes{};
+  return Bytes::from_fraction(0.39 + 0.016 * static_cast<double>(layers_on_gpu), kGiB);
+}
 
 void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
   WeightsMemo local;

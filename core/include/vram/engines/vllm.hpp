@@ -109,6 +109,20 @@ struct KvPool {
 KvPool kv_pool(const KvLayout& layout, Bytes available, std::int64_t block_size, std::int64_t context,
                std::int64_t max_num_batched_tokens);
 
+/// Non-torch memory that appears during the profiling forward pass: cuBLAS and
+/// attention workspaces on one GPU, plus NCCL and FlashInfer all-reduce buffers
+/// with tensor parallelism. Measured per engine version ("non-torch forward
+/// increase memory" in the vLLM 0.19.0 H100 sweep, llm-d-planner @ d3121e059da8:
+/// 0.24–0.26 GiB single GPU, 2.06–2.21 GiB at TP 2/4, 0.07 GiB at PP 2/4).
+Bytes non_torch_increase(std::int64_t tensor_parallel, std::int64_t pipeline_parallel);
+
+/// CUDA graph pools, captured after the KV cache outside gpu_memory_utilization.
+/// Each of the 51 default capture sizes records a piecewise graph per layer and a
+/// full graph, so the pool grows with the layers on the GPU: 0.39 GiB + 0.016 GiB
+/// per layer ("Graph capturing finished ... took X GiB" across the same sweep's
+/// dense runs with 8 to 80 layers per GPU); none with enforce_eager.
+Bytes cuda_graph_bytes(bool enforce_eager, std::int64_t layers_on_gpu);
+
 /// Fills `report` for a vLLM scenario.
 void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);
 
