@@ -1,6 +1,7 @@
 // vram-budget: the command-line face of the core. Reads files, prints reports.
 //
 //   vram-budget estimate FILE|- [--json]
+//   vram-budget plan FILE|- [--json]        longest context, concurrency, GPU options, hints
 //   vram-budget accuracy FILE.jsonl [--json]
 //   vram-budget models [--json]
 //   vram-budget gpus [--json]
@@ -18,6 +19,7 @@
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
 #include "vram/estimate.hpp"
+#include "vram/plan.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
 
@@ -25,6 +27,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: vram-budget estimate FILE|- [--json]\n"
+    "       vram-budget plan FILE|- [--json]\n"
     "       vram-budget accuracy FILE.jsonl [--json]\n"
     "       vram-budget models [--json]\n"
     "       vram-budget gpus [--json]\n";
@@ -60,6 +63,48 @@ int cmd_estimate(const vram::Catalog& catalog, const std::string& file, bool as_
     std::cerr << "vram-budget: " << (e.path().empty() ? "" : e.path() + ": ") << e.what() << "\n";
     return 2;
   }
+}
+
+int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json) {
+  std::string text;
+  if (!read_input(file, text)) {
+    std::cerr << "vram-budget: cannot read " << file << "\n";
+    return 2;
+  }
+  const nlohmann::json p = vram::plan_json(text, catalog);
+  if (as_json) {
+    std::cout << p.dump(2) << "\n";
+    return p.value("ok", false) ? 0 : 2;
+  }
+  if (!p.value("ok", false)) {
+    std::cerr << "vram-budget: " << p["error"].value("path", "") << ": " << p["error"].value("message", "") << "\n";
+    return 2;
+  }
+  if (p.contains("max_context_tokens")) {
+    const auto ctx = p["max_context_tokens"].get<std::int64_t>();
+    const auto conc = p["max_concurrency"].get<std::int64_t>();
+    std::cout << "Longest context that fits: "
+              << (ctx > 0 ? vram::group_thousands(ctx) + " tokens" : "none (not even one token fits on this GPU set)")
+              << "\n";
+    std::cout << "Most sequences at this context: " << (conc > 0 ? vram::group_thousands(conc) : "none") << "\n";
+  }
+  if (!p["smallest_tensor_parallel"].is_null()) {
+    std::cout << "Smallest tensor-parallel size that fits: " << p["smallest_tensor_parallel"].get<std::int64_t>()
+              << "\n";
+  }
+  std::cout << "GPU options that fit, cheapest first:\n";
+  for (const auto& o : p["gpu_options"]) {
+    const std::string price = o["price_usd_per_hour"].is_null()
+                                  ? "no price"
+                                  : "$" + vram::format_decimal(o["price_usd_per_hour"].get<double>(), 2) + "/h";
+    std::printf("  %2lld × %-44s %10s needed of %10s each  %s\n",
+                static_cast<long long>(o["count"].get<std::int64_t>()), o["name"].get<std::string>().c_str(),
+                vram::format_iec(vram::Bytes::of(o["total_bytes"].get<std::int64_t>())).c_str(),
+                vram::format_iec(vram::Bytes::of(o["memory_bytes"].get<std::int64_t>())).c_str(), price.c_str());
+  }
+  for (const auto& h : p["hints"])
+    std::cout << "hint: " << h["change"].get<std::string>() << " — " << h["effect"].get<std::string>() << "\n";
+  return 0;
 }
 
 int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_json) {
@@ -138,6 +183,7 @@ int main(int argc, char** argv) {
     const vram::Catalog catalog(vram::embedded_catalog_files());
     const std::string& cmd = positional[0];
     if (cmd == "estimate" && positional.size() == 2) return cmd_estimate(catalog, positional[1], as_json);
+    if (cmd == "plan" && positional.size() == 2) return cmd_plan(catalog, positional[1], as_json);
     if (cmd == "accuracy" && positional.size() == 2) return cmd_accuracy(catalog, positional[1], as_json);
     if (cmd == "models" && positional.size() == 1) return cmd_models(catalog, as_json);
     if (cmd == "gpus" && positional.size() == 1) return cmd_gpus(catalog, as_json);

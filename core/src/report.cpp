@@ -106,6 +106,17 @@ std::string to_text(const Report& r) {
       out += buf;
     }
   }
+  // The engine's own accounting, as its formulas.
+  for (const auto& [key, text] : r.details) {
+    const nlohmann::ordered_json d = nlohmann::ordered_json::parse(text, nullptr, false);
+    if (!d.is_object()) continue;
+    for (auto it = d.begin(); it != d.end(); ++it) {
+      const std::string& k = it.key();
+      if (it->is_string() && k.size() > 8 && k.compare(k.size() - 8, 8, "_formula") == 0) {
+        out += std::string(key) + ": " + it->get<std::string>() + "\n";
+      }
+    }
+  }
   for (const auto& d : r.defaults_used) out += "default: " + d + "\n";
   for (const auto& w : r.warnings) out += "warning: " + w + "\n";
   return out;
