@@ -89,3 +89,12 @@ test('catalog, plan and sweep answer in the contract shape', () => {
   assert.equal(w.contexts.length, w.totals.length);
   assert.equal(JSON.parse(mod.plan('nope')).ok, false);
 });
+
+test('plan: the module and the CLI agree', () => {
+  for (const s of scenarios.slice(1, 4)) {
+    const wasm = JSON.parse(mod.plan(JSON.stringify(s)));
+    const r = spawnSync(cli, ['plan', '-', '--json'], { input: JSON.stringify(s), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(wasm, JSON.parse(r.stdout), JSON.stringify(s));
+  }
+});
