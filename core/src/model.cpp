@@ -695,6 +695,18 @@ Model model_from_config(const json& config, const std::string& path, std::string
   Model m;
   m.id = std::move(id);
   m.arch = parse_config_full(config, path);
+  // Refuse absurd shapes before any integer product can overflow: 10^15
+  // parameters is a thousand times the largest published model.
+  double params = static_cast<double>(m.arch.vocab) * static_cast<double>(m.arch.hidden) * 4;
+  const double width = static_cast<double>(std::max({m.arch.intermediate, m.arch.expert_intermediate, m.arch.hidden,
+                                                     m.arch.heads * m.arch.head_dim, m.arch.ssm_inner}));
+  params += static_cast<double>(m.arch.layers + m.arch.encoder_layers) * static_cast<double>(m.arch.hidden) * width *
+            static_cast<double>(3 * std::max<std::int64_t>(1, m.arch.experts) + 8);
+  if (params > 1e15) {
+    throw InputError(path, "describes about " + format_decimal(params / 1e12, 0) +
+                               " trillion parameters, beyond any real model (10^15 is the limit): check hidden_size, "
+                               "intermediate_size, num_hidden_layers, vocab_size and the expert counts");
+  }
   m.tensors = tensor_inventory(m.arch);
   return m;
 }

@@ -189,6 +189,13 @@ void parse_inference(const json& s, Scenario& out) {
     }
   }
   st.concurrency = io::optional_int(inf, "concurrency", p, {1, 1'000'000}).value_or(1);
+  // Keep every byte product far from 64-bit overflow: 10^11 live tokens is far
+  // beyond any GPU set (a trillion-byte KV cache at 10 B per token).
+  if (static_cast<double>(st.context) * static_cast<double>(st.concurrency) > 1e11) {
+    throw InputError(p + "/concurrency", "context × concurrency = " + group_thousands(st.context) + " × " +
+                                             group_thousands(st.concurrency) +
+                                             " tokens is beyond any GPU set; the product may be at most 100,000,000,000");
+  }
 
   // Activation dtype: the weights' dtype when they are plain floats, else the model's 16-bit dtype.
   std::string act =

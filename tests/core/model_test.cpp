@@ -162,6 +162,13 @@ TEST_CASE("config errors name the field and what is allowed", "[model][errors]")
   CHECK(error_path(d) == "/model/config/num_experts_per_tok");
 
   CHECK(error_path(json::array()) == "/model/config");
+
+  c = llama31_8b();  // each field in range, the product absurd
+  c["hidden_size"] = 8'000'000;
+  c["intermediate_size"] = 9'000'000;
+  c["num_hidden_layers"] = 90'000;
+  c["head_dim"] = 128;
+  CHECK(error_path(c) == "/model/config");
 }
 
 TEST_CASE("an unknown model_type is counted from generic fields, with a note", "[model]") {

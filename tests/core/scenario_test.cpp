@@ -58,6 +58,10 @@ TEST_CASE("bad numbers name their field and the allowed range", "[scenario][erro
   CHECK(at("context", 3.5).path == "/inference/context");
   CHECK(at("context", "8k").path == "/inference/context");
   CHECK(at("concurrency", 0).message.find("an integer from 1") != std::string::npos);
+  json big = base();
+  big["inference"]["context"] = 100'000'000;
+  big["inference"]["concurrency"] = 1'000'000;  // each in range, the product absurd
+  CHECK(failure(big).path == "/inference/concurrency");
   json s = base();
   s["headroom"] = 1.5;
   CHECK(failure(s).path == "/headroom");
