@@ -32,13 +32,17 @@ constexpr const char* kUsage =
     "       vram-budget models [--json]\n"
     "       vram-budget gpus [--json]\n";
 
+/// Reads FILE, or standard input for "-"; says so on stderr when it cannot.
 bool read_input(const std::string& name, std::string& out) {
   if (name == "-") {
     out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     return true;
   }
   std::ifstream f(name, std::ios::binary);
-  if (!f) return false;
+  if (!f) {
+    std::cerr << "vram-budget: cannot read " << name << "\n";
+    return false;
+  }
   std::ostringstream ss;
   ss << f.rdbuf();
   out = ss.str();
@@ -47,10 +51,7 @@ bool read_input(const std::string& name, std::string& out) {
 
 int cmd_estimate(const vram::Catalog& catalog, const std::string& file, bool as_json) {
   std::string text;
-  if (!read_input(file, text)) {
-    std::cerr << "vram-budget: cannot read " << file << "\n";
-    return 2;
-  }
+  if (!read_input(file, text)) return 2;
   try {
     const vram::Report r = vram::estimate(vram::parse_scenario_text(text, catalog));
     if (as_json)
@@ -67,10 +68,7 @@ int cmd_estimate(const vram::Catalog& catalog, const std::string& file, bool as_
 
 int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json) {
   std::string text;
-  if (!read_input(file, text)) {
-    std::cerr << "vram-budget: cannot read " << file << "\n";
-    return 2;
-  }
+  if (!read_input(file, text)) return 2;
   const nlohmann::json p = vram::plan_json(text, catalog);
   if (as_json) {
     std::cout << p.dump(2) << "\n";
@@ -109,10 +107,7 @@ int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json
 
 int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_json) {
   std::string text;
-  if (!read_input(file, text)) {
-    std::cerr << "vram-budget: cannot read " << file << "\n";
-    return 2;
-  }
+  if (!read_input(file, text)) return 2;
   const vram::AccuracyRun run = vram::run_accuracy(text, catalog);
   if (as_json)
     std::cout << vram::to_json(run).dump(2) << "\n";
