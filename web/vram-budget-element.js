@@ -626,13 +626,13 @@
 
     _renderWorked(report) {
       const w = report.components.find((c) => c.id === 'weights');
-      const model = report.details && report.details.model;
+      const weights = report.details && report.details.weights;
       replace(this._out.worked,
         this._heading('worked', 'Raw weights first'),
         w ? h('p', { class: 'vb-formula-line', 'data-testid': 'weights-formula', id: 'weights-formula' }, w.formula)
           : h('p', { 'data-testid': 'weights-formula', id: 'weights-formula' }, 'No weights component in this report.'),
         h('p', { class: 'vb-help' },
-          model && model.weights_summary ? `${model.weights_summary}. ` : '',
+          weights && weights.summary ? `${weights.format}: ${weights.summary}. ` : '',
           'A lower bound, not a GPU recommendation: everything below is added on top.'));
     }
 
@@ -700,7 +700,7 @@
       const engine = details.engine || {};
       const foot = [
         ['Total per GPU', report.total_bytes, 'sum of the components above', ''],
-        ['Usable', report.usable_bytes, details.usable_formula || '', engine.requested_formula ? `vLLM: ${engine.requested_formula}` : ''],
+        ['Usable', report.usable_bytes, (details.fit && details.fit.usable_formula) || '', engine.requested_formula ? `vLLM: ${engine.requested_formula}` : ''],
         ['Capacity (framework total)', report.capacity_bytes, details.gpu ? details.gpu.name : '', ''],
       ].map(([label, bytes, formula, source]) => h('tr', {},
         h('th', { scope: 'row' }, label),
@@ -795,8 +795,17 @@
         ['Longest context that fits', plan.max_context_tokens !== undefined
           ? `${groupDigits(plan.max_context_tokens)} tokens${plan.max_context_limit ? ` (model limit ${groupDigits(plan.max_context_limit)})` : ''}` : na, 'max-context'],
         ['Most concurrent sequences at this context', plan.max_concurrency !== undefined ? groupDigits(plan.max_concurrency) : na, 'max-concurrency'],
-        ['Smallest tensor parallel that fits', plan.smallest_tensor_parallel !== undefined ? groupDigits(plan.smallest_tensor_parallel) : na, 'smallest-tp'],
+        ['Smallest tensor parallel that fits', plan.smallest_tensor_parallel !== undefined && plan.smallest_tensor_parallel !== null
+          ? groupDigits(plan.smallest_tensor_parallel) : 'none up to 8 GPUs', 'smallest-tp'],
       ];
+      const model = plan.model;
+      if (model && model.params !== undefined) {
+        solved.unshift(['Parameters (active per token)',
+          `${groupDigits(model.params)} (${groupDigits(model.active_params)})`, 'params']);
+        const roles = (model.params_by_role || []).slice(0, 4)
+          .map((r) => `${r.role} ${groupDigits(r.params)}`).join(', ');
+        if (roles) solved.splice(1, 0, ['Largest parameter groups', roles, 'params-by-role']);
+      }
       const hints = (plan.hints || []).map((hint) => {
         const changes = patchToState(hint.patch);
         return h('li', {},

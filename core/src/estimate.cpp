@@ -1,5 +1,6 @@
 #include "vram/estimate.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "vram/budget/kv_cache.hpp"
@@ -46,6 +47,21 @@ std::string model_summary_json(const Scenario& s) {
     }
   }
   if (m.checkpoint_bytes) j.set("checkpoint_bytes", m.checkpoint_bytes->in_bytes());
+  // Where the parameters are: elements per tensor role, largest first.
+  std::vector<std::pair<std::string, std::int64_t>> roles;
+  for (const auto& t : m.tensors) {
+    const std::string name = to_string(t.role);
+    auto it = std::find_if(roles.begin(), roles.end(), [&](const auto& r) { return r.first == name; });
+    if (it == roles.end()) roles.emplace_back(name, t.elements());
+    else it->second += t.elements();
+  }
+  std::stable_sort(roles.begin(), roles.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+  std::string by_role;  // an array keeps the order in every JSON reader
+  io::JsonWriter w(by_role);
+  w.begin_array();
+  for (const auto& [name, n] : roles) w.begin_object().key("role").value(name).key("params").value(n).end_object();
+  w.end_array();
+  j.set_raw("params_by_role", by_role);
   return j.str();
 }
 
@@ -83,6 +99,9 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
       .set("memory_bytes", s.gpu.memory.in_bytes())
       .set("count", s.gpu_count);
   r.detail("gpu", gpu.str());
+  io::ObjectText weights;
+  weights.set("format", s.weights.name).set("summary", s.weights.summary);
+  r.detail("weights", weights.str());
   io::ObjectText fit;
   fit.set("headroom", s.headroom)
       .set("usable_formula", format_iec(s.gpu.memory) + " × (1 − " +

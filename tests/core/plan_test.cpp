@@ -78,6 +78,17 @@ TEST_CASE("plan and sweep JSON", "[plan][contract]") {
   CHECK(p["ok"] == true);
   CHECK(p["max_context_tokens"].get<std::int64_t>() == 131072);
   CHECK(p["gpu_options"].size() >= 10);
+  // The model summary says where the 8,030,261,248 parameters are.
+  CHECK(p["model"]["params"] == 8'030'261'248);
+  const json& roles = p["model"]["params_by_role"];
+  CHECK(roles[0]["params"] >= roles[1]["params"]);  // largest first
+  auto role = [&](const char* name) {
+    for (const auto& r : roles)
+      if (r["role"] == name) return r["params"].get<std::int64_t>();
+    return std::int64_t{-1};
+  };
+  CHECK(role("token embedding") == 525'336'576);
+  CHECK(role("MLP up") == 32LL * 14336 * 4096);
   const json w = sweep_json(R"({"model":"meta-llama/Llama-3.1-8B","inference":{"context":8192}})", test::catalog());
   CHECK(w["ok"] == true);
   CHECK(w["contexts"].size() == w["totals"].size());

@@ -96,7 +96,7 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
       }
     }
   }
-  std::sort(w.parts.begin(), w.parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+  std::stable_sort(w.parts.begin(), w.parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
   return w;
 }
 

@@ -6,7 +6,7 @@
 
 namespace vram::io {
 
-std::string join_path(const std::string& parent, const std::string& key) {
+std::string join_path(const std::string& parent, std::string_view key) {
   std::string escaped;
   for (char c : key) {
     if (c == '~')
@@ -26,7 +26,7 @@ std::string describe_range(IntRange r) {
 }
 
 // `path` and `key` are joined only when there is an error to report.
-std::int64_t read_int(const json& v, const std::string& parent, const std::string& key, IntRange range) {
+std::int64_t read_int(const json& v, const std::string& parent, std::string_view key, IntRange range) {
   auto path = [&] { return join_path(parent, key); };
   std::int64_t n = 0;
   if (v.is_number_integer()) {
@@ -58,20 +58,20 @@ const json& require_object(const json& value, const std::string& path, const std
   return value;
 }
 
-std::optional<std::int64_t> optional_int(const json& obj, const std::string& key, const std::string& path,
+std::optional<std::int64_t> optional_int(const json& obj, std::string_view key, const std::string& path,
                                          IntRange range) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
   return read_int(*it, path, key, range);
 }
 
-std::int64_t require_int(const json& obj, const std::string& key, const std::string& path, IntRange range) {
+std::int64_t require_int(const json& obj, std::string_view key, const std::string& path, IntRange range) {
   auto v = optional_int(obj, key, path, range);
   if (!v) throw InputError(join_path(path, key), "is required: " + describe_range(range));
   return *v;
 }
 
-std::optional<std::int64_t> optional_int_any(const json& obj, const std::vector<std::string>& keys,
+std::optional<std::int64_t> optional_int_any(const json& obj, std::initializer_list<std::string_view> keys,
                                              const std::string& path, IntRange range) {
   for (const auto& k : keys) {
     if (auto v = optional_int(obj, k, path, range)) return v;
@@ -79,15 +79,15 @@ std::optional<std::int64_t> optional_int_any(const json& obj, const std::vector<
   return std::nullopt;
 }
 
-std::int64_t require_int_any(const json& obj, const std::vector<std::string>& keys, const std::string& path,
+std::int64_t require_int_any(const json& obj, std::initializer_list<std::string_view> keys, const std::string& path,
                              IntRange range) {
   if (auto v = optional_int_any(obj, keys, path, range)) return *v;
   std::string names;
-  for (const auto& k : keys) names += (names.empty() ? "" : " or ") + k;
-  throw InputError(join_path(path, keys.front()), "is required (" + names + "): " + describe_range(range));
+  for (const auto& k : keys) (names += names.empty() ? "" : " or ") += k;
+  throw InputError(join_path(path, *keys.begin()), "is required (" + names + "): " + describe_range(range));
 }
 
-std::optional<double> optional_number(const json& obj, const std::string& key, const std::string& path, double min,
+std::optional<double> optional_number(const json& obj, std::string_view key, const std::string& path, double min,
                                       double max) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
@@ -104,7 +104,7 @@ std::optional<double> optional_number(const json& obj, const std::string& key, c
   return d;
 }
 
-double require_number(const json& obj, const std::string& key, const std::string& path, double min, double max) {
+double require_number(const json& obj, std::string_view key, const std::string& path, double min, double max) {
   auto v = optional_number(obj, key, path, min, max);
   if (!v) {
     char buf[120];
@@ -114,7 +114,7 @@ double require_number(const json& obj, const std::string& key, const std::string
   return *v;
 }
 
-std::optional<bool> optional_bool(const json& obj, const std::string& key, const std::string& path) {
+std::optional<bool> optional_bool(const json& obj, std::string_view key, const std::string& path) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
   if (!it->is_boolean()) {
@@ -123,7 +123,7 @@ std::optional<bool> optional_bool(const json& obj, const std::string& key, const
   return it->get<bool>();
 }
 
-std::optional<std::string> optional_string(const json& obj, const std::string& key, const std::string& path) {
+std::optional<std::string> optional_string(const json& obj, std::string_view key, const std::string& path) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
   if (!it->is_string()) {
@@ -132,26 +132,26 @@ std::optional<std::string> optional_string(const json& obj, const std::string& k
   return it->get<std::string>();
 }
 
-std::optional<std::string> optional_choice(const json& obj, const std::string& key, const std::string& path,
-                                           const std::vector<std::string>& allowed) {
+std::optional<std::string> optional_choice(const json& obj, std::string_view key, const std::string& path,
+                                           std::initializer_list<std::string_view> allowed) {
   auto v = optional_string(obj, key, path);
   if (!v) return v;
   for (const auto& a : allowed) {
     if (*v == a) return v;
   }
   std::string list;
-  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  for (const auto& a : allowed) (list += list.empty() ? "" : ", ") += a;
   throw InputError(join_path(path, key), "unknown value \"" + *v + "\"; allowed: " + list);
 }
 
-void reject_unknown_keys(const json& obj, const std::string& path, const std::vector<std::string>& known) {
+void reject_unknown_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     if (it.key() == "extra") continue;
     bool found = false;
     for (const auto& k : known) found = found || k == it.key();
     if (!found) {
       std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      for (const auto& k : known) (list += list.empty() ? "" : ", ") += k;
       throw InputError(join_path(path, it.key()), "unknown field; allowed here: " + list + ", extra");
     }
   }

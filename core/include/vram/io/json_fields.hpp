@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vram::io {
@@ -15,7 +17,7 @@ namespace vram::io {
 using nlohmann::json;
 
 /// "/a/b" + "c" -> "/a/b/c" (JSON pointer escaping of '~' and '/').
-std::string join_path(const std::string& parent, const std::string& key);
+std::string join_path(const std::string& parent, std::string_view key);
 
 /// Range allowed for an integer field.
 struct IntRange {
@@ -28,31 +30,31 @@ inline constexpr std::int64_t kAbsurd = 1'000'000'000'000'000;
 
 /// Integer field (a JSON number with no fraction). Throws `InputError` when it
 /// is missing, not an integer, or outside `range`.
-std::int64_t require_int(const json& obj, const std::string& key, const std::string& path,
+std::int64_t require_int(const json& obj, std::string_view key, const std::string& path,
                          IntRange range = {1, kAbsurd});
 /// Same, but `nullopt` when the key is absent or null.
-std::optional<std::int64_t> optional_int(const json& obj, const std::string& key, const std::string& path,
+std::optional<std::int64_t> optional_int(const json& obj, std::string_view key, const std::string& path,
                                          IntRange range = {1, kAbsurd});
 /// First key of `keys` that is present (aliases such as n_embd / hidden_size).
-std::optional<std::int64_t> optional_int_any(const json& obj, const std::vector<std::string>& keys,
+std::optional<std::int64_t> optional_int_any(const json& obj, std::initializer_list<std::string_view> keys,
                                              const std::string& path, IntRange range = {1, kAbsurd});
-std::int64_t require_int_any(const json& obj, const std::vector<std::string>& keys, const std::string& path,
+std::int64_t require_int_any(const json& obj, std::initializer_list<std::string_view> keys, const std::string& path,
                              IntRange range = {1, kAbsurd});
 
 /// Finite number in [min, max].
-double require_number(const json& obj, const std::string& key, const std::string& path, double min, double max);
-std::optional<double> optional_number(const json& obj, const std::string& key, const std::string& path, double min,
+double require_number(const json& obj, std::string_view key, const std::string& path, double min, double max);
+std::optional<double> optional_number(const json& obj, std::string_view key, const std::string& path, double min,
                                       double max);
 
-std::optional<bool> optional_bool(const json& obj, const std::string& key, const std::string& path);
-std::optional<std::string> optional_string(const json& obj, const std::string& key, const std::string& path);
+std::optional<bool> optional_bool(const json& obj, std::string_view key, const std::string& path);
+std::optional<std::string> optional_string(const json& obj, std::string_view key, const std::string& path);
 /// String field that must be one of `allowed`.
-std::optional<std::string> optional_choice(const json& obj, const std::string& key, const std::string& path,
-                                           const std::vector<std::string>& allowed);
+std::optional<std::string> optional_choice(const json& obj, std::string_view key, const std::string& path,
+                                           std::initializer_list<std::string_view> allowed);
 
 /// Throws if `obj` has a key not in `known` (catches typos such as "contxt").
 /// The key "extra" is always allowed.
-void reject_unknown_keys(const json& obj, const std::string& path, const std::vector<std::string>& known);
+void reject_unknown_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known);
 
 /// Throws unless `value` is a JSON object.
 const json& require_object(const json& value, const std::string& path, const std::string& what);
