@@ -15,18 +15,24 @@ const KvDtype kBf16{"bf16", 1, 2};
 
 TEST_CASE("vLLM scheduler defaults follow the version and the GPU", "[vllm]") {
   const VllmSettings none;
-  const auto h100 = scheduler_limits(none, parse_version("0.19.0"), Bytes::from_fraction(79.19, kGiB), 8192);
+  auto gpu = [](const char* name, double gib) { return GpuChoice{"x", name, Bytes::from_fraction(gib, kGiB), {}, 0}; };
+  const auto h100 = scheduler_limits(none, parse_version("0.19.0"), gpu("NVIDIA H100 80GB HBM3", 79.19), 8192);
   CHECK(h100.max_num_batched_tokens == 8192);
   CHECK(h100.max_num_seqs == 1024);
-  const auto l40s = scheduler_limits(none, parse_version("0.19.0"), Bytes::from_fraction(44.52, kGiB), 8192);
+  const auto l40s = scheduler_limits(none, parse_version("0.19.0"), gpu("NVIDIA L40S", 44.52), 8192);
   CHECK(l40s.max_num_batched_tokens == 2048);
   CHECK(l40s.max_num_seqs == 256);
-  const auto v0 = scheduler_limits(none, parse_version("0.6.4"), Bytes::from_fraction(23.58, kGiB), 20000);
+  // A100s keep the small defaults whatever their memory.
+  CHECK(scheduler_limits(none, parse_version("0.19.0"), gpu("NVIDIA A100 80GB (SXM4)", 79.26), 8192).max_num_seqs ==
+        256);
+  const auto v0 = scheduler_limits(none, parse_version("0.6.4"), gpu("NVIDIA RTX 3090", 23.58), 20000);
   CHECK(v0.max_num_batched_tokens == 20000);  // no chunked prefill: the whole prompt at once
   CHECK(v0.max_num_seqs == 256);
+  CHECK(scheduler_limits(none, parse_version("0.6.4"), gpu("NVIDIA RTX 3090", 23.58), 65536).max_num_batched_tokens ==
+        2048);
   VllmSettings set;
   set.max_num_batched_tokens = 4096;
-  CHECK(scheduler_limits(set, parse_version(""), Bytes::from(80, kGiB), 8192).max_num_batched_tokens == 4096);
+  CHECK(scheduler_limits(set, parse_version(""), gpu("NVIDIA H100", 80), 8192).max_num_batched_tokens == 4096);
 }
 
 TEST_CASE("pipeline stages get L / pp layers, the remainder before the last stage", "[vllm][pp]") {

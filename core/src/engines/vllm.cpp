@@ -1,6 +1,7 @@
 #include "vram/engines/vllm.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -42,24 +43,27 @@ Version parse_version(const std::string& text) {
   return v;
 }
 
-SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, Bytes gpu_memory, std::int64_t context) {
+SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, const GpuChoice& gpu, std::int64_t context) {
   SchedulerLimits l{};
   if (!v.v1_engine()) {
-    // V0 without chunked prefill schedules a whole prompt at once:
-    // max_num_batched_tokens = max(max_model_len, 2048); max_num_seqs = 256
-    // (vllm/engine/arg_utils.py, v0.6.4).
-    l.max_num_batched_tokens = std::max<std::int64_t>(context, 2048);
+    // V0 schedules a whole prompt at once unless chunked prefill is on, which it
+    // is by default only past 32,768 tokens: max_num_batched_tokens =
+    // max(max_model_len, 2048), else 2048; max_num_seqs = 256 (vllm/engine/arg_utils.py, v0.6.4).
+    l.max_num_batched_tokens = context > 32768 ? 2048 : std::max<std::int64_t>(context, 2048);
     l.max_num_seqs = 256;
-    l.why = "V0 defaults (v<0.8): max(max_model_len, 2048) tokens, 256 sequences";
+    l.why = context > 32768 ? "V0 defaults (v<0.8) with chunked prefill past 32k: 2048 tokens, 256 sequences"
+                            : "V0 defaults (v<0.8): max(max_model_len, 2048) tokens, 256 sequences";
   } else if (v.at_least(0, 10)) {
-    // Since v0.10 the defaults depend on the device: GPUs with at least 70 GiB
-    // get 8192 batched tokens and 1024 sequences for `vllm serve`
-    // (vllm/engine/arg_utils.py EngineArgs._set_default_args, v0.19.0).
-    const bool large = gpu_memory >= Bytes::from(70, kGiB);
+    // Since v0.10 the defaults depend on the device: GPUs with at least 70 GiB,
+    // A100s excepted, get 8192 batched tokens and 1024 sequences for `vllm serve`
+    // (vllm/engine/arg_utils.py EngineArgs.get_batch_defaults, v0.19.0).
+    std::string name = gpu.name;
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool large = gpu.memory >= Bytes::from(70, kGiB) && name.find("a100") == std::string::npos;
     l.max_num_batched_tokens = large ? 8192 : 2048;
     l.max_num_seqs = large ? 1024 : 256;
     l.why = large ? "vllm serve defaults for GPUs with ≥ 70 GiB: 8192 tokens, 1024 sequences"
-                  : "vllm serve defaults for GPUs under 70 GiB: 2048 tokens, 256 sequences";
+                  : "vllm serve defaults for GPUs under 70 GiB or A100s: 2048 tokens, 256 sequences";
   } else {
     l.max_num_batched_tokens = 2048;
     l.max_num_seqs = 256;
@@ -241,7 +245,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
   const std::int64_t pp = inf.pipeline_parallel;
   // Activations run in the model dtype: fp32 only when the weights are plain fp32.
   const std::int64_t b = s.weights.name == "fp32" ? 4 : 2;
-  const SchedulerLimits lim = scheduler_limits(inf.vllm, ver, s.gpu.memory, inf.context);
+  const SchedulerLimits lim = scheduler_limits(inf.vllm, ver, s.gpu, inf.context);
   // vllm/v1/worker/utils.py request_memory: ceil(total × gpu_memory_utilization).
   const Bytes requested = Bytes::of(static_cast<std::int64_t>(
       std::ceil(static_cast<double>(s.gpu.memory.in_bytes()) * inf.vllm.gpu_memory_utilization)));

@@ -49,7 +49,7 @@ struct SchedulerLimits {
   std::int64_t max_num_seqs;
   std::string why;  ///< which default rule applied
 };
-SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, Bytes gpu_memory, std::int64_t context);
+SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, const GpuChoice& gpu, std::int64_t context);
 
 /// vLLM pipeline stages: layers per stage, remainder to the stages before the
 /// last (vllm/distributed/utils.py get_pp_indices).
