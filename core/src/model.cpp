@@ -59,11 +59,78 @@ std::string dtype_name(const json& cfg, const std::string& path, std::vector<std
 // embedding; projector = the family's connector. Source: modeling_siglip.py,
 // modeling_clip.py (transformers v4.56.0). The result is labelled as a count
 // from the generic layout in the notes.
+// Vision towers whose layout the family fixes exactly (transformers v4.56.0):
+// Mllama (modeling_mllama.py MllamaVisionModel: local + gated global layers,
+// tiled position embeddings), Pixtral (modeling_pixtral.py: RMSNorm, gated
+// MLP, 2D RoPE so no position table) with the Mistral3 patch-merger projector,
+// and Llama 4 (modeling_llama4.py Llama4VisionModel + pixel-shuffle MLP).
+std::int64_t family_vision_params(const std::string& outer_type, const json& vit, const json& outer,
+                                  const std::string& vp, const std::string& path, std::int64_t text_hidden,
+                                  bool& known) {
+  known = true;
+  const std::int64_t h = require_int_any(vit, {"hidden_size"}, vp, kDim);
+  const std::int64_t inter = require_int_any(vit, {"intermediate_size"}, vp, kDim);
+  const std::int64_t layers = require_int_any(vit, {"num_hidden_layers"}, vp, kCount);
+  const std::int64_t patch = optional_int(vit, "patch_size", vp, kDim).value_or(14);
+  const std::int64_t channels = optional_int(vit, "num_channels", vp, kCount).value_or(3);
+  if (outer_type == "mllama") {
+    const std::int64_t global = optional_int(vit, "num_global_layers", vp, kCount).value_or(8);
+    const std::int64_t image = require_int_any(vit, {"image_size"}, vp, kDim);
+    const std::int64_t tiles = optional_int(vit, "max_num_tiles", vp, kCount).value_or(4);
+    std::int64_t ratios = 8;  // supported_aspect_ratios of the released checkpoints
+    if (auto r = vit.find("supported_aspect_ratios"); r != vit.end() && r->is_array())
+      ratios = static_cast<std::int64_t>(r->size());
+    const std::int64_t positions = (image / patch) * (image / patch) + 1;  // patches + class token
+    const std::int64_t block = 4 * h * h + (h * inter + inter) + (inter * h + h) + 2 * (2 * h);
+    const std::int64_t tower = channels * patch * patch * h              // patch conv, no bias
+                               + h                                       // class embedding
+                               + positions * h + 1                       // gated position embedding
+                               + (ratios + 1) * tiles * positions * h    // tile position embedding
+                               + 2 * ((ratios + 1) * tiles * h + 1)      // pre/post tile embeddings + gates
+                               + 2 * (2 * h)                             // layernorm pre/post
+                               + layers * block + global * (block + 2);  // local + gated global layers
+    const std::int64_t out_dim = require_int_any(vit, {"vision_output_dim"}, vp, kDim);
+    return tower + out_dim * text_hidden + text_hidden;  // multi_modal_projector
+  }
+  if (outer_type == "mistral3") {
+    const std::int64_t block = 2 * h + 4 * h * h + 3 * h * inter;                  // two RMSNorms, q/k/v/o, gated MLP
+    const std::int64_t tower = channels * patch * patch * h + h + layers * block;  // patch conv, ln_pre, layers
+    const std::int64_t merge = optional_int(outer, "spatial_merge_size", path, kCount).value_or(2);
+    const bool bias = optional_bool(outer, "multimodal_projector_bias", path).value_or(true);
+    const std::int64_t projector = h                        // norm
+                                   + h * merge * merge * h  // patch merger
+                                   + h * text_hidden + text_hidden * text_hidden + (bias ? 2 * text_hidden : 0);
+    return tower + projector;
+  }
+  if (outer_type == "llama4") {
+    const std::int64_t image = require_int_any(vit, {"image_size"}, vp, kDim);
+    const std::int64_t block = 4 * (h * h + h) + (h * inter + inter) + (inter * h + h) + 2 * (2 * h);
+    const std::int64_t in_dim = require_int_any(vit, {"projector_input_dim"}, vp, kDim);
+    const std::int64_t out_dim = require_int_any(vit, {"projector_output_dim"}, vp, kDim);
+    const std::int64_t tower = channels * patch * patch * h                       // unfold-conv linear, no bias
+                               + h + ((image / patch) * (image / patch) + 1) * h  // class + position embeddings
+                               + 2 * (2 * h) + layers * block                     // layernorms pre/post, layers
+                               + inter * in_dim + in_dim * out_dim;               // pixel-shuffle MLP
+    const std::int64_t vision_out = require_int_any(vit, {"vision_output_dim"}, vp, kDim);
+    return tower + vision_out * text_hidden;  // multi_modal_projector, no bias
+  }
+  known = false;
+  return 0;
+}
+
+// Other vision towers (SigLIP, CLIP, MoonViT, ...) are counted with the standard
+// ViT block: q,k,v,o with biases, a two-matrix MLP with biases, two LayerNorms
+// with bias; patch embedding and learned position embedding; the projector is
+// the family's connector (modeling_siglip.py, modeling_clip.py, transformers v4.56.0).
 std::int64_t vision_tower_params(const json& outer, const std::string& path, std::int64_t text_hidden,
                                  std::vector<std::string>& notes) {
   const auto vit = outer.find("vision_config");
   if (vit == outer.end() || !vit->is_object()) return 0;
   const std::string vp = join_path(path, "vision_config");
+  const std::string outer_type = optional_string(outer, "model_type", path).value_or("");
+  bool known = false;
+  const std::int64_t exact = family_vision_params(outer_type, *vit, outer, vp, path, text_hidden, known);
+  if (known) return exact;
   const std::int64_t h = require_int_any(*vit, {"hidden_size", "embed_dim"}, vp, kDim);
   const std::int64_t layers = require_int_any(*vit, {"num_hidden_layers", "depth"}, vp, kCount);
   const std::int64_t inter = optional_int_any(*vit, {"intermediate_size", "mlp_ratio_dim"}, vp, kDim).value_or(4 * h);
@@ -75,7 +142,6 @@ std::int64_t vision_tower_params(const json& outer, const std::string& path, std
   const std::int64_t tower = channels * patch * patch * h + h  // patch embedding (conv) + bias
                              + patches * h                     // learned position embedding
                              + layers * block + 2 * h;         // blocks + post LayerNorm
-  const std::string outer_type = optional_string(outer, "model_type", path).value_or("");
   // Gemma 3: one projection matrix plus an RMSNorm over the vision width
   // (modeling_gemma3.py Gemma3MultiModalProjector); others: LLaVA's two-layer MLP with biases.
   std::int64_t feature_layers = 1;  // LLaVA-NeXT may concatenate several vision layers
@@ -86,8 +152,10 @@ std::int64_t vision_tower_params(const json& outer, const std::string& path, std
   std::int64_t projector = in * text_hidden + text_hidden + text_hidden * text_hidden + text_hidden;
   if (outer_type == "gemma3") projector = h * text_hidden + h;
   if (outer_type == "llava_next") projector += text_hidden;  // image_newline
-  notes.push_back("vision tower counted with the generic ViT layout (" + std::to_string(layers) + " blocks of width " +
-                  std::to_string(h) + ") plus a two-layer projector");
+  if (outer_type != "gemma3") {                              // Gemma 3's SigLIP + projector is the exact layout
+    notes.push_back("vision tower counted with the generic ViT layout (" + std::to_string(layers) +
+                    " blocks of width " + std::to_string(h) + ") plus a two-layer projector");
+  }
   return tower + projector;
 }
 
@@ -253,6 +321,7 @@ Architecture parse_llama_like(const json& cfg, const std::string& path, const st
   assign_attention_layout(a, cfg, path);
   // Mllama: cross-attention layers attend to the image tokens, not to the text
   // (modeling_mllama.py MllamaCrossAttentionDecoderLayer), so they add no per-token cache.
+  if (mt == "mllama_text_model") s.extra_embedding_rows = 8;  // MllamaTextModel: vocab_size + 8 image tokens
   if (auto cross = cfg.find("cross_attention_layers"); cross != cfg.end() && cross->is_array()) {
     for (const auto& v : *cross) {
       if (v.is_number_integer() && v.get<std::int64_t>() >= 0 && v.get<std::int64_t>() < a.layers) {
@@ -506,6 +575,13 @@ void add_attention(LinearAdder& add, const Architecture& a, const BlockLayout& s
     add.linear(TensorRole::attn_o, i, h, h, Shard::cols, true, 1, stage);
     return;
   }
+  if (a.layer_specs[static_cast<std::size_t>(i)].kind == LayerKind::cross_attention) {
+    // MllamaTextCrossAttention: per-head q/k RMSNorms and two tanh gates.
+    add.vector(TensorRole::norm, i, a.head_dim, Shard::replicated, 1, stage);
+    add.vector(TensorRole::norm, i, a.head_dim, Shard::replicated, 1, stage);
+    add.vector(TensorRole::norm, i, 1, Shard::replicated, 1, stage);
+    add.vector(TensorRole::norm, i, 1, Shard::replicated, 1, stage);
+  }
   add.linear(TensorRole::attn_q, i, a.heads * a.head_dim, h, Shard::rows, s.qkv_bias, 1, stage);
   add.linear(TensorRole::attn_k, i, a.kv_heads * a.head_dim, h, Shard::kv_rows, s.qkv_bias, 1, stage);
   add.linear(TensorRole::attn_v, i, a.kv_heads * a.head_dim, h, Shard::kv_rows, s.qkv_bias, 1, stage);
@@ -613,7 +689,7 @@ std::vector<Tensor> inventory(const Architecture& a, const BlockLayout& s) {
   std::vector<Tensor> t;
   t.reserve(static_cast<std::size_t>(a.layers) * 24 + 8);
   LinearAdder add{t};
-  add.matrix(TensorRole::embedding, -1, a.vocab, a.hidden, Shard::rows);
+  add.matrix(TensorRole::embedding, -1, a.vocab + s.extra_embedding_rows, a.hidden, Shard::rows);
   if (a.family == "bloom") {  // word_embeddings_layernorm (weight + bias)
     add.vector(TensorRole::embedding_norm, -1, a.hidden);
     add.vector(TensorRole::embedding_norm, -1, a.hidden);

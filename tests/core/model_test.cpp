@@ -199,3 +199,24 @@ TEST_CASE("multimodal configs read the language model under text_config", "[mode
   const std::int64_t projector = 1024LL * 4096 + 4096 + 4096LL * 4096 + 4096;
   CHECK(parameter_count(m.tensors, TensorStage::vision) == tower + projector);
 }
+
+TEST_CASE("vision towers with a family layout are counted exactly", "[model][vision]") {
+  auto vision = [](const char* id) {
+    const CatalogModel* m = test::catalog().find_model(id);
+    REQUIRE(m != nullptr);
+    return parameter_count(m->model.tensors, TensorStage::vision);
+  };
+  // Mllama: patch conv 752,640 + class 1,280 + gated positions 2,049,281 + tile positions
+  // 73,774,080 + pre/post tile 2 × 46,081 + layernorms 5,120 + 32 local layers × 19,672,320
+  // + 8 global layers × 19,672,322 = 863,567,379; projector 7,680 × 4,096 + 4,096 = 31,461,376.
+  CHECK(vision("meta-llama/Llama-3.2-11B-Vision") == 863'567'379 + 31'461'376);
+  // Pixtral: patch conv 602,112 + ln_pre 1,024 + 24 × 16,779,264 = 403,305,472;
+  // Mistral3 projector: norm 1,024 + merger 4,194,304 + 5,242,880 + 26,214,400 = 35,652,608.
+  CHECK(vision("mistralai/Mistral-Small-3.1-24B-Instruct-2503") == 403'305'472 + 35'652'608);
+  // Llama 4: patch 827,904 + class 1,408 + positions 812,416 + layernorms 5,632
+  // + 34 × 23,807,872 + pixel-shuffle MLP 39,845,888 = 850,960,896; projector 4,096 × 5,120.
+  CHECK(vision("meta-llama/Llama-4-Scout-17B-16E-Instruct") == 850'960'896 + 20'971'520);
+  // Mllama text: 8 cross-attention layers add q/k norms and two gates; 8 image-token embedding rows.
+  CHECK(parameter_count(test::catalog().find_model("meta-llama/Llama-3.2-11B-Vision")->model.tensors,
+                        TensorStage::text) == 9'775'192'080);
+}

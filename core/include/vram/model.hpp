@@ -112,12 +112,13 @@ struct BlockLayout {
   bool layernorm_bias = false;  ///< LayerNorm (weight + bias) instead of RMSNorm
   bool gated_mlp = true;        ///< gate + up + down (SwiGLU/GeGLU) vs up + down
   int norms_per_layer = 2;
-  bool shared_expert_gate = false;      ///< Qwen2-MoE sigmoid gate on the shared expert
-  bool score_correction_bias = false;   ///< DeepSeek-V3 e_score_correction_bias
-  std::int64_t moe_every = 1;           ///< MoE on layers with (i + 1) % moe_every == 0
-  std::int64_t first_dense = 0;         ///< first_k_dense_replace
-  std::int64_t dense_intermediate = 0;  ///< width of non-MoE MLPs in MoE models
-  std::int64_t mtp_layers = 0;          ///< stored multi-token-prediction layers
+  bool shared_expert_gate = false;        ///< Qwen2-MoE sigmoid gate on the shared expert
+  bool score_correction_bias = false;     ///< DeepSeek-V3 e_score_correction_bias
+  std::int64_t moe_every = 1;             ///< MoE on layers with (i + 1) % moe_every == 0
+  std::int64_t first_dense = 0;           ///< first_k_dense_replace
+  std::int64_t dense_intermediate = 0;    ///< width of non-MoE MLPs in MoE models
+  std::int64_t mtp_layers = 0;            ///< stored multi-token-prediction layers
+  std::int64_t extra_embedding_rows = 0;  ///< embedding rows beyond vocab_size (Mllama: 8 image tokens)
 };
 
 /// Language-model architecture fields, normalised across families.
