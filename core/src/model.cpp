@@ -139,9 +139,16 @@ std::int64_t vision_tower_params(const json& outer, const std::string& path, std
   const std::int64_t image = optional_int(*vit, "image_size", vp, kDim).value_or(0);
   const std::int64_t patches = image > 0 ? (image / patch) * (image / patch) : 0;
   const std::int64_t block = 4 * (h * h + h) + (inter * h + inter) + (h * inter + h) + 2 * (2 * h);
-  const std::int64_t tower = channels * patch * patch * h + h  // patch embedding (conv) + bias
-                             + patches * h                     // learned position embedding
-                             + layers * block + 2 * h;         // blocks + post LayerNorm
+  std::int64_t tower = channels * patch * patch * h + h  // patch embedding (conv) + bias
+                       + patches * h                     // learned position embedding
+                       + layers * block + 2 * h;         // blocks + post LayerNorm
+  // SigLIP's attention-pooling head, present unless vision_use_head is false
+  // (SiglipVisionConfig default true; modeling_siglip.py SiglipMultiheadAttentionPoolingHead):
+  // probe h + in_proj 3h² + 3h + out_proj h² + h + LayerNorm 2h + MLP h·I + I + I·h + h.
+  if (optional_string(*vit, "model_type", vp).value_or("") == "siglip_vision_model" &&
+      optional_bool(*vit, "vision_use_head", vp).value_or(true)) {
+    tower += h + (3 * h * h + 3 * h) + (h * h + h) + 2 * h + (h * inter + inter) + (inter * h + h);
+  }
   // Gemma 3: one projection matrix plus an RMSNorm over the vision width
   // (modeling_gemma3.py Gemma3MultiModalProjector); others: LLaVA's two-layer MLP with biases.
   std::int64_t feature_layers = 1;  // LLaVA-NeXT may concatenate several vision layers

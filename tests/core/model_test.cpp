@@ -216,6 +216,11 @@ TEST_CASE("vision towers with a family layout are counted exactly", "[model][vis
   // Llama 4: patch 827,904 + class 1,408 + positions 812,416 + layernorms 5,632
   // + 34 × 23,807,872 + pixel-shuffle MLP 39,845,888 = 850,960,896; projector 4,096 × 5,120.
   CHECK(vision("meta-llama/Llama-4-Scout-17B-16E-Instruct") == 850'960'896 + 20'971'520);
+  // Granite Vision (LLaVA-NeXT over SigLIP so400m/384): tower 428,225,600 including the
+  // pooling head 15,238,352; projector 4 × 1,152 → 2,048 → 2,048 with biases + image_newline
+  // = 13,637,632. The sum with the 2,533,533,696-parameter text model equals the public
+  // count of granite-vision-3.2-2b, 2,975,396,928.
+  CHECK(vision("ibm-granite/granite-vision-3.3-2b") == 2'975'396'928 - 2'533'533'696);
   // Mllama text: 8 cross-attention layers add q/k norms and two gates; 8 image-token embedding rows.
   CHECK(parameter_count(test::catalog().find_model("meta-llama/Llama-3.2-11B-Vision")->model.tensors,
                         TensorStage::text) == 9'775'192'080);
