@@ -77,7 +77,7 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
     throw InputError("/model", "must be a catalog id string, {\"params\": N} or {\"config\": {...}}; got " +
                                    std::string(m.type_name()));
   }
-  io::reject_unknown_keys(m, "/model", {"params", "config", "weights_bytes", "weights_by_dtype", "id"});
+  io::warn_unknown_keys(m, "/model", {"params", "config", "weights_bytes", "weights_by_dtype", "id"}, out.warnings);
   if (m.contains("params") && m.contains("config")) {
     throw InputError("/model", "give either params or config, not both");
   }
@@ -125,7 +125,7 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
 void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
   const json hw = s.value("hardware", json::object());
   io::require_object(hw, "/hardware", "hardware");
-  io::reject_unknown_keys(hw, "/hardware", {"gpu", "count"});
+  io::warn_unknown_keys(hw, "/hardware", {"gpu", "count"}, out.warnings);
   out.gpu_count = io::optional_int(hw, "count", "/hardware", {1, 4096}).value_or(1);
   const auto g = hw.find("gpu");
   if (g == hw.end() || g->is_null()) {
@@ -147,7 +147,7 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
     return;
   }
   if (!g->is_object()) throw InputError("/hardware/gpu", "must be a catalog id or {\"name\", \"memory_bytes\"}");
-  io::reject_unknown_keys(*g, "/hardware/gpu", {"name", "memory_bytes", "price_usd_per_hour"});
+  io::warn_unknown_keys(*g, "/hardware/gpu", {"name", "memory_bytes", "price_usd_per_hour"}, out.warnings);
   out.gpu.id = "custom";
   out.gpu.name = io::optional_string(*g, "name", "/hardware/gpu").value_or("custom GPU");
   // 1 GiB to 64 TiB: anything outside is a typo (a GB count, or bits).
@@ -160,9 +160,10 @@ void parse_inference(const json& s, Scenario& out) {
   const json inf = s.value("inference", json::object());
   const std::string p = "/inference";
   io::require_object(inf, p, "inference");
-  io::reject_unknown_keys(inf, p,
-                          {"engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel", "pipeline_parallel",
-                           "vllm", "llama_cpp", "transformers"});
+  io::warn_unknown_keys(inf, p,
+                        {"engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel", "pipeline_parallel",
+                         "vllm", "llama_cpp", "transformers"},
+                        out.warnings);
   InferenceSettings& st = out.inference;
   const auto engine = io::optional_choice(inf, "engine", p, {"vllm", "llama.cpp", "transformers"});
   if (!engine) out.defaults_used.push_back("inference.engine = vllm");
@@ -171,7 +172,35 @@ void parse_inference(const json& s, Scenario& out) {
 
   const Architecture& a = out.model->arch;
   const bool bare = a.family == "bare";
-  if (auto ctx = io::optional_int(inf, "context", p, {1, 100'000'000})) {
+  // The engines' own names for the context: vLLM max_model_len, llama.cpp n_ctx
+  // (all cells, shared by n_seq_max sequences). They must agree with `context`.
+  std::optional<std::int64_t> ctx = io::optional_int(inf, "context", p, {1, 100'000'000});
+  const json vllm_block = inf.value("vllm", json::object());
+  const json llama_block = inf.value("llama_cpp", json::object());
+  if (vllm_block.is_object()) {
+    if (auto mml = io::optional_int(vllm_block, "max_model_len", p + "/vllm", {1, 100'000'000})) {
+      if (ctx && *ctx != *mml) {
+        throw InputError(p + "/vllm/max_model_len", "is " + group_thousands(*mml) + " but /inference/context is " +
+                                                        group_thousands(*ctx) + "; give one, or the same value");
+      }
+      ctx = mml;
+    }
+  }
+  if (llama_block.is_object()) {
+    if (auto n_ctx = io::optional_int(llama_block, "n_ctx", p + "/llama_cpp", {1, 100'000'000})) {
+      const std::int64_t seqs = io::optional_int(llama_block, "n_seq_max", p + "/llama_cpp", {1, 100'000})
+                                    .value_or(io::optional_int(inf, "concurrency", p, {1, 1'000'000}).value_or(1));
+      const std::int64_t per_seq = (*n_ctx + seqs - 1) / seqs;
+      if (ctx && *ctx != per_seq) {
+        throw InputError(p + "/llama_cpp/n_ctx", "is " + group_thousands(*n_ctx) + " cells for " +
+                                                     std::to_string(seqs) + " sequences (" + group_thousands(per_seq) +
+                                                     " each) but /inference/context is " + group_thousands(*ctx) +
+                                                     " per sequence; give one, or matching values");
+      }
+      ctx = per_seq;
+    }
+  }
+  if (ctx) {
     st.context = *ctx;
     if (a.max_positions > 0 && *ctx > a.max_positions) {
       out.warnings.push_back("inference.context " + group_thousands(*ctx) + " exceeds the model's maximum (" +
@@ -192,9 +221,10 @@ void parse_inference(const json& s, Scenario& out) {
   // Keep every byte product far from 64-bit overflow: 10^11 live tokens is far
   // beyond any GPU set (a trillion-byte KV cache at 10 B per token).
   if (static_cast<double>(st.context) * static_cast<double>(st.concurrency) > 1e11) {
-    throw InputError(p + "/concurrency", "context × concurrency = " + group_thousands(st.context) + " × " +
-                                             group_thousands(st.concurrency) +
-                                             " tokens is beyond any GPU set; the product may be at most 100,000,000,000");
+    throw InputError(p + "/concurrency",
+                     "context × concurrency = " + group_thousands(st.context) + " × " +
+                         group_thousands(st.concurrency) +
+                         " tokens is beyond any GPU set; the product may be at most 100,000,000,000");
   }
 
   // Activation dtype: the weights' dtype when they are plain floats, else the model's 16-bit dtype.
@@ -248,9 +278,10 @@ void parse_inference(const json& s, Scenario& out) {
   if (const auto v = inf.find("vllm"); v != inf.end()) {
     const std::string vp = p + "/vllm";
     io::require_object(*v, vp, "vllm");
-    io::reject_unknown_keys(*v, vp,
-                            {"gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size",
-                             "enforce_eager", "version", "max_model_len"});
+    io::warn_unknown_keys(*v, vp,
+                          {"gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size",
+                           "enforce_eager", "version", "max_model_len"},
+                          out.warnings);
     auto& vs = st.vllm;
     if (auto u = io::optional_number(*v, "gpu_memory_utilization", vp, 0.01, 1.0))
       vs.gpu_memory_utilization = *u;
@@ -271,7 +302,8 @@ void parse_inference(const json& s, Scenario& out) {
   if (const auto l = inf.find("llama_cpp"); l != inf.end()) {
     const std::string lp = p + "/llama_cpp";
     io::require_object(*l, lp, "llama_cpp");
-    io::reject_unknown_keys(*l, lp, {"n_gpu_layers", "n_batch", "n_ubatch", "flash_attn", "n_seq_max", "n_ctx"});
+    io::warn_unknown_keys(*l, lp, {"n_gpu_layers", "n_batch", "n_ubatch", "flash_attn", "n_seq_max", "n_ctx"},
+                          out.warnings);
     auto& ls = st.llama_cpp;
     ls.n_gpu_layers = io::optional_int(*l, "n_gpu_layers", lp, {-1, 100'000}).value_or(-1);
     ls.n_batch = io::optional_int(*l, "n_batch", lp, {1, 10'000'000}).value_or(2048);
@@ -281,16 +313,28 @@ void parse_inference(const json& s, Scenario& out) {
   } else {
     st.llama_cpp.n_seq_max = st.concurrency;
   }
+  if (st.engine == Engine::llama_cpp) {
+    const LlamaCppSettings& ls = st.llama_cpp;
+    auto note = [&](const char* key, const std::string& value) {
+      if (!llama_block.is_object() || !llama_block.contains(key))
+        out.defaults_used.push_back(std::string("llama_cpp.") + key + " = " + value);
+    };
+    note("n_gpu_layers", "all layers and the output layer");
+    note("n_ubatch", std::to_string(ls.n_ubatch));
+    note("flash_attn", "false");
+    note("n_seq_max", std::to_string(ls.n_seq_max) + " (the concurrency)");
+  }
 }
 
 }  // namespace
 
 Scenario parse_scenario(const json& s, const Catalog& catalog) {
   io::require_object(s, "", "the scenario");
-  io::reject_unknown_keys(s, "",
-                          {"v", "workload", "model", "weights", "hardware", "headroom", "inference", "training",
-                           "generation", "id", "notes"});
   Scenario out;
+  io::warn_unknown_keys(s, "",
+                        {"v", "workload", "model", "weights", "hardware", "headroom", "inference", "training",
+                         "generation", "id", "notes"},
+                        out.warnings);
   if (auto v = io::optional_int(s, "v", "", {1, 1000}); v && *v != 1) {
     throw InputError("/v", "scenario version " + std::to_string(*v) + " is not supported; this build reads v 1");
   }

@@ -99,11 +99,15 @@ TEST_CASE("unknown names list what is allowed", "[scenario][errors]") {
   s["model"] = "meta-llama/Llama-3.1-8b";
   CHECK(failure(s).path == "/model");
   s = base();
-  s["inference"]["contxt"] = 8192;  // a typo is not silently ignored
-  CHECK(failure(s).path == "/inference/contxt");
+  s["inference"]["contxt"] = 8192;  // a typo is not silently ignored: it is named in the warnings
+  const Scenario typo = test::scenario(s);
+  REQUIRE_FALSE(typo.warnings.empty());
+  CHECK(typo.warnings.front().rfind("/inference/contxt: unknown field, ignored; allowed here: engine, context", 0) ==
+        0);
   s = base();
-  s["inference"]["extra"] = {{"compile", true}};  // but "extra" is always accepted
+  s["inference"]["extra"] = {{"compile", true}};  // but "extra" is always accepted, silently
   CHECK(failure(s).path == "(no error)");
+  CHECK(test::scenario(s).warnings.empty());
 }
 
 TEST_CASE("parallelism must match the model and the GPU count", "[scenario][errors]") {
@@ -116,6 +120,20 @@ TEST_CASE("parallelism must match the model and the GPU count", "[scenario][erro
   s = base();
   s["inference"]["tensor_parallel"] = 4;  // only 1 GPU
   CHECK(failure(s).path == "/hardware/count");
+}
+
+TEST_CASE("the engines' own context names are honoured and must agree", "[scenario]") {
+  json s = base();
+  s["inference"].erase("context");
+  s["inference"]["vllm"] = {{"max_model_len", 16384}};
+  CHECK(test::scenario(s).inference.context == 16384);
+  s["inference"]["context"] = 8192;
+  CHECK(failure(s).path == "/inference/vllm/max_model_len");
+  json l = base();
+  l["inference"] = {{"engine", "llama.cpp"}, {"llama_cpp", {{"n_ctx", 8192}, {"n_seq_max", 4}}}};
+  CHECK(test::scenario(l).inference.context == 2048);  // 8,192 cells over 4 sequences
+  l["inference"]["context"] = 4096;
+  CHECK(failure(l).path == "/inference/llama_cpp/n_ctx");
 }
 
 TEST_CASE("a context above the model's maximum is allowed with a warning", "[scenario]") {

@@ -144,6 +144,21 @@ std::optional<std::string> optional_choice(const json& obj, std::string_view key
   throw InputError(join_path(path, key), "unknown value \"" + *v + "\"; allowed: " + list);
 }
 
+void warn_unknown_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known,
+                       std::vector<std::string>& warnings) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (it.key() == "extra") continue;
+    bool found = false;
+    for (const auto& k : known) found = found || k == it.key();
+    if (!found) {
+      std::string list;
+      for (const auto& k : known) (list += list.empty() ? "" : ", ") += k;
+      warnings.push_back(join_path(path, it.key()) + ": unknown field, ignored; allowed here: " + list +
+                         " (and \"extra\" for settings the estimator does not model)");
+    }
+  }
+}
+
 void reject_unknown_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     if (it.key() == "extra") continue;

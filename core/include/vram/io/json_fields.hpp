@@ -5,9 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,8 +30,7 @@ inline constexpr std::int64_t kAbsurd = 1'000'000'000'000'000;
 
 /// Integer field (a JSON number with no fraction). Throws `InputError` when it
 /// is missing, not an integer, or outside `range`.
-std::int64_t require_int(const json& obj, std::string_view key, const std::string& path,
-                         IntRange range = {1, kAbsurd});
+std::int64_t require_int(const json& obj, std::string_view key, const std::string& path, IntRange range = {1, kAbsurd});
 /// Same, but `nullopt` when the key is absent or null.
 std::optional<std::int64_t> optional_int(const json& obj, std::string_view key, const std::string& path,
                                          IntRange range = {1, kAbsurd});
@@ -51,6 +50,12 @@ std::optional<std::string> optional_string(const json& obj, std::string_view key
 /// String field that must be one of `allowed`.
 std::optional<std::string> optional_choice(const json& obj, std::string_view key, const std::string& path,
                                            std::initializer_list<std::string_view> allowed);
+
+/// Adds a warning for each key of `obj` not in `known` (a typo such as "contxt",
+/// or a field of a newer contract version): named, listed with what is allowed,
+/// never silently dropped. The key "extra" is always allowed.
+void warn_unknown_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known,
+                       std::vector<std::string>& warnings);
 
 /// Throws if `obj` has a key not in `known` (catches typos such as "contxt").
 /// The key "extra" is always allowed.
