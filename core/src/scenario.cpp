@@ -32,6 +32,13 @@ const char* to_string(Engine e) {
 
 namespace {
 
+/// `obj[key]`, or an empty object when absent (read without copying).
+const json& member_or_empty(const json& obj, const char* key) {
+  static const json empty = json::object();  // immutable
+  const auto it = obj.find(key);
+  return it != obj.end() ? *it : empty;
+}
+
 // The GPU a scenario gets when it names none: the most common serving GPU.
 constexpr const char* kDefaultGpu = "H100-SXM-80GB";
 
@@ -123,7 +130,7 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
 }
 
 void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
-  const json hw = s.value("hardware", json::object());
+  const json& hw = member_or_empty(s, "hardware");
   io::require_object(hw, "/hardware", "hardware");
   io::warn_unknown_keys(hw, "/hardware", {"gpu", "count"}, out.warnings);
   out.gpu_count = io::optional_int(hw, "count", "/hardware", {1, 4096}).value_or(1);
@@ -157,7 +164,7 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
 }
 
 void parse_inference(const json& s, Scenario& out) {
-  const json inf = s.value("inference", json::object());
+  const json& inf = member_or_empty(s, "inference");
   const std::string p = "/inference";
   io::require_object(inf, p, "inference");
   io::warn_unknown_keys(inf, p,
@@ -175,8 +182,8 @@ void parse_inference(const json& s, Scenario& out) {
   // The engines' own names for the context: vLLM max_model_len, llama.cpp n_ctx
   // (all cells, shared by n_seq_max sequences). They must agree with `context`.
   std::optional<std::int64_t> ctx = io::optional_int(inf, "context", p, {1, 100'000'000});
-  const json vllm_block = inf.value("vllm", json::object());
-  const json llama_block = inf.value("llama_cpp", json::object());
+  const json& vllm_block = member_or_empty(inf, "vllm");
+  const json& llama_block = member_or_empty(inf, "llama_cpp");
   if (vllm_block.is_object()) {
     if (auto mml = io::optional_int(vllm_block, "max_model_len", p + "/vllm", {1, 100'000'000})) {
       if (ctx && *ctx != *mml) {
