@@ -284,7 +284,11 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
       sa.forward_peak = ver.v1_engine() ? profile_forward_bytes(a, T, tp, b) : v0_forward_bytes(a, T, b);
       if (place.head) sa.sampler = profile_sampler_bytes(R, T, a.vocab, a.hidden, b);
       sa.moe_workspace = ver.v1_engine() && s.weights.name != "mxfp4" ? moe_workspace_bytes(a, T, tp, b) : Bytes{};
-      sa.pp_buffers = st > 0 ? Bytes::of(2 * T * a.hidden * b) : Bytes{};
+      // With pipeline parallelism every stage holds one batch of intermediate
+      // tensors (hidden states + residual, T × H each): the first stage the ones it
+      // sends, the others the buffers they receive into
+      // (gpu_model_runner.py make_empty_intermediate_tensors, v0.19.0).
+      sa.pp_buffers = pp > 1 ? Bytes::of(2 * T * a.hidden * b) : Bytes{};
     }
     sa.activation = std::max(sa.forward_peak, sa.sampler) + sa.moe_workspace + sa.pp_buffers;
     sa.non_torch = non_torch_increase(tp, pp);
@@ -386,7 +390,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
     if (r.explain && h.moe_workspace > Bytes{})
       act_formula += " + fused-MoE workspace " + format_exact(h.moe_workspace);
     if (r.explain && h.pp_buffers > Bytes{})
-      act_formula += " + pipeline receive buffers 2 × T × H × b = " + format_exact(h.pp_buffers);
+      act_formula += " + pipeline intermediate tensors 2 × T × H × b = " + format_exact(h.pp_buffers);
     r.add({"activations", "Activation peak (profiling run)", h.activation,
            explained(r, [&] { return act_formula + " ≈ " + format_iec(h.activation) + "; " + lim.why; }),
            explained(r, [&] {
