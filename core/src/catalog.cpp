@@ -63,6 +63,7 @@ Gpu read_gpu(const json& g, const std::string& path) {
   gpu.memory_source = io::optional_string(g, "memory_source", path).value_or("");
   gpu.price_usd_per_hour = io::optional_number(g, "price_usd_per_hour", path, 0, 1e6);
   gpu.price_source = io::optional_string(g, "price_source", path).value_or("");
+  gpu.sm_count = static_cast<int>(io::optional_int(g, "sm_count", path, {1, 10'000}).value_or(0));
   if (auto cc = io::optional_string(g, "compute_capability", path)) {
     int major = 0, minor = 0;
     if (std::sscanf(cc->c_str(), "%d.%d", &major, &minor) != 2 || major < 1 || minor < 0 || minor > 9) {

@@ -138,7 +138,7 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
   if (g == hw.end() || g->is_null()) {
     const Gpu* def = catalog.find_gpu(kDefaultGpu);
     if (def == nullptr) throw InputError("/hardware/gpu", "is required (the catalog has no default GPU)");
-    out.gpu = {def->id, def->name, def->memory, def->price_usd_per_hour, def->compute_capability};
+    out.gpu = {def->id, def->name, def->memory, def->price_usd_per_hour, def->compute_capability, def->sm_count};
     out.defaults_used.push_back(std::string("hardware.gpu = ") + kDefaultGpu);
     return;
   }
@@ -150,7 +150,7 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
       throw InputError("/hardware/gpu", "unknown GPU id \"" + g->get<std::string>() + "\"; allowed: " + ids +
                                             ", or {\"name\": ..., \"memory_bytes\": N}");
     }
-    out.gpu = {gpu->id, gpu->name, gpu->memory, gpu->price_usd_per_hour, gpu->compute_capability};
+    out.gpu = {gpu->id, gpu->name, gpu->memory, gpu->price_usd_per_hour, gpu->compute_capability, gpu->sm_count};
     return;
   }
   if (!g->is_object()) throw InputError("/hardware/gpu", "must be a catalog id or {\"name\", \"memory_bytes\"}");

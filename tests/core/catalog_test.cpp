@@ -83,4 +83,7 @@ TEST_CASE("every GPU states the memory the framework sees, with a source", "[cat
   CHECK(gpus.size() >= 27);
   // H100 80GB HBM3: 81,090 MiB seen by CUDA (79.19 GiB), sold as 80 GB.
   CHECK(test::catalog().find_gpu("H100-SXM-80GB")->memory.in_bytes() == 85'029'158'912);
+  CHECK(test::catalog().find_gpu("H100-SXM-80GB")->sm_count == 132);
+  CHECK(test::catalog().find_gpu("H100-SXM-80GB")->compute_capability == 90);
+  CHECK(test::catalog().find_gpu("MI300X")->compute_capability == 0);  // not CUDA
 }

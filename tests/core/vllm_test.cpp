@@ -49,7 +49,10 @@ TEST_CASE("rotary cache: max_position × rotary_dim in the model dtype", "[vllm]
 
 TEST_CASE("profiling peak terms", "[vllm][activations]") {
   // Llama-3.1-8B, H100 defaults: (14·1024 + 528)·128,256 + (8,192 + 2,048)·4,096·2 + 32 MiB
-  CHECK(profile_sampler_bytes(1024, 8192, 128256, 4096, 2).in_bytes() == 1'906'397'184 + 83'886'080 + 33'554'432);
+  CHECK(profile_sampler_bytes(1024, 8192, 128256, 4096, 2, 132).in_bytes() == 1'906'397'184 + 83'886'080 + 33'554'432);
+  CHECK(sampler_scratch_rows(132, 1024) == 132);  // H100 SXM
+  CHECK(sampler_scratch_rows(142, 256) == 142);   // L40S
+  CHECK(sampler_scratch_rows(132, 100) == 128);   // fewer rows than SMs: the next power of two
   // forward: 8,192 × 2 × (3 × 14,336 + 4 × 4,096) + 32 MiB
   CHECK(profile_forward_bytes(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2).in_bytes() ==
         8192LL * 2 * (3 * 14336 + 4 * 4096) + 33'554'432);

@@ -29,6 +29,8 @@ struct Gpu {
   std::string price_source;
   /// CUDA compute capability ("8.0" → 80); 0 for GPUs without one (AMD).
   int compute_capability = 0;
+  /// Streaming multiprocessors (compute units on AMD); 0 when unknown.
+  int sm_count = 0;
 };
 
 struct CatalogModel {

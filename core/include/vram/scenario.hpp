@@ -62,6 +62,7 @@ struct GpuChoice {
   Bytes memory;  ///< what the framework sees per GPU
   std::optional<double> price_usd_per_hour;
   int compute_capability = 0;  ///< CUDA compute capability × 10 (80 = "8.0"); 0 when unknown or not CUDA
+  int sm_count = 0;            ///< streaming multiprocessors; 0 when unknown
 };
 
 struct Scenario {

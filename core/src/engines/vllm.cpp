@@ -186,19 +186,21 @@ struct StageAccount {
 /// 4096 × 8 KiB = 32 MiB on sm90 (pytorch aten/src/ATen/cuda/CublasHandlePool.cpp, v2.8).
 constexpr Bytes kCublasWorkspace = Bytes::of(32LL << 20);
 
-/// Triton top-k/top-p scratch: one fp32 row of the vocabulary per SM
-/// (vllm/v1/sample/ops/topk_topp_triton.py, v0.19.0); 132 SMs on an H100 SXM.
-constexpr std::int64_t kSamplerScratchRows = 132;
-
 }  // namespace
 
+std::int64_t sampler_scratch_rows(std::int64_t sms, std::int64_t rows) {
+  std::int64_t pow2 = 1;
+  while (pow2 < std::min(sms, rows)) pow2 *= 2;
+  return std::min(pow2, sms);
+}
+
 Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
-                            std::int64_t b) {
-  const Bytes logits = logits_bytes(rows, vocab, b);                        // lm_head output in the model dtype
-  const Bytes fp32_copy = b == 4 ? Bytes{} : logits_bytes(rows, vocab, 4);  // logits.to(float32)
-  const Bytes scratch = logits_bytes(kSamplerScratchRows, vocab, 4);        // top-k/top-p kernel
-  const Bytes probs = logits_bytes(rows, vocab, 4) * 2;                     // softmax probs + exponential q
-  const Bytes hidden_states = Bytes::of((tokens + 2 * rows) * hidden * b);  // hidden, last rows, rand_like
+                            std::int64_t b, std::int64_t sms) {
+  const Bytes logits = logits_bytes(rows, vocab, b);                              // lm_head output in the model dtype
+  const Bytes fp32_copy = b == 4 ? Bytes{} : logits_bytes(rows, vocab, 4);        // logits.to(float32)
+  const Bytes scratch = logits_bytes(sampler_scratch_rows(sms, rows), vocab, 4);  // top-k/top-p kernel
+  const Bytes probs = logits_bytes(rows, vocab, 4) * 2;                           // softmax probs + exponential q
+  const Bytes hidden_states = Bytes::of((tokens + 2 * rows) * hidden * b);        // hidden, last rows, rand_like
   return logits + fp32_copy + scratch + probs + hidden_states + kCublasWorkspace;
 }
 
@@ -246,6 +248,8 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
   // Activations run in the model dtype: fp32 only when the weights are plain fp32.
   const std::int64_t b = s.weights.name == "fp32" ? 4 : 2;
   const SchedulerLimits lim = scheduler_limits(inf.vllm, ver, s.gpu, inf.context);
+  // Streaming multiprocessors of the GPU, for the sampler's scratch; an H100's 132 when unknown.
+  const std::int64_t sms = s.gpu.sm_count > 0 ? s.gpu.sm_count : 132;
   // vllm/v1/worker/utils.py request_memory: ceil(total × gpu_memory_utilization).
   const Bytes requested = Bytes::of(static_cast<std::int64_t>(
       std::ceil(static_cast<double>(s.gpu.memory.in_bytes()) * inf.vllm.gpu_memory_utilization)));
@@ -282,7 +286,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
       const std::int64_t T = lim.max_num_batched_tokens;
       const std::int64_t R = std::min(lim.max_num_seqs, T);
       sa.forward_peak = ver.v1_engine() ? profile_forward_bytes(a, T, tp, b) : v0_forward_bytes(a, T, b);
-      if (place.head) sa.sampler = profile_sampler_bytes(R, T, a.vocab, a.hidden, b);
+      if (place.head) sa.sampler = profile_sampler_bytes(R, T, a.vocab, a.hidden, b, sms);
       sa.moe_workspace = ver.v1_engine() && s.weights.name != "mxfp4" ? moe_workspace_bytes(a, T, tp, b) : Bytes{};
       // With pipeline parallelism every stage holds one batch of intermediate
       // tensors (hidden states + residual, T × H each): the first stage the ones it
@@ -377,9 +381,10 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
         !r.explain ? std::string()
         : h.sampler >= h.forward_peak
             ? "sampler step: " + group_thousands(R) + " seqs × " + group_thousands(a.vocab) + " vocab × (" +
-                  std::to_string(b) +
-                  " B logits + 4 B fp32 copy + 2 × 4 B probabilities) + 132 × vocab × 4 B top-k scratch + " +
-                  group_thousands(T + 2 * R) + " × " + std::to_string(a.hidden) + " hidden × " + std::to_string(b) +
+                  std::to_string(b) + " B logits + 4 B fp32 copy + 2 × 4 B probabilities) + " +
+                  std::to_string(sampler_scratch_rows(sms, R)) + " × vocab × 4 B top-k scratch (one row per SM" +
+                  (s.gpu.sm_count > 0 ? "" : ", 132 assumed") + ") + " + group_thousands(T + 2 * R) + " × " +
+                  std::to_string(a.hidden) + " hidden × " + std::to_string(b) +
                   " B + 32 MiB cuBLAS = " + format_exact(h.sampler) + " (forward pass " + format_iec(h.forward_peak) +
                   " is lower)"
             : "profiling forward pass: " + group_thousands(T) + " tokens × " + std::to_string(b) + " B × (3 × " +

@@ -62,12 +62,16 @@ Bytes rotary_cache_bytes(const Architecture& arch, std::int64_t elem_bytes);
 /// Peak of the profiling run's sampler step on the last pipeline stage, for
 /// `rows` = min(max_num_seqs, max_num_batched_tokens) sequences
 /// (vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run; vllm/v1/sample/sampler.py, v0.19.0):
-/// logits rows × V × b, their fp32 copy, the top-k/top-p scratch (132 × V fp32),
+/// logits rows × V × b, their fp32 copy, the top-k/top-p scratch (one fp32 row
+/// of V per streaming multiprocessor, `sms`; vllm/v1/sample/ops/topk_topp_triton.py),
 /// softmax probabilities and the exponential draw (2 × rows × V fp32), the hidden
 /// states ((T + 2·rows) × H × b) and the cuBLAS workspace (32 MiB).
 /// Llama-3.1-8B on an H100: (14·1024 + 528)·128,256 + 10,240·4,096·2 + 32 MiB = 2,023,837,696 B.
 Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
-                            std::int64_t elem_bytes);
+                            std::int64_t elem_bytes, std::int64_t sms);
+
+/// Rows of the top-k/top-p scratch: min(next power of two of min(SMs, rows), SMs).
+std::int64_t sampler_scratch_rows(std::int64_t sms, std::int64_t rows);
 
 /// Peak of the profiling forward pass over T tokens on one rank (v1 engine):
 /// T × b × (3·I/tp + 4·H) + the cuBLAS workspace.
