@@ -269,8 +269,8 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
     place.embedding = st == 0;
     place.vision = st == 0;
     place.head = st == pp - 1;
-    place.vocab_multiple =
-        64;  // VocabParallelEmbedding pads to 64 (vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE)
+    // VocabParallelEmbedding pads the vocabulary to 64 (vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE).
+    place.vocab_multiple = 64;
     sa.weights_detail = &memo->get(m, s.weights, place);
     sa.weights = sa.weights_detail->bytes;
     if (s.weights_bytes_given && sa.weights > Bytes{}) {
@@ -278,8 +278,8 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
       WeightPlacement whole;
       whole.vocab_multiple = 1;
       const Bytes full = memo->get(m, s.weights, whole).bytes;
-      sa.weights = Bytes::of(static_cast<std::int64_t>(static_cast<long double>(sa.weights.in_bytes()) *
-                                                       s.weights_bytes_given->in_bytes() / full.in_bytes()));
+      sa.weights =
+          Bytes::of(std::llround(static_cast<double>(sa.weights.in_bytes()) * s.weights_bytes_given->ratio(full)));
     }
     sa.rotary = rotary_cache_bytes(a, b);
     if (a.family != "bare") {
@@ -301,18 +301,15 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
       sa.layout = kv_layout(a, inf.kv, tp, inf.vllm.block_size, sa.first_layer, sa.end_layer);
       sa.pool = kv_pool(sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, lim.max_num_batched_tokens);
       const std::int64_t blocks_per_seq = (inf.context + inf.vllm.block_size - 1) / inf.vllm.block_size;
-      sa.kv_needed =
-          kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) *
-          inf.concurrency;
+      const Bytes kv_per_seq =
+          kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer);
+      sa.kv_needed = kv_per_seq * inf.concurrency;
       // Mamba layers keep one recurrent state per sequence, in the model dtype
       // (vllm/v1/kv_cache_interface.py MambaSpec; mamba_ssm_cache_dtype "auto").
       sa.mamba_state = mamba_state_bytes_per_sequence(a, 8 * b, tp, sa.first_layer, sa.end_layer);
       if (sa.mamba_state > Bytes{}) {
         sa.kv_needed += sa.mamba_state * inf.concurrency;
-        const Bytes per_seq =
-            kv_bytes_for_sequence(a, inf.kv, tp, blocks_per_seq * inf.vllm.block_size, sa.first_layer, sa.end_layer) +
-            sa.mamba_state;
-        sa.pool.max_concurrency = sa.kv_available > Bytes{} ? sa.kv_available.ratio(per_seq) : 0.0;
+        sa.pool.max_concurrency = sa.kv_available > Bytes{} ? sa.kv_available.ratio(kv_per_seq + sa.mamba_state) : 0.0;
         if (sa.layout.groups == 0) {
           sa.pool.blocks = static_cast<std::int64_t>(sa.pool.max_concurrency);  // one state block per sequence
           sa.pool.tokens = sa.pool.blocks * inf.context;  // no per-token cache: bounded by sequences
