@@ -12,15 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-std::int64_t dtype_bytes(const std::string& dtype, const std::string& path) {
-  if (dtype == "F32" || dtype == "I32") return 4;
-  if (dtype == "F16" || dtype == "BF16") return 2;
-  if (dtype == "F8_E4M3" || dtype == "F8_E5M2" || dtype == "U8" || dtype == "I8") return 1;
-  if (dtype == "F64" || dtype == "I64") return 8;
-  throw InputError(path, "unknown safetensors dtype \"" + dtype +
-                             "\"; allowed: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I8, U8");
-}
-
 CatalogModel read_model(std::string_view file, const json& j) {
   const std::string path = "/" + std::string(file);
   CatalogModel m;
@@ -46,7 +37,7 @@ CatalogModel read_model(std::string_view file, const json& j) {
       if (!per_layer && !whole) throw InputError(ep, "needs per_layer_elems or elems");
       const std::string dtype = io::optional_string(e, "dtype", ep).value_or("F32");
       const std::int64_t elems = per_layer ? *per_layer * m.model.arch.layers : *whole;
-      m.checkpoint_extra_bytes += Bytes::of(elems * dtype_bytes(dtype, ep + "/dtype"));
+      m.checkpoint_extra_bytes += Bytes::of(elems * safetensors_dtype_bytes(dtype, ep + "/dtype"));
     }
   }
   return m;

@@ -52,8 +52,10 @@ std::string model_summary_json(const Scenario& s) {
   for (const auto& t : m.tensors) {
     const std::string name = to_string(t.role);
     auto it = std::find_if(roles.begin(), roles.end(), [&](const auto& r) { return r.first == name; });
-    if (it == roles.end()) roles.emplace_back(name, t.elements());
-    else it->second += t.elements();
+    if (it == roles.end())
+      roles.emplace_back(name, t.elements());
+    else
+      it->second += t.elements();
   }
   std::stable_sort(roles.begin(), roles.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
   std::string by_role;  // an array keeps the order in every JSON reader

@@ -258,6 +258,17 @@ GgmlType ggml_type(const std::string& name, const std::string& path) {
   throw InputError(path, "unknown GGML type \"" + name + "\"");
 }
 
+std::int64_t safetensors_dtype_bytes(const std::string& dtype, const std::string& path) {
+  // safetensors dtype names (huggingface/safetensors docs, "Format").
+  if (dtype == "F64" || dtype == "I64" || dtype == "U64") return 8;
+  if (dtype == "F32" || dtype == "I32" || dtype == "U32") return 4;
+  if (dtype == "F16" || dtype == "BF16" || dtype == "I16" || dtype == "U16") return 2;
+  if (dtype == "F8_E4M3" || dtype == "F8_E5M2" || dtype == "I8" || dtype == "U8" || dtype == "BOOL") return 1;
+  throw InputError(
+      path, "unknown safetensors dtype \"" + dtype +
+                "\"; allowed: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I16, I8, U64, U32, U16, U8, BOOL");
+}
+
 std::vector<std::string> weight_format_names() {
   return {"fp32",      "fp16",      "bf16",     "fp8", "int8", "w8a8",  "w4a16",
           "gptq-int4", "gptq-int8", "awq-int4", "nf4", "int4", "mxfp4", "nvfp4"};

@@ -101,29 +101,18 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
   } else {
     throw InputError("/model", "needs params (a parameter count) or config (a Hugging Face config.json)");
   }
+  if (m.contains("weights_bytes") && m.contains("weights_by_dtype")) {
+    throw InputError("/model", "give either weights_bytes or weights_by_dtype, not both");
+  }
   if (auto wb = io::optional_int(m, "weights_bytes", "/model")) out.weights_bytes_given = Bytes::of(*wb);
   if (auto wd = m.find("weights_by_dtype"); wd != m.end()) {
-    if (!wd->is_object())
+    if (!wd->is_object()) {
       throw InputError("/model/weights_by_dtype", "must be an object such as {\"BF16\": N, \"F8_E4M3\": N}");
-    Bytes total;
+    }
+    Bytes total;  // parameter counts per safetensors dtype, as the Hub lists them
     for (auto e = wd->begin(); e != wd->end(); ++e) {
-      const std::string p = join_path("/model/weights_by_dtype", e.key());
       const std::int64_t n = io::require_int(*wd, e.key(), "/model/weights_by_dtype", {0, io::kAbsurd});
-      std::int64_t size = 0;
-      const std::string& k = e.key();
-      if (k == "F32" || k == "I32")
-        size = 4;
-      else if (k == "BF16" || k == "F16" || k == "I16")
-        size = 2;
-      else if (k == "F8_E4M3" || k == "F8_E5M2" || k == "I8" || k == "U8")
-        size = 1;
-      else if (k == "F64" || k == "I64")
-        size = 8;
-      else
-        throw InputError(
-            p, "unknown safetensors dtype; allowed: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I16, I8, U8");
-      (void)p;
-      total += Bytes::of(n * size);
+      total += Bytes::of(n * safetensors_dtype_bytes(e.key(), join_path("/model/weights_by_dtype", e.key())));
     }
     out.weights_bytes_given = total;
   }

@@ -83,6 +83,10 @@ WeightFormat native_format(const std::string& native);
 /// The reference points into `format`.
 const Codec& codec_for(const WeightFormat& format, const Tensor& tensor, const Architecture& arch);
 
+/// Bytes per element of a safetensors dtype ("BF16" → 2). Throws `InputError`
+/// at `path` for an unknown name.
+std::int64_t safetensors_dtype_bytes(const std::string& dtype, const std::string& path);
+
 /// GGML block types: elements per block and bytes per block.
 struct GgmlType {
   const char* name;
