@@ -21,6 +21,12 @@ std::string join_path(const std::string& parent, std::string_view key) {
 
 namespace {
 
+std::string joined(std::initializer_list<std::string_view> names) {
+  std::string list;
+  for (const auto& n : names) (list += list.empty() ? "" : ", ") += n;
+  return list;
+}
+
 std::string describe_range(IntRange r) {
   return "an integer from " + std::to_string(r.min) + " to " + std::to_string(r.max);
 }
@@ -139,37 +145,36 @@ std::optional<std::string> optional_choice(const json& obj, std::string_view key
   for (const auto& a : allowed) {
     if (*v == a) return v;
   }
-  std::string list;
-  for (const auto& a : allowed) (list += list.empty() ? "" : ", ") += a;
-  throw InputError(join_path(path, key), "unknown value \"" + *v + "\"; allowed: " + list);
+  throw InputError(join_path(path, key), "unknown value \"" + *v + "\"; allowed: " + joined(allowed));
 }
+
+namespace {
+
+/// Calls `on_unknown(key)` for each key of `obj` outside `known` and "extra".
+template <typename F>
+void for_unknown_keys(const json& obj, std::initializer_list<std::string_view> known, F&& on_unknown) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (it.key() == "extra") continue;
+    bool found = false;
+    for (const auto& k : known) found = found || k == it.key();
+    if (!found) on_unknown(it.key());
+  }
+}
+
+}  // namespace
 
 void warn_unknown_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known,
                        std::vector<std::string>& warnings) {
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    if (it.key() == "extra") continue;
-    bool found = false;
-    for (const auto& k : known) found = found || k == it.key();
-    if (!found) {
-      std::string list;
-      for (const auto& k : known) (list += list.empty() ? "" : ", ") += k;
-      warnings.push_back(join_path(path, it.key()) + ": unknown field, ignored; allowed here: " + list +
-                         " (and \"extra\" for settings the estimator does not model)");
-    }
-  }
+  for_unknown_keys(obj, known, [&](const std::string& key) {
+    warnings.push_back(join_path(path, key) + ": unknown field, ignored; allowed here: " + joined(known) +
+                       " (and \"extra\" for settings the estimator does not model)");
+  });
 }
 
 void reject_unknown_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known) {
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    if (it.key() == "extra") continue;
-    bool found = false;
-    for (const auto& k : known) found = found || k == it.key();
-    if (!found) {
-      std::string list;
-      for (const auto& k : known) (list += list.empty() ? "" : ", ") += k;
-      throw InputError(join_path(path, it.key()), "unknown field; allowed here: " + list + ", extra");
-    }
-  }
+  for_unknown_keys(obj, known, [&](const std::string& key) {
+    throw InputError(join_path(path, key), "unknown field; allowed here: " + joined(known) + ", extra");
+  });
 }
 
 }  // namespace vram::io
