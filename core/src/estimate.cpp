@@ -82,11 +82,7 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
   r.capacity = s.gpu.memory;
   r.usable = scale_floor(s.gpu.memory, 1.0 - s.headroom);
   r.free = r.usable - r.total;
-  r.fits = r.free >= Bytes{};
-  if (s.inference.engine == Engine::vllm && s.model->arch.family != "bare") {
-    const Metric* conc = r.find_metric("max_concurrency");
-    if (conc != nullptr && conc->value + 1e-9 < static_cast<double>(s.inference.concurrency)) r.fits = false;
-  }
+  r.fits = r.free >= Bytes{} && r.engine_admits;
   if (!r.explain) return r;
   Bytes outside_allocator;
   for (const auto& c : r.components) {

@@ -182,18 +182,41 @@ void assign_attention_layout(Architecture& a, const json& cfg, const std::string
       const std::string p = join_path(join_path(path, "layer_types"), std::to_string(i));
       if (!t.is_string()) throw InputError(p, "must be a string such as \"full_attention\"");
       const auto s = t.get<std::string>();
-      if (s == "sliding_attention" || s == "chunked_attention") {
+      if (s == "sliding_attention") {
         if (!window)
           throw InputError(join_path(path, "sliding_window"), "is required when layer_types has sliding layers");
         a.layer_specs[i] = {LayerKind::sliding_attention, *window, false};
+      } else if (s == "chunked_attention") {
+        const auto chunk = optional_int(cfg, "attention_chunk_size", path, kPositions);
+        if (!chunk)
+          throw InputError(join_path(path, "attention_chunk_size"), "is required when layer_types has chunked layers");
+        a.layer_specs[i] = {LayerKind::chunked_attention, *chunk, false};
       } else if (s != "full_attention") {
-        throw InputError(p, "unknown layer type \"" + s + "\"; allowed: full_attention, sliding_attention");
+        throw InputError(
+            p, "unknown layer type \"" + s + "\"; allowed: full_attention, sliding_attention, chunked_attention");
       }
     }
     return;
   }
-  if (!window) return;
   const std::string& mt = a.model_type;
+  // Llama 4: layers that use RoPE attend within chunks of attention_chunk_size; every
+  // no_rope_layer_interval-th layer (NoPE) attends globally (Llama4TextConfig.no_rope_layers,
+  // default interval 4; modeling_llama4.py Llama4TextAttention).
+  if ((mt == "llama4_text" || mt == "llama4") && cfg.contains("attention_chunk_size")) {
+    const std::int64_t chunk = io::require_int(cfg, "attention_chunk_size", path, kPositions);
+    const auto explicit_layers = cfg.find("no_rope_layers");
+    const std::int64_t interval = optional_int(cfg, "no_rope_layer_interval", path, kCount).value_or(4);
+    for (std::int64_t i = 0; i < a.layers; ++i) {
+      bool uses_rope = (i + 1) % interval != 0;
+      if (explicit_layers != cfg.end() && explicit_layers->is_array() &&
+          static_cast<std::int64_t>(explicit_layers->size()) == a.layers) {
+        uses_rope = (*explicit_layers)[static_cast<std::size_t>(i)] == 1;
+      }
+      if (uses_rope) a.layer_specs[static_cast<std::size_t>(i)] = {LayerKind::chunked_attention, chunk, false};
+    }
+    return;
+  }
+  if (!window) return;
   if (mt == "gemma2") {  // even layers local, odd layers global (Gemma2DecoderLayer.is_sliding)
     for (std::int64_t i = 0; i < a.layers; i += 2) a.layer_specs[i] = {LayerKind::sliding_attention, *window, false};
   } else if (mt == "gemma3_text" || mt == "gemma3") {  // every `pattern`-th layer global
@@ -864,6 +887,7 @@ const char* to_string(LayerKind kind) {
   switch (kind) {
     case LayerKind::full_attention: return "full attention";
     case LayerKind::sliding_attention: return "sliding-window attention";
+    case LayerKind::chunked_attention: return "chunked local attention";
     case LayerKind::mla: return "multi-head latent attention";
     case LayerKind::mamba: return "mamba (recurrent state)";
     case LayerKind::cross_attention: return "cross-attention (image tokens)";

@@ -75,6 +75,15 @@ TEST_CASE("KV groups: one per attention type, equal sizes", "[vllm][kv]") {
   const KvLayout gemma3 = kv_layout(arch("google/gemma-3-27b-it"), kBf16, 1, 16, 0, INT32_MAX);  // 52 local + 10 global
   CHECK(gemma3.group_size == 10);
   CHECK(gemma3.groups == 7);
+  // Llama 4 Scout: 36 chunked-local (8,192) + 12 global layers → 3 + 1 groups of 12.
+  const KvLayout scout = kv_layout(arch("meta-llama/Llama-4-Scout-17B-16E-Instruct"), kBf16, 4, 16, 0, INT32_MAX);
+  CHECK(scout.group_size == 12);
+  CHECK(scout.groups == 4);
+  // Public log vllm-llmd-30: 91,495 blocks → 91,495 // 4 × 16 = 365,968 tokens; per request
+  // 512 pages (global) + 3 × cdiv(min(8,192 + 8,192, 8,192), 16) = 2,048 → 44.68×.
+  const KvPool sp = kv_pool(scout, scout.page_bytes * scout.group_size * 91'495, 16, 8192, 8192);
+  CHECK(sp.tokens == 365'968);
+  CHECK(std::round(sp.max_concurrency * 100) / 100 == Approx(44.68));
   const KvLayout oss = kv_layout(arch("openai/gpt-oss-20b"), kBf16, 2, 16, 0, INT32_MAX);
   CHECK(oss.groups == 2);
   CHECK(oss.page_bytes.in_bytes() == 16 * 2 * 4 * 64 * 2);
@@ -97,7 +106,7 @@ TEST_CASE("sliding layers need at most window − 1 + max_num_batched_tokens tok
   const Bytes available = k.page_bytes * k.group_size * 323'972;
   const KvPool p = kv_pool(k, available, 16, 8192, 8192);
   CHECK(p.tokens == 2'591'776);
-  CHECK(std::floor(p.max_concurrency * 100) / 100 == Approx(316.07));
+  CHECK(std::round(p.max_concurrency * 100) / 100 == Approx(316.07));
 }
 
 TEST_CASE("vLLM worked example: Llama-3.1-8B on an H100 at 0.95", "[vllm][estimate]") {

@@ -21,6 +21,7 @@ namespace vram {
 enum class LayerKind : std::uint8_t {
   full_attention,     ///< causal attention over the whole context
   sliding_attention,  ///< attention over the last `window` tokens only
+  chunked_attention,  ///< attention within fixed chunks of `window` tokens (Llama 4 local layers)
   mla,                ///< DeepSeek multi-head latent attention (one latent cached)
   mamba,              ///< selective state-space layer: constant state per sequence
   cross_attention,    ///< attends to encoder (image) tokens only: no per-token cache of the text
@@ -28,7 +29,7 @@ enum class LayerKind : std::uint8_t {
 
 struct LayerSpec {
   LayerKind kind = LayerKind::full_attention;
-  std::int64_t window = 0;  ///< tokens, for sliding_attention
+  std::int64_t window = 0;  ///< tokens, for sliding_attention (window) and chunked_attention (chunk)
   bool moe = false;         ///< the MLP of this layer is a mixture of experts
 };
 

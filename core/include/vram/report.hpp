@@ -37,6 +37,9 @@ struct Report {
   Bytes usable;                       ///< capacity × (1 − headroom)
   Bytes free;                         ///< usable − total (negative when it does not fit)
   bool fits = false;
+  /// The engine's own admission check (vLLM: the KV pool holds `concurrency`
+  /// sequences of `context` tokens); the fit verdict requires it too.
+  bool engine_admits = true;
   std::vector<Metric> metrics;
   std::vector<std::string> defaults_used;
   std::vector<std::string> warnings;

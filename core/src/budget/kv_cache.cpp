@@ -20,7 +20,8 @@ Bytes kv_bytes_per_token_layer(const Architecture& a, const LayerSpec& layer, co
       // One latent per token, replicated on every tensor-parallel rank.
       return kv_row_bytes(a.kv_lora_rank + a.qk_rope_head_dim, d);
     case LayerKind::full_attention:
-    case LayerKind::sliding_attention: break;
+    case LayerKind::sliding_attention:
+    case LayerKind::chunked_attention: break;
   }
   const std::int64_t heads = kv_heads_per_rank(a, tp);
   return kv_row_bytes(heads * a.head_dim, d) + kv_row_bytes(heads * a.v_head_dim, d);
@@ -47,7 +48,9 @@ Bytes kv_bytes_per_token(const Architecture& a, const KvDtype& d, std::int64_t t
 Bytes kv_bytes_for_sequence(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t tokens,
                             std::int32_t first, std::int32_t end) {
   Bytes b = sum_layers(a, first, end, [&](const LayerSpec& l) {
-    const std::int64_t held = l.kind == LayerKind::sliding_attention ? std::min(tokens, l.window) : tokens;
+    // A sliding window keeps the last `window` tokens; a chunked layer at most one chunk.
+    const bool capped = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
+    const std::int64_t held = capped ? std::min(tokens, l.window) : tokens;
     return kv_bytes_per_token_layer(a, l, d, tp) * held;
   });
   if (a.family == "t5") b = b * 2;
@@ -68,7 +71,8 @@ std::string kv_per_token_formula(const Architecture& a, const KvDtype& d, std::i
   for (const auto& l : a.layer_specs) {
     switch (l.kind) {
       case LayerKind::full_attention: ++full; break;
-      case LayerKind::sliding_attention: ++sliding; break;
+      case LayerKind::sliding_attention:
+      case LayerKind::chunked_attention: ++sliding; break;
       case LayerKind::mla: ++mla; break;
       case LayerKind::mamba: ++mamba; break;
       case LayerKind::cross_attention: ++cross; break;

@@ -64,9 +64,9 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   for (std::int32_t i = kv_first; i < kv_end && i < static_cast<std::int32_t>(a.layer_specs.size()); ++i) {
     const auto& l = a.layer_specs[i];
     // SWA layers keep n_swa × n_seq_max + n_ubatch cells (llama-kv-cache-iswa.cpp), padded to 256.
-    const std::int64_t held = l.kind == LayerKind::sliding_attention
-                                  ? std::min(cells, pad(l.window * lc.n_seq_max + lc.n_ubatch, 256))
-                                  : cells;
+    // SWA and chunked (Llama 4) layers share the iSWA cache of n_swa × n_seq_max + n_ubatch cells.
+    const bool windowed = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
+    const std::int64_t held = windowed ? std::min(cells, pad(l.window * lc.n_seq_max + lc.n_ubatch, 256)) : cells;
     kv_device += kv_bytes_per_token_layer(a, l, inf.kv, 1) * held;
   }
   // Recurrent layers keep an f32 state per sequence (llama-memory-recurrent.cpp: r_l, s_l as F32).

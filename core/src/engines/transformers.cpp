@@ -42,11 +42,11 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
            explained(r,
                      [&] {
                        return "prefill of " + group_thousands(prompt_tokens) +
-                              " tokens: " + forward_peak_formula(a, prompt_tokens, tp, b) +
-                              "; last-position logits " + std::to_string(inf.concurrency) + " × " +
-                              group_thousands(a.vocab) +
+                              " tokens: " + forward_peak_formula(a, prompt_tokens, tp, b) + "; last-position logits " +
+                              std::to_string(inf.concurrency) + " × " + group_thousands(a.vocab) +
                               " vocab (model dtype + 2 fp32 copies) = " + format_exact(logits) +
-                              " (SDPA/flash attention: no score matrix) = " + format_exact(act) + " ≈ " + format_iec(act);
+                              " (SDPA/flash attention: no score matrix) = " + format_exact(act) + " ≈ " +
+                              format_iec(act);
                      }),
            explained(r, [&] {
              return std::string("transformers v4.56.0 generation/utils.py _sample (logits_to_keep=1, logits.float())");

@@ -100,7 +100,8 @@ std::vector<TypeCount> attention_types(const Architecture& a, std::int32_t first
   for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) {
     const auto& l = a.layer_specs[i];
     if (l.kind == LayerKind::mamba || l.kind == LayerKind::cross_attention) continue;
-    const std::int64_t window = l.kind == LayerKind::sliding_attention ? l.window : 0;
+    const bool windowed = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
+    const std::int64_t window = windowed ? l.window : 0;
     auto it = std::find_if(types.begin(), types.end(),
                            [&](const TypeCount& t) { return t.kind == l.kind && t.window == window; });
     if (it == types.end())
@@ -128,8 +129,8 @@ KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std
     max_n = std::max(max_n, t.layers);
   }
   // One type: one group of all layers. Several: groups of min_n layers, or of max_n
-  // when the counts are within 25% (vLLM avoids many small padded groups).
-  k.group_size = types.size() == 1 ? max_n : (max_n < min_n * 5 / 4 ? max_n : min_n);
+  // when max_n < 1.5 × min_n (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).
+  k.group_size = types.size() == 1 ? max_n : (2 * max_n < 3 * min_n ? max_n : min_n);
   for (const auto& t : types) k.groups += (t.layers + k.group_size - 1) / k.group_size;
   k.page_bytes = page;
   k.per_token_all_layers = Bytes::of(page.in_bytes() * k.group_size * k.groups / block_size);
@@ -153,6 +154,9 @@ KvPool kv_pool(const KvLayout& k, Bytes available, std::int64_t block_size, std:
     std::int64_t per_group = (context + block_size - 1) / block_size;
     if (t.kind == LayerKind::sliding_attention) {
       per_group = (std::min(t.window - 1 + max_batched, context) + block_size - 1) / block_size + 1;
+    } else if (t.kind == LayerKind::chunked_attention) {
+      // ChunkedLocalAttentionSpec.max_memory_usage_bytes: cdiv(min(chunk + batched, max_model_len), block).
+      per_group = (std::min(t.window + max_batched, context) + block_size - 1) / block_size;
     }
     pages += per_group * groups;
   }
@@ -432,7 +436,8 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
     r.metric("kv_bytes_per_token", static_cast<double>(kv_bytes_per_token(a, inf.kv, 1).in_bytes()));
     r.metric("kv_cache_bytes", static_cast<double>(std::max(Bytes{}, r0.kv_available).in_bytes()));
     r.metric("kv_capacity_tokens", static_cast<double>(pool.tokens));
-    r.metric("max_concurrency", std::floor(pool.max_concurrency * 100.0) / 100.0);
+    // As vLLM prints it: f"{max_concurrency:.2f}x" (kv_cache_utils.py).
+    r.metric("max_concurrency", std::round(pool.max_concurrency * 100.0) / 100.0);
   }
   r.metric("cuda_graph_bytes", static_cast<double>(graphs.in_bytes()));
 
@@ -457,7 +462,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
     e.set("kv_groups", stages[bottleneck].layout.groups);
     e.set("kv_group_size", stages[bottleneck].layout.group_size);
     e.set("kv_page_bytes", stages[bottleneck].layout.page_bytes.in_bytes());
-    e.set("max_concurrency", std::floor(pool.max_concurrency * 100.0) / 100.0);
+    e.set("max_concurrency", std::round(pool.max_concurrency * 100.0) / 100.0);
     e.set("kv_pool_formula",
           format_iec(stages[bottleneck].kv_available) + " / (" + format_exact(stages[bottleneck].layout.page_bytes) +
               " per layer-block × " + std::to_string(stages[bottleneck].layout.group_size) +
@@ -468,6 +473,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
     r.detail("engine", e.str());
   }
 
+  if (a.family != "bare") r.engine_admits = pool.max_concurrency + 1e-9 >= static_cast<double>(inf.concurrency);
   if (r.explain && a.family != "bare") {
     if (pool.tokens < inf.context) {
       r.warnings.push_back(
@@ -475,9 +481,9 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
           "-token sequence needs more KV cache than the " + group_thousands(pool.tokens) +
           " tokens available; lower context (max_model_len), raise gpu_memory_utilization, use fp8 KV or more GPUs");
     } else if (pool.max_concurrency + 1e-9 < static_cast<double>(inf.concurrency)) {
-      r.warnings.push_back("the KV pool holds " + fmt(std::floor(pool.max_concurrency * 100.0) / 100.0) +
-                           " sequences of " + group_thousands(inf.context) + " tokens, fewer than the " +
-                           std::to_string(inf.concurrency) + " requested: vLLM will queue the rest");
+      r.warnings.push_back("the KV pool holds " + fmt(pool.max_concurrency) + " sequences of " +
+                           group_thousands(inf.context) + " tokens, fewer than the " + std::to_string(inf.concurrency) +
+                           " requested: vLLM will queue the rest");
     }
   }
   if (r.explain && stages[bottleneck].kv_available <= Bytes{}) {
