@@ -761,9 +761,13 @@
         append(svg, s('line', { x1: m.l, x2: W - m.r, y1: y, y2: y, class: 'vb-grid' }),
           s('text', { x: m.l - 6, y: y + 4, 'text-anchor': 'end', class: 'vb-tick' }, `${g} ${formatBytes(0).label}`));
       }
-      sweep.contexts.forEach((c) => append(svg,
-        s('line', { x1: X(c), x2: X(c), y1: H - m.b, y2: H - m.b + 4, class: 'vb-axis' }),
-        s('text', { x: X(c), y: H - m.b + 16, 'text-anchor': 'middle', class: 'vb-tick' }, groupDigits(c))));
+      let lastLabelX = -Infinity;  // skip a tick label that would overlap the previous one
+      sweep.contexts.forEach((c) => {
+        append(svg, s('line', { x1: X(c), x2: X(c), y1: H - m.b, y2: H - m.b + 4, class: 'vb-axis' }));
+        if (X(c) - lastLabelX < 48) return;
+        lastLabelX = X(c);
+        append(svg, s('text', { x: X(c), y: H - m.b + 16, 'text-anchor': 'middle', class: 'vb-tick' }, groupDigits(c)));
+      });
       append(svg,
         s('text', { x: (m.l + W - m.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'vb-axis-label' },
           `context (tokens per sequence, log scale), concurrency ${sweep.concurrency}`),
