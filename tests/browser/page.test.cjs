@@ -11,7 +11,11 @@ const { chromium } = require('playwright-core');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PAGE_URL = pathToFileURL(path.join(ROOT, 'web', 'index.html')).href;
-const SCREENSHOT = path.join(ROOT, 'docs', 'screenshot.png');
+// The README's screenshot is refreshed only on request (UPDATE_SCREENSHOT=1);
+// ordinary runs write to test-results/ (ignored by git).
+const SCREENSHOT = process.env.UPDATE_SCREENSHOT
+  ? path.join(ROOT, 'docs', 'screenshot.png')
+  : path.join(ROOT, 'test-results', 'screenshot.png');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const WAIT = { timeout: 10000 };
 
