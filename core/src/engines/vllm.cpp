@@ -388,10 +388,14 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
                   std::to_string(a.hidden) + " hidden × " + std::to_string(b) +
                   " B + 32 MiB cuBLAS = " + format_exact(h.sampler) + " (forward pass " + format_iec(h.forward_peak) +
                   " is lower)"
-            : "profiling forward pass: " + group_thousands(T) + " tokens × " + std::to_string(b) + " B × (3 × " +
-                  std::to_string((a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) / tp) +
-                  " MLP + 4 × " + std::to_string(a.hidden) +
-                  " hidden) + 32 MiB cuBLAS = " + format_exact(h.forward_peak) +
+            : (ver.v1_engine()
+                   ? "profiling forward pass: " + group_thousands(T) + " tokens × " + std::to_string(b) + " B × (3 × " +
+                         std::to_string((a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) /
+                                        tp) +
+                         " MLP + 4 × " + std::to_string(a.hidden) + " hidden) + 32 MiB cuBLAS = "
+                   : "V0 eager forward pass: " + group_thousands(T) + " tokens × " + std::to_string(b) + " B × 3 × (" +
+                         std::to_string(a.intermediate) + " MLP + " + std::to_string(a.hidden) + " hidden) = ") +
+                  format_exact(h.forward_peak) +
                   (h.sampler > Bytes{} ? " (sampler step " + format_iec(h.sampler) + " is lower)" : "");
     if (r.explain && h.moe_workspace > Bytes{})
       act_formula += " + fused-MoE workspace " + format_exact(h.moe_workspace);
