@@ -191,3 +191,22 @@ test('the same page works from a static server (scripts/static-server.cjs)', asy
     server.kill();
   }
 });
+
+test('a pasted config.json of an uncatalogued model: vLLM on an H100 at 0.9, 32k context', async () => {
+  // A Llama-3.1-8B config under another name stands for "a model nobody catalogued".
+  const cfg = JSON.parse(fs.readFileSync(path.join(ROOT, 'models', 'meta-llama__Llama-3.1-8B.json'), 'utf8')).config;
+  const page = await openPage();
+  await page.getByTestId('source-config').check();
+  await page.getByTestId('config').fill(JSON.stringify({ ...cfg, architectures: ['NobodysForCausalLM'] }));
+  await page.getByTestId('gpu').selectOption('H100-SXM-80GB');
+  await page.getByTestId('context').fill('32768');
+  await weightsFormulaContains(page, '8,030,261,248 params');
+  // 79.19 GiB × 0.9 − 14.99 GiB weights − 1.89 GiB sampler peak − 0.25 GiB non-torch ≈ 54.15 GiB of KV:
+  // 443,6xx tokens at 131,072 B each, about 13.5 sequences of 32,768 tokens.
+  await page.waitForFunction(() => {
+    const tokens = document.querySelector('[data-metric=kv_capacity_tokens]');
+    const conc = document.querySelector('[data-metric=max_concurrency]');
+    return tokens && conc && /^4[34]\d,\d{3}/.test(tokens.textContent) && /^13\.\d/.test(conc.textContent);
+  }, null, WAIT);
+  await page.close();
+});
