@@ -755,10 +755,6 @@ std::vector<Tensor> inventory(const Architecture& a, const BlockLayout& s) {
 
 }  // namespace
 
-Architecture parse_config(const json& config, const std::string& path) {
-  return parse_config_full(config, path);
-}
-
 namespace {
 
 // Merges entries that differ only in their (consecutive) layer, keeping the

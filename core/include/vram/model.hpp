@@ -172,9 +172,6 @@ struct Model {
   std::int64_t bare_params = 0;
 };
 
-/// Reads a Hugging Face config.json. `path` is the JSON pointer of `config`
-/// within the scenario, used in error messages.
-Architecture parse_config(const nlohmann::json& config, const std::string& path);
 
 /// The tensors a checkpoint of this architecture stores.
 std::vector<Tensor> tensor_inventory(const Architecture& arch);

@@ -133,8 +133,6 @@ KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std
   k.group_size = types.size() == 1 ? max_n : (2 * max_n < 3 * min_n ? max_n : min_n);
   for (const auto& t : types) k.groups += (t.layers + k.group_size - 1) / k.group_size;
   k.page_bytes = page;
-  k.per_token_all_layers = Bytes::of(page.in_bytes() * k.group_size * k.groups / block_size);
-  if (a.family == "t5") k.per_token_all_layers = k.per_token_all_layers * 2;
   return k;
 }
 

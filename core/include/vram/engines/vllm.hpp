@@ -99,7 +99,6 @@ struct KvLayout {
   std::int64_t group_size = 0;  ///< layers per group
   std::int64_t groups = 0;      ///< number of groups
   Bytes page_bytes;             ///< one block of one layer
-  Bytes per_token_all_layers;   ///< page_bytes × group_size × groups / block_size
 };
 KvLayout kv_layout(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
                    std::int64_t block_size, std::int32_t first_layer, std::int32_t end_layer);
