@@ -172,7 +172,6 @@ struct Model {
   std::int64_t bare_params = 0;
 };
 
-
 /// The tensors a checkpoint of this architecture stores.
 std::vector<Tensor> tensor_inventory(const Architecture& arch);
 
