@@ -60,10 +60,27 @@ int cmd_estimate(const vram::Catalog& catalog, const std::string& file, bool as_
       std::cout << vram::to_text(r);
     return 0;
   } catch (const vram::InputError& e) {
-    if (as_json) std::cout << vram::error_json(e.path(), e.what()).dump(2) << "\n";
+    if (as_json) std::cout << vram::error_json(e.path(), e.what()).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     std::cerr << "vram-budget: " << (e.path().empty() ? "" : e.path() + ": ") << e.what() << "\n";
     return 2;
   }
+}
+
+/// The llama.cpp n_gpu_layers solver's answer (plan_json "max_gpu_layers").
+void print_gpu_layers(const nlohmann::json& g) {
+  if (g.is_null()) {
+    std::cout << "Most layers on the GPU(s) (llama.cpp n_gpu_layers): none (not even n_gpu_layers 0 fits)\n";
+    return;
+  }
+  const auto n = g["n_gpu_layers"].get<std::int64_t>();
+  const auto n_layer = g["n_layer"].get<std::int64_t>();
+  auto iec = [&](const char* key) { return vram::format_iec(vram::Bytes::of(g[key].get<std::int64_t>())); };
+  std::cout << "Most layers on the GPU(s) (llama.cpp n_gpu_layers): " << n << " of " << n_layer + 1 << " ("
+            << n_layer << " layers + output)"
+            << (n > n_layer ? ", all of them" : ", the first " + std::to_string(n_layer - std::min(n, n_layer)) +
+                                                    " layers on the CPU")
+            << "; host memory " << iec("host_bytes") << " (weights " << iec("host_weights_bytes") << " incl. token_embd"
+            << ", KV " << iec("host_kv_bytes") << ")\n";
 }
 
 int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json) {
@@ -71,7 +88,7 @@ int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json
   if (!read_input(file, text)) return 2;
   const nlohmann::json p = vram::plan_json(text, catalog);
   if (as_json) {
-    std::cout << p.dump(2) << "\n";
+    std::cout << p.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return p.value("ok", false) ? 0 : 2;
   }
   if (!p.value("ok", false)) {
@@ -90,6 +107,7 @@ int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json
     std::cout << "Smallest tensor-parallel size that fits: " << p["smallest_tensor_parallel"].get<std::int64_t>()
               << "\n";
   }
+  if (p.contains("max_gpu_layers")) print_gpu_layers(p["max_gpu_layers"]);
   std::cout << "GPU options that fit, cheapest first:\n";
   for (const auto& o : p["gpu_options"]) {
     const std::string price = o["price_usd_per_hour"].is_null()
@@ -110,9 +128,14 @@ int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_
   if (!read_input(file, text)) return 2;
   const vram::AccuracyRun run = vram::run_accuracy(text, catalog);
   if (as_json)
-    std::cout << vram::to_json(run).dump(2) << "\n";
+    std::cout << vram::to_json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
     std::cout << vram::to_text(run);
+  // Every valid case was scored; lines that are not cases make the run's input bad.
+  if (run.malformed > 0) {
+    std::cerr << "vram-budget: " << run.malformed << " line(s) of " << file << " are not valid cases (listed above)\n";
+    return 2;
+  }
   return 0;
 }
 
@@ -133,7 +156,7 @@ int cmd_models(const vram::Catalog& catalog, bool as_json) {
                   m.model.arch.native_dtype.c_str());
     }
   }
-  if (as_json) std::cout << list.dump(2) << "\n";
+  if (as_json) std::cout << list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return 0;
 }
 
@@ -151,7 +174,7 @@ int cmd_gpus(const vram::Catalog& catalog, bool as_json) {
                   vram::format_exact(g.memory).c_str(), vram::format_iec(g.memory).c_str(), g.marketing_gb);
     }
   }
-  if (as_json) std::cout << list.dump(2) << "\n";
+  if (as_json) std::cout << list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return 0;
 }
 

@@ -10,7 +10,9 @@
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
 #include "vram/estimate.hpp"
+#include "vram/io/json_read.hpp"
 #include "vram/plan.hpp"
+#include "vram/units.hpp"
 
 namespace {
 
@@ -37,40 +39,101 @@ std::string guarded(F&& f) {
   try {
     return f();
   } catch (const vram::InputError& e) {
-    return vram::error_json(e.path(), e.what()).dump();
+    return vram::error_text(e.path(), e.what());
   } catch (const std::exception& e) {
-    return vram::error_json("", std::string("internal error: ") + e.what()).dump();
+    return vram::error_text("", std::string("internal error: ") + e.what());
   } catch (...) {
-    return vram::error_json("", "internal error").dump();
+    return vram::error_text("", "internal error");
   }
 }
 
-emscripten::val estimate(const std::string& scenario) {
-  return to_js(guarded([&] { return vram::estimate_json(scenario, catalog()); }));
+/// The scenario argument as C++ text, checked in JavaScript before it is
+/// copied into the module: a string, and short enough that its UTF-8 form can
+/// be within the reader's limit (each UTF-16 unit is at least one byte).
+/// Anything else is an error text; nothing large enters the module's memory.
+bool scenario_arg(const emscripten::val& v, const char* fn, std::string& text, std::string& error) {
+  if (!v.isString()) {
+    error = vram::error_text("", std::string(fn) + "() takes the scenario as JSON text (a string); got " +
+                                     (v.isNull() ? std::string("null") : v.typeOf().as<std::string>()));
+    return false;
+  }
+  const double units = v["length"].as<double>();
+  const std::size_t limit = vram::io::kDefaultReadLimits.max_bytes;
+  if (units > static_cast<double>(limit)) {
+    error = vram::error_text("", "the scenario is " + vram::group_thousands(static_cast<std::int64_t>(units)) +
+                                     " characters; at most 4 MiB (" +
+                                     vram::group_thousands(static_cast<std::int64_t>(limit)) + " bytes) is read");
+    return false;
+  }
+  text = v.as<std::string>();
+  return true;
 }
 
-emscripten::val plan(const std::string& scenario) {
-  return to_js(guarded([&] { return vram::plan_json(scenario, catalog()).dump(); }));
+/// A whole-number argument in [1, max], or an error text naming it.
+bool count_arg(const emscripten::val& v, const char* name, std::int64_t max, std::int64_t& out, std::string& error) {
+  const double d = v.isNumber() ? v.as<double>() : 0.0;
+  if (!v.isNumber() || !(d >= 1 && d <= static_cast<double>(max)) || d != static_cast<double>(static_cast<std::int64_t>(d))) {
+    error = vram::error_text(name, std::string("must be a whole number from 1 to ") + std::to_string(max) + "; got " +
+                                       (v.isNumber() ? vram::format_decimal(d, 3) : v.typeOf().as<std::string>()));
+    return false;
+  }
+  out = static_cast<std::int64_t>(d);
+  return true;
 }
 
-emscripten::val sweep(const std::string& scenario) {
-  return to_js(guarded([&] { return vram::sweep_json(scenario, catalog()).dump(); }));
+template <typename F>
+emscripten::val with_scenario(const emscripten::val& arg, const char* fn, F&& f) {
+  try {
+    std::string text, error;
+    if (!scenario_arg(arg, fn, text, error)) return to_js(error);
+    return to_js(guarded([&] { return f(text); }));
+  } catch (...) {  // only memory exhaustion gets here
+    return to_js(R"({"ok":false,"error":{"path":"","message":"internal error: out of memory"}})");
+  }
 }
 
-emscripten::val grid(const std::string& scenario, int n_contexts, int n_concurrency) {
-  return to_js(guarded([&] { return vram::grid_json(scenario, catalog(), n_contexts, n_concurrency).dump(); }));
+std::string dumped(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+emscripten::val estimate(emscripten::val scenario) {
+  return with_scenario(scenario, "estimate", [](const std::string& t) { return vram::estimate_json(t, catalog()); });
+}
+
+emscripten::val plan(emscripten::val scenario) {
+  return with_scenario(scenario, "plan", [](const std::string& t) { return dumped(vram::plan_json(t, catalog())); });
+}
+
+emscripten::val sweep(emscripten::val scenario) {
+  return with_scenario(scenario, "sweep", [](const std::string& t) { return dumped(vram::sweep_json(t, catalog())); });
+}
+
+emscripten::val grid(emscripten::val scenario, emscripten::val n_contexts, emscripten::val n_concurrency) {
+  std::int64_t n_ctx = 0, n_conc = 0;
+  std::string error;
+  try {
+    if (!count_arg(n_contexts, "/n_contexts", vram::kMaxGridSide, n_ctx, error) ||
+        !count_arg(n_concurrency, "/n_concurrency", vram::kMaxGridSide, n_conc, error))
+      return to_js(error);
+  } catch (...) {
+    return to_js(R"({"ok":false,"error":{"path":"","message":"internal error: out of memory"}})");
+  }
+  return with_scenario(scenario, "grid",
+                       [&](const std::string& t) { return dumped(vram::grid_json(t, catalog(), n_ctx, n_conc)); });
 }
 
 emscripten::val catalog_json() {
-  return to_js(guarded([&] { return vram::catalog_summary_json(catalog()).dump(); }));
+  return to_js(guarded([&] { return dumped(vram::catalog_summary_json(catalog())); }));
 }
 
 }  // namespace
 
+// Registered under internal names; wasm/boundary.js exposes the public ones,
+// which accept any number of arguments (embind itself throws on a wrong count).
 EMSCRIPTEN_BINDINGS(vram_budget) {
-  emscripten::function("estimate", &estimate);
-  emscripten::function("plan", &plan);
-  emscripten::function("sweep", &sweep);
-  emscripten::function("grid", &grid);
-  emscripten::function("catalog", &catalog_json);
+  emscripten::function("vramEstimate", &estimate);
+  emscripten::function("vramPlan", &plan);
+  emscripten::function("vramSweep", &sweep);
+  emscripten::function("vramGrid", &grid);
+  emscripten::function("vramCatalog", &catalog_json);
 }

@@ -3,6 +3,11 @@
 // Load it with a classic <script src="vram-budget.js"> (works from file://) or
 // require() it in node. Every function takes and returns JSON text and never
 // throws: bad input comes back as {"ok": false, "error": {"path", "message"}}.
+// That holds for any argument: a number, null, a missing argument, text over
+// 4 MiB (refused before it is copied into the module), text with a lone UTF-16
+// surrogate, JSON nested deeper than 64 levels, duplicate keys, or figures
+// beyond 10^18 bytes. The module answers the same after any number of such
+// calls, and its memory does not grow with them.
 
 /** A scenario, CONTRACT v1 section 1 (see shared design docs / README). */
 export type ScenarioJson = string;
@@ -10,19 +15,27 @@ export type ScenarioJson = string;
 export interface VramBudgetModule {
   /** Report (CONTRACT v1 section 2): components with formulas, metrics, fit verdict. */
   estimate(scenario: ScenarioJson): string;
-  /** Solvers: {ok, max_context_tokens, max_concurrency, smallest_tensor_parallel,
-   *  gpu_options: [{gpu, name, count, memory_bytes, total_bytes, price_usd_per_hour}],
+  /** Solvers: {ok, model, max_context_tokens, max_concurrency, smallest_tensor_parallel,
+   *  max_gpu_layers (llama.cpp: {n_gpu_layers, n_layer, host_bytes, ...} or null),
+   *  gpu_options: [{gpu, name, count, memory_bytes, total_bytes, price_usd_per_hour, patch}],
    *  hints: [{change, effect, patch}]} */
   plan(scenario: ScenarioJson): string;
   /** Chart data: {ok, contexts: number[], concurrency, totals: number[] (bytes per GPU),
-   *  fits: boolean[], usable_bytes, capacity_bytes} */
+   *  fits: boolean[], usable_bytes, capacity_bytes}. The contexts stop before the first
+   *  one whose figures would leave any real system (beyond 10^18 bytes). */
   sweep(scenario: ScenarioJson): string;
   /** Context × concurrency grid (row-major by concurrency): {ok, points, contexts, concurrencies,
-   *  totals: number[] (bytes per GPU), max_fitting_concurrency: number[] (per context), usable_bytes} */
+   *  totals: (number|null)[] (bytes per GPU; null where beyond any real system),
+   *  max_fitting_concurrency: number[] (per context), usable_bytes}. 1 to 1,000 of each and at
+   *  most 10,000 points; other counts are an error at /n_contexts or /n_concurrency. */
   grid(scenario: ScenarioJson, nContexts: number, nConcurrency: number): string;
-  /** Pickers: {ok, models: [{id, params, model_type, max_context, dtype, quantized}],
+  /** Pickers: {ok, models: [{id, params, model_type, max_context, dtype (the checkpoint's own
+   *  format), native_dtype, quantized}],
    *  gpus: [{id, name, vendor, marketing_gb, memory_bytes, memory_source, price_usd_per_hour}],
-   *  weight_formats: string[], engines: string[], kv_cache_dtypes: string[]} */
+   *  weight_formats: string[], engines: string[], kv_cache_dtypes: string[],
+   *  defaults: {workload, gpu, headroom, engine, engines: {<engine>: {fields: string[],
+   *  headroom_applies, ...its defaults}}, training: {<setting>: allowed names}, generation: {...}}}.
+   *  A face shows these defaults rather than keeping its own. */
   catalog(): string;
 }
 

@@ -20,8 +20,9 @@
  * Attributes (initial values; the URL fragment wins when it holds a state):
  *   source (catalog | params | config), model, params, weights, engine, context,
  *   concurrency, kv-cache-dtype, tensor-parallel, gpu, gpu-count,
- *   headroom (percent), gpu-memory-utilization, no-url-state (boolean: do not
- *   read or write location.hash).
+ *   headroom (percent), gpu-memory-utilization, and for llama.cpp
+ *   n-gpu-layers, split-mode (layer | row | none), tensor-split ("3,1"),
+ *   main-gpu; no-url-state (boolean: do not read or write location.hash).
  *
  * URL state: location.hash = "#v=1&src=params&params=13000000000&w=bf16&..."
  *   (URLSearchParams; keys in HASH_KEYS below). A link reproduces the estimate.
@@ -101,15 +102,19 @@
     params: '13000000000', // the article's hypothetical 13B
     config: '',
     weights: '', // '' = the checkpoint's own
-    engine: 'vllm',
+    engine: '', // '' = the core's default engine
     context: '',
     concurrency: '',
     kv: '',
     tp: '',
-    gpu: 'H100-SXM-80GB',
+    gpu: '', // '' = the core's default GPU
     count: '1',
     headroom: '',
     gmu: '',
+    ngl: '', // llama.cpp n_gpu_layers ('' = all layers and the output layer)
+    sm: '', // llama.cpp split_mode ('' = layer)
+    ts: '', // llama.cpp tensor_split, comma-separated proportions ('' = equal)
+    mg: '', // llama.cpp main_gpu
   });
 
   /** state key → URL fragment key. */
@@ -117,7 +122,23 @@
     src: 'src', model: 'model', params: 'params', config: 'config', weights: 'w',
     engine: 'engine', context: 'ctx', concurrency: 'conc', kv: 'kv', tp: 'tp',
     gpu: 'gpu', count: 'n', headroom: 'headroom', gmu: 'gmu',
+    ngl: 'ngl', sm: 'sm', ts: 'ts', mg: 'mg',
   };
+  /** State keys only llama.cpp reads. */
+  const LLAMA_KEYS = ['ngl', 'sm', 'ts', 'mg'];
+
+  /** The core's defaults (catalog().defaults): the default engine and GPU, and
+   *  which fields each engine reads. Set once the module answers. */
+  let coreDefaults = { engine: '', gpu: '', engines: {} };
+  /** The engine a state runs on: the one chosen, else the core's default. */
+  function engineOf(state) {
+    return state.engine || coreDefaults.engine;
+  }
+  /** Whether `engine` reads the scenario field `field` (from the core's own list). */
+  function engineReads(engine, field) {
+    const e = coreDefaults.engines[engine];
+    return !!e && e.fields.includes(field);
+  }
   const HASH_VERSION = '1';
 
   /** attribute → state key. */
@@ -126,6 +147,7 @@
     engine: 'engine', context: 'context', concurrency: 'concurrency',
     'kv-cache-dtype': 'kv', 'tensor-parallel': 'tp', gpu: 'gpu',
     'gpu-count': 'count', headroom: 'headroom', 'gpu-memory-utilization': 'gmu',
+    'n-gpu-layers': 'ngl', 'split-mode': 'sm', 'tensor-split': 'ts', 'main-gpu': 'mg',
   };
 
   function stateToHash(state) {
@@ -135,7 +157,8 @@
       if (key === 'model' && state.src !== 'catalog') continue;
       if (key === 'params' && state.src !== 'params') continue;
       if (key === 'config' && state.src !== 'config') continue;
-      if (key === 'gmu' && state.engine !== 'vllm') continue;
+      if (key === 'gmu' && !engineReads(engineOf(state), 'gpu_memory_utilization')) continue;
+      if (LLAMA_KEYS.includes(key) && !engineReads(engineOf(state), 'n_gpu_layers')) continue;
       if (state[key] !== '') q.set(hk, state[key]);
     }
     return q.toString();
@@ -184,25 +207,53 @@
       sc.model = { config };
     }
     if (state.weights !== '') sc.weights = state.weights;
-    sc.hardware = { gpu: state.gpu };
+    sc.hardware = {};
+    if (state.gpu !== '') sc.hardware.gpu = state.gpu;
     const count = numberOrText(state.count);
     if (count !== undefined) sc.hardware.count = count;
     const headroom = numberOrText(state.headroom);
     // The input is in percent; the scenario field is a fraction (unit change only).
     if (headroom !== undefined) sc.headroom = typeof headroom === 'number' ? headroom / 100 : headroom;
-    const inf = { engine: state.engine };
+    const inf = {};
+    if (state.engine !== '') inf.engine = state.engine;
     const fields = { context: 'context', concurrency: 'concurrency', tp: 'tensor_parallel' };
     for (const [key, field] of Object.entries(fields)) {
       const v = numberOrText(state[key]);
       if (v !== undefined) inf[field] = v;
     }
     if (state.kv !== '') inf.kv_cache_dtype = state.kv;
-    if (state.engine === 'vllm') {
+    if (engineReads(engineOf(state), 'gpu_memory_utilization')) {
       const gmu = numberOrText(state.gmu);
       if (gmu !== undefined) inf.vllm = { gpu_memory_utilization: gmu };
     }
+    if (engineReads(engineOf(state), 'n_gpu_layers')) {
+      const lc = llamaSettings(state);
+      if (Object.keys(lc).length) inf.llama_cpp = lc;
+    }
     sc.inference = inf;
     return { scenario: sc };
+  }
+
+  /** "3, 1" → [3, 1]; text that is not a list of numbers goes as is, so the module names the error. */
+  function splitList(text) {
+    const t = String(text).trim();
+    if (t === '') return undefined;
+    const parts = t.replace(/^\[|\]$/g, '').split(',').map((x) => x.trim());
+    const nums = parts.map(Number);
+    return parts.every((x) => x !== '') && nums.every(Number.isFinite) ? nums : t;
+  }
+
+  /** The llama_cpp block from the llama.cpp inputs (only what was given). */
+  function llamaSettings(state) {
+    const lc = {};
+    const ngl = numberOrText(state.ngl);
+    if (ngl !== undefined) lc.n_gpu_layers = ngl;
+    if (state.sm !== '') lc.split_mode = state.sm;
+    const ts = splitList(state.ts);
+    if (ts !== undefined) lc.tensor_split = ts;
+    const mg = numberOrText(state.mg);
+    if (mg !== undefined) lc.main_gpu = mg;
+    return lc;
   }
 
   /** Scenario paths a plan hint may patch, and the state key each one sets. */
@@ -214,6 +265,7 @@
     '/inference/tensor_parallel': 'tp',
     '/inference/engine': 'engine',
     '/inference/vllm/gpu_memory_utilization': 'gmu',
+    '/inference/llama_cpp/n_gpu_layers': 'ngl',
     '/hardware/gpu': 'gpu',
     '/hardware/count': 'count',
   };
@@ -251,6 +303,10 @@
     ['/inference/tensor_parallel', 'tp'],
     ['/inference/pipeline_parallel', 'tp'],
     ['/inference/vllm', 'gmu'],
+    ['/inference/llama_cpp/n_gpu_layers', 'ngl'],
+    ['/inference/llama_cpp/split_mode', 'sm'],
+    ['/inference/llama_cpp/tensor_split', 'ts'],
+    ['/inference/llama_cpp/main_gpu', 'mg'],
     ['/hardware/gpu', 'gpu'],
     ['/hardware/count', 'count'],
     ['/headroom', 'headroom'],
@@ -370,6 +426,7 @@
         replace(this, h('p', { class: 'vb-error', role: 'alert' }, `catalog(): ${this._catalog.error.message}`));
         return;
       }
+      coreDefaults = this._catalog.defaults;
       if (!this._state.model && this._catalog.models.length) {
         const preferred = this._catalog.models.find((m) => m.id === 'meta-llama/Llama-3.1-8B');
         this._state.model = (preferred || this._catalog.models[0]).id;
@@ -478,7 +535,8 @@
 
       const runtimeSet = h('fieldset', {},
         h('legend', {}, 'Runtime'),
-        this._field('engine', 'Engine', this._select('engine', cat.engines.map((e) => [e, e]))),
+        this._field('engine', 'Engine', this._select('engine',
+          cat.engines.map((e) => [e, e === cat.defaults.engine ? `${e} (default)` : e]))),
         h('div', { class: 'vb-row' },
           this._field('context', 'Context (tokens)', this._text('context', { inputmode: 'numeric', placeholder: 'model max', 'data-testid': 'context' })),
           this._field('concurrency', 'Concurrency', this._text('concurrency', { inputmode: 'numeric', placeholder: '1' }))),
@@ -487,12 +545,25 @@
             this._select('kv', [['', 'default (auto)'], ...cat.kv_cache_dtypes.filter((d) => d !== 'auto').map((d) => [d, d])])),
           this._field('tp', 'Tensor parallel', this._text('tp', { inputmode: 'numeric', placeholder: '1' }))),
         this._gmuField = this._field('gmu', 'vLLM gpu_memory_utilization',
-          this._text('gmu', { inputmode: 'decimal', placeholder: '0.9 (vLLM default)' })));
+          this._text('gmu', { inputmode: 'decimal', placeholder: `${cat.defaults.engines.vllm.gpu_memory_utilization} (vLLM default)` })),
+        this._llamaFields = h('div', { class: 'vb-llama', 'data-testid': 'llama-fields' },
+          h('div', { class: 'vb-row' },
+            this._field('ngl', 'GPU layers (-ngl)',
+              this._text('ngl', { inputmode: 'numeric', placeholder: 'all + output', 'data-testid': 'ngl' })),
+            this._field('sm', 'Split mode (several GPUs)',
+              this._select('sm', [['', 'layer (default)'], ['row', 'row'], ['none', 'none (main GPU only)']]))),
+          h('div', { class: 'vb-row' },
+            this._field('ts', 'Tensor split',
+              this._text('ts', { placeholder: 'equal, e.g. 3,1', 'data-testid': 'tensor-split' }),
+              'One proportion per GPU: how llama.cpp shares the layers.'),
+            this._field('mg', 'Main GPU', this._text('mg', { inputmode: 'numeric', placeholder: '0' })))));
+      this._fields.sm.setAttribute('data-testid', 'split-mode');
 
       const hwSet = h('fieldset', {},
         h('legend', {}, 'Hardware'),
         this._field('gpu', 'GPU (usable memory the framework sees)',
-          this._select('gpu', cat.gpus.map((g) => [g.id, `${g.name} \u2014 ${formatBytes(g.memory_bytes).text}`]))),
+          this._select('gpu', cat.gpus.map((g) => [g.id,
+            `${g.name} \u2014 ${formatBytes(g.memory_bytes).text}${g.id === cat.defaults.gpu ? ' (default)' : ''}`]))),
         h('div', { class: 'vb-row' },
           this._field('count', 'GPU count', this._text('count', { inputmode: 'numeric', 'data-testid': 'count' })),
           this._field('headroom', 'Headroom (%)', this._text('headroom', { inputmode: 'decimal', placeholder: '10' }))));
@@ -513,6 +584,7 @@
         verdict: h('section', { class: 'vb-verdict', 'aria-live': 'polite', 'data-testid': 'verdict' }),
         bar: h('section', { 'aria-labelledby': `${this._id}-h-bar` }),
         table: h('section', { 'aria-labelledby': `${this._id}-h-table` }),
+        gpus: h('section', { 'aria-labelledby': `${this._id}-h-gpus`, 'data-testid': 'per-gpu' }),
         metrics: h('section', { 'aria-labelledby': `${this._id}-h-metrics` }),
         chart: h('section', { 'aria-labelledby': `${this._id}-h-chart` }),
         plan: h('section', { 'aria-labelledby': `${this._id}-h-plan` }),
@@ -528,16 +600,20 @@
       for (const radio of this._radios.querySelectorAll('input')) radio.checked = radio.value === st.src;
       for (const [key, block] of Object.entries(this._sourceBlocks)) block.hidden = key !== st.src;
       for (const [key, control] of Object.entries(this._fields)) {
-        if (control.value !== st[key]) {
-          if (control.tagName === 'SELECT' && st[key] !== '' &&
-              ![...control.options].some((o) => o.value === st[key])) {
+        // An unset GPU or engine shows the core's default (the scenario leaves it out).
+        const want = key === 'gpu' && st.gpu === '' ? coreDefaults.gpu
+          : key === 'engine' && st.engine === '' ? coreDefaults.engine : st[key];
+        if (control.value !== want) {
+          if (control.tagName === 'SELECT' && want !== '' &&
+              ![...control.options].some((o) => o.value === want)) {
             // A value the catalog does not list (from a link): keep it so the module names the error.
-            control.append(h('option', { value: st[key] }, `${st[key]} (not in catalog)`));
+            control.append(h('option', { value: want }, `${want} (not in catalog)`));
           }
-          control.value = st[key];
+          control.value = want;
         }
       }
-      this._gmuField.hidden = st.engine !== 'vllm';
+      this._gmuField.hidden = !engineReads(engineOf(st), 'gpu_memory_utilization');
+      this._llamaFields.hidden = !engineReads(engineOf(st), 'n_gpu_layers');
     }
 
     _onInput(key, value, now) {
@@ -615,6 +691,7 @@
       this._renderVerdict(report);
       this._renderBar(report);
       this._renderTable(report);
+      this._renderGpus(report);
       this._renderMetrics(report);
       this._renderChart(sweep, report);
       this._renderPlan(plan);
@@ -717,6 +794,35 @@
           h('tbody', {}, rows), h('tfoot', {}, foot))));
     }
 
+    /** llama.cpp's split: every GPU's layers and budget, and what stays in host memory. */
+    _renderGpus(report) {
+      const out = this._out.gpus;
+      const split = report.details && report.details.split;
+      out.hidden = !split;
+      if (!split) {
+        out.replaceChildren();
+        return;
+      }
+      const cell = (b) => h('td', { class: 'vb-num' }, formatBytes(b).text);
+      const rows = split.gpus.map((g) => h('tr', { 'data-gpu': g.gpu, class: g.gpu === split.heaviest ? 'vb-heaviest' : null },
+        h('th', { scope: 'row' }, `GPU ${g.gpu}${g.gpu === split.heaviest ? ' (fullest)' : ''}`),
+        h('td', {}, g.used ? `${g.layers}${g.n_layers ? ` (${groupDigits(g.n_layers)})` : ''}` : 'idle'),
+        cell(g.weights_bytes), cell(g.kv_bytes), cell(g.compute_bytes), cell(g.context_bytes), cell(g.total_bytes)));
+      const cpu = split.first_gpu_layer;
+      const host = h('tr', { 'data-gpu': 'host' },
+        h('th', { scope: 'row' }, 'Host memory'),
+        h('td', {}, `token_embd${cpu > 0 ? ` + layers 0\u2013${cpu - 1}` : ''}${split.n_gpu_layers <= split.n_layer ? ' + output' : ''}`),
+        cell(split.host_weights_bytes), cell(split.host_kv_bytes), h('td', {}, ''), h('td', {}, ''), cell(split.host_bytes));
+      replace(out, this._heading('gpus', `Per GPU (llama.cpp, split mode ${split.split_mode})`),
+        h('div', { class: 'vb-scroll' }, h('table', { class: 'vb-table' },
+          h('thead', {}, h('tr', {}, ['GPU', 'Layers', 'Weights', 'KV cache', 'Compute buffer', 'CUDA context', 'Total']
+            .map((t) => h('th', { scope: 'col' }, t)))),
+          h('tbody', {}, rows, host))),
+        h('p', { class: 'vb-help' }, 'The fullest GPU decides the fit; the budget above is its own. ',
+          split.pipeline_parallel ? `Pipelined micro-batches may add up to ${formatBytes(split.pipeline_copies_bytes).text} per GPU (see the warnings).` : ''),
+        h('p', { class: 'vb-source' }, split.source));
+    }
+
     _renderMetrics(report) {
       const items = Object.entries(report.metrics).map(([name, value]) => {
         let text;
@@ -802,6 +908,12 @@
         ['Smallest tensor parallel that fits', plan.smallest_tensor_parallel !== undefined && plan.smallest_tensor_parallel !== null
           ? groupDigits(plan.smallest_tensor_parallel) : 'none up to 8 GPUs', 'smallest-tp'],
       ];
+      if (plan.max_gpu_layers !== undefined) {
+        const g = plan.max_gpu_layers;
+        solved.push(['Most layers on the GPU(s) (llama.cpp n_gpu_layers)', g === null ? 'none: not even 0 layers fit'
+          : `${groupDigits(g.n_gpu_layers)} of ${groupDigits(g.n_layer + 1)}${g.all_layers ? ' (every layer and the output)' : ''}; host memory ${formatBytes(g.host_bytes).text}`,
+        'max-gpu-layers']);
+      }
       const model = plan.model;
       if (model && model.params !== undefined) {
         solved.unshift(['Parameters (active per token)',

@@ -8,6 +8,8 @@
 
 #include "vram/error.hpp"
 #include "vram/estimate.hpp"
+#include "vram/io/json_fields.hpp"
+#include "vram/io/json_read.hpp"
 
 namespace vram {
 
@@ -25,40 +27,107 @@ double abs_percentile(std::vector<double> v, double pct) {
 
 namespace {
 
-CaseResult run_case(const json& c, const Catalog& catalog) {
-  CaseResult r;
-  r.id = c.value("id", "(no id)");
-  const json scenario = c.value("scenario", json::object());
-  r.workload = scenario.value("workload", "inference");
-  if (r.workload == "inference") {
-    r.engine = scenario.value("inference", json::object()).value("engine", "vllm");
+/// Marks `r` as a line that is not a valid case.
+CaseResult& malformed(CaseResult& r, std::string path, std::string why) {
+  r.malformed = true;
+  r.error_path = std::move(path);
+  r.error = std::move(why);
+  return r;
+}
+
+/// The measured figures of a case: an object of positive, normal numbers
+/// (a zero or denormal measurement would make every relative error infinite).
+bool read_measured(const json& c, CaseResult& r, std::vector<std::pair<std::string, double>>& out) {
+  const auto it = c.find("measured");
+  if (it == c.end() || !it->is_object() || it->empty()) {
+    malformed(r, "/measured", "must be an object of metric name → measured number; got " +
+                                  (it == c.end() ? std::string("nothing") : io::describe_value(*it)));
+    return false;
   }
-  const bool upper = c.value("kind", "exact") == "upper_bound";
+  for (auto m = it->begin(); m != it->end(); ++m) {
+    const double v = m->is_number() ? m->get<double>() : 0.0;
+    if (!m->is_number() || !std::isfinite(v) || !std::isnormal(v) || v <= 0) {
+      malformed(r, io::join_path("/measured", m.key()),
+                "must be a positive number (bytes, tokens or a ratio); got " + io::describe_value(*m));
+      return false;
+    }
+    out.emplace_back(m.key(), v);
+  }
+  return true;
+}
+
+/// Reads the case's own fields; false (with `r` marked) when one is ill-typed.
+bool read_case_fields(const json& c, CaseResult& r, bool& upper) {
+  if (const auto id = c.find("id"); id != c.end()) {
+    if (!id->is_string()) return malformed(r, "/id", "must be a string; got " + io::describe_value(*id)), false;
+    r.id = id->get<std::string>();
+  }
+  if (const auto k = c.find("kind"); k != c.end()) {
+    if (!k->is_string() || (*k != "exact" && *k != "upper_bound"))
+      return malformed(r, "/kind", "must be \"exact\" or \"upper_bound\"; got " + io::describe_value(*k)), false;
+    upper = *k == "upper_bound";
+  }
+  const auto sc = c.find("scenario");
+  if (sc == c.end() || !sc->is_object()) {
+    return malformed(r, "/scenario",
+                     "must be a scenario object; got " +
+                         (sc == c.end() ? std::string("nothing") : io::describe_value(*sc))),
+           false;
+  }
+  // Labels for the summary, read without trusting their types.
+  const auto w = sc->find("workload");
+  r.workload = w != sc->end() && w->is_string() ? w->get<std::string>() : "inference";
+  return true;
+}
+
+CaseResult run_case(const json& c, const Catalog& catalog, int line) {
+  CaseResult r;
+  r.line = line;
+  r.id = "line " + std::to_string(line);
+  bool upper = false;
+  std::vector<std::pair<std::string, double>> measured;
+  if (!read_case_fields(c, r, upper) || !read_measured(c, r, measured)) return r;
   Report report;
   try {
-    report = estimate(parse_scenario(scenario, catalog));
+    const Scenario s = parse_scenario(c["scenario"], catalog);
+    r.workload = to_string(s.workload);
+    if (s.workload == Workload::inference) r.engine = to_string(s.inference().engine);
+    report = estimate(s);
   } catch (const InputError& e) {
+    r.error_path = "/scenario" + e.path();
     r.error = (e.path().empty() ? std::string() : e.path() + ": ") + e.what();
     return r;
-  } catch (const std::exception& e) {
-    r.error = e.what();
-    return r;
   }
-  const json measured = c.value("measured", json::object());
-  for (auto it = measured.begin(); it != measured.end(); ++it) {
-    if (!it->is_number()) continue;
+  for (const auto& [name, value] : measured) {
     MetricCheck m;
-    m.metric = it.key();
-    m.measured = it->get<double>();
+    m.metric = name;
+    m.measured = value;
     m.upper_bound = upper;
-    if (const Metric* p = report.find_metric(it.key())) {
+    if (const Metric* p = report.find_metric(name)) {
       m.predicted = p->value;
-      m.rel_error = m.measured != 0 ? (p->value - m.measured) / m.measured : 0;
-      m.within_bound = !upper || p->value <= m.measured;
+      m.rel_error = (p->value - value) / value;
+      m.within_bound = !upper || p->value <= value;
     }
     r.checks.push_back(m);
   }
   return r;
+}
+
+/// One line of the file as a case; never throws.
+CaseResult run_line(const std::string& line, int line_no, const Catalog& catalog) {
+  CaseResult r;
+  r.line = line_no;
+  r.id = "line " + std::to_string(line_no);
+  try {
+    const json c = io::read_json(line, "the accuracy line");
+    if (!c.is_object()) return malformed(r, "", "must be a JSON object (one case per line)");
+    return run_case(c, catalog, line_no);
+  } catch (const InputError& e) {
+    return malformed(r, e.path(), e.what());
+  } catch (const std::exception& e) {
+    r.error = std::string("internal error: ") + e.what();
+    return r;
+  }
 }
 
 }  // namespace
@@ -71,18 +140,14 @@ AccuracyRun run_accuracy(const std::string& jsonl, const Catalog& catalog) {
   while (std::getline(in, line)) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const json c = json::parse(line, nullptr, false);
-    if (c.is_discarded() || !c.is_object()) {
-      CaseResult bad;
-      bad.id = "line " + std::to_string(line_no);
-      bad.error = "not a JSON object";
-      run.cases.push_back(bad);
-      continue;
-    }
-    run.cases.push_back(run_case(c, catalog));
+    run.cases.push_back(run_line(line, line_no, catalog));
   }
   std::map<std::pair<std::string, std::string>, std::vector<double>> groups;
   for (const auto& c : run.cases) {
+    if (c.malformed) {
+      ++run.malformed;
+      continue;
+    }
     if (!c.error.empty()) {
       ++run.not_estimated;
       continue;
@@ -111,8 +176,14 @@ json to_json(const AccuracyRun& run) {
                         {"upper_bound", m.upper_bound},
                         {"within_bound", m.within_bound}});
     }
-    cases.push_back(
-        {{"id", c.id}, {"workload", c.workload}, {"engine", c.engine}, {"error", c.error}, {"checks", checks}});
+    cases.push_back({{"line", c.line},
+                     {"id", c.id},
+                     {"workload", c.workload},
+                     {"engine", c.engine},
+                     {"error", c.error},
+                     {"error_path", c.error_path},
+                     {"malformed", c.malformed},
+                     {"checks", checks}});
   }
   json summary = json::array();
   for (const auto& s : run.summary) {
@@ -123,16 +194,24 @@ json to_json(const AccuracyRun& run) {
                        {"p90_abs_rel_error", s.p90_abs},
                        {"max_abs_rel_error", s.max_abs}});
   }
-  return {{"cases", cases}, {"summary", summary}, {"not_estimated", run.not_estimated}, {"total", run.cases.size()}};
+  return {{"cases", cases},
+          {"summary", summary},
+          {"not_estimated", run.not_estimated},
+          {"malformed", run.malformed},
+          {"total", run.cases.size()}};
 }
 
 std::string to_text(const AccuracyRun& run) {
   std::string out;
   char buf[320];
   for (const auto& c : run.cases) {
+    if (c.malformed) {
+      out += "line " + std::to_string(c.line) + ": not a valid case: " + (c.error_path.empty() ? "" : c.error_path + ": ") +
+             c.error + "\n";
+      continue;
+    }
     if (!c.error.empty()) {
-      std::snprintf(buf, sizeof buf, "%-26s not estimated: %s\n", c.id.c_str(), c.error.c_str());
-      out += buf;
+      out += c.id + std::string(c.id.size() < 26 ? 26 - c.id.size() : 1, ' ') + " not estimated: " + c.error + "\n";
       continue;
     }
     for (const auto& m : c.checks) {
@@ -155,7 +234,8 @@ std::string to_text(const AccuracyRun& run) {
                   s.median_abs * 100, s.p90_abs * 100, s.max_abs * 100);
     out += buf;
   }
-  std::snprintf(buf, sizeof buf, "%zu cases, %d not estimated\n", run.cases.size(), run.not_estimated);
+  std::snprintf(buf, sizeof buf, "%zu cases, %d not estimated, %d not valid cases\n", run.cases.size(), run.not_estimated,
+                run.malformed);
   out += buf;
   return out;
 }

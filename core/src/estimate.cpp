@@ -1,6 +1,7 @@
 #include "vram/estimate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "vram/budget/kv_cache.hpp"
@@ -9,6 +10,7 @@
 #include "vram/engines/vllm.hpp"
 #include "vram/error.hpp"
 #include "vram/io/json_writer.hpp"
+#include "vram/plan/fit.hpp"
 
 namespace vram {
 
@@ -19,7 +21,7 @@ std::string model_summary_json(const Scenario& s) {
   const Architecture& a = m.arch;
   io::ObjectText j;
   j.set("ref", s.model_ref);
-  j.set("family", a.family);
+  j.set("family", to_string(a.family));
   j.set("model_type", a.model_type);
   j.set("params", parameter_count(m.tensors));
   j.set("params_text", parameter_count(m.tensors, TensorStage::text));
@@ -28,7 +30,7 @@ std::string model_summary_json(const Scenario& s) {
   j.set("active_params", active_parameter_count(m));
   j.set("weights_format", s.weights.name);
   j.set("weights_summary", s.weights.summary);
-  if (a.family != "bare") {
+  if (a.family != Family::bare) {
     j.set("hidden_size", a.hidden);
     j.set("layers", a.layers);
     j.set("attention_heads", a.heads);
@@ -67,6 +69,72 @@ std::string model_summary_json(const Scenario& s) {
   return j.str();
 }
 
+namespace {
+
+/// The scenario input most likely to have made a figure absurd: the model when
+/// its weights alone are beyond the bound, else the token count (context ×
+/// concurrency), else the engine's batch size.
+InputError absurd_figure(const Scenario& s, std::string_view figure) {
+  const std::string what = std::string(figure) + " would exceed " + format_exact(kMaxPlausibleBytes) +
+                           " per GPU, beyond any real system";
+  double params = 0;  // in floating point: the check must not overflow itself
+  for (const auto& t : s.model->tensors)
+    params += static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count) * t.layers;
+  if (s.weights_bytes_given && *s.weights_bytes_given > kMaxPlausibleBytes / 4)
+    return InputError("/model/weights_bytes", what);
+  if (params * 4 > static_cast<double>(kMaxPlausibleBytes.in_bytes()) / 4) return InputError("/model", what);
+  const InferenceSettings& inf = s.inference();
+  if (inf.concurrency > 1 && inf.concurrency >= inf.context)
+    return InputError("/inference/concurrency", what + " (context " + group_thousands(inf.context) + " × concurrency " +
+                                                    group_thousands(inf.concurrency) + " tokens)");
+  if (inf.context >= 1'000'000)
+    return InputError("/inference/context", what + " (context " + group_thousands(inf.context) + " × concurrency " +
+                                                group_thousands(inf.concurrency) + " tokens)");
+  if (inf.engine == Engine::vllm) return InputError("/inference/vllm/max_num_batched_tokens", what);
+  if (inf.engine == Engine::llama_cpp) return InputError("/inference/llama_cpp/n_ubatch", what);
+  return InputError("/model", what);
+}
+
+/// Every figure of the report is a byte count in [0, 10^18]: a negative or
+/// larger one comes from an input far outside any real system.
+void check_plausible(const Scenario& s, const Report& r) {
+  for (const auto& c : r.components) {
+    if (c.bytes < Bytes{} || c.bytes > kMaxPlausibleBytes) throw absurd_figure(s, c.label);
+  }
+  if (r.total > kMaxPlausibleBytes) throw absurd_figure(s, "the total");
+  for (const auto& m : r.metrics) {
+    if (!std::isfinite(m.value) || std::fabs(m.value) > 1e18) throw absurd_figure(s, m.name);
+  }
+}
+
+void run_engine(const Scenario& s, Report& r, WeightsMemo* memo) {
+  require_estimated(s);
+  switch (s.inference().engine) {
+    case Engine::vllm: vllm::account(s, r, memo); break;
+    case Engine::llama_cpp: llamacpp::account(s, r, memo); break;
+    case Engine::transformers: transformers_engine::account(s, r, memo); break;
+  }
+}
+
+}  // namespace
+
+void require_estimated(const Scenario& s) {
+  switch (s.workload) {
+    case Workload::inference: return;
+    case Workload::training:
+      throw InputError("/workload", std::string("training estimates (framework ") +
+                                        std::string(name_of(kFrameworks, s.training()->training.framework)) +
+                                        ") are not available in this version yet; the scenario is valid and was "
+                                        "read in full; supported now: inference");
+    case Workload::image:
+    case Workload::video:
+      throw InputError("/workload", std::string("\"") + to_string(s.workload) +
+                                        "\" estimates (pipeline \"" + s.model_ref +
+                                        "\") are not available in this version yet; the scenario is valid and was "
+                                        "read in full; supported now: inference");
+  }
+}
+
 Report estimate(const Scenario& s, const EstimateOptions& options) {
   Report r;
   r.explain = options.explain;
@@ -74,21 +142,19 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
     r.defaults_used = s.defaults_used;
     r.warnings = s.warnings;
   }
-  switch (s.inference.engine) {
-    case Engine::vllm: vllm::account(s, r, options.memo); break;
-    case Engine::llama_cpp: llamacpp::account(s, r, options.memo); break;
-    case Engine::transformers: transformers_engine::account(s, r, options.memo); break;
+  try {
+    run_engine(s, r, options.memo);
+  } catch (const ArithmeticOverflow&) {
+    throw absurd_figure(s, "a figure of the budget");
   }
-  r.capacity = s.gpu.memory;
-  r.usable = scale_floor(s.gpu.memory, 1.0 - s.headroom);
-  r.free = r.usable - r.total;
-  r.fits = r.free >= Bytes{} && r.engine_admits;
+  check_plausible(s, r);
+  apply_fit(r, s.gpu.memory, s.headroom);
   if (!r.explain) return r;
   Bytes outside_allocator;
   for (const auto& c : r.components) {
     if (c.id == "cuda_context" || c.id == "non_torch" || c.id == "cuda_graphs") outside_allocator += c.bytes;
   }
-  if (s.inference.engine != Engine::llama_cpp)
+  if (s.inference().engine != Engine::llama_cpp)
     r.metric("peak_reserved_bytes", static_cast<double>((r.total - outside_allocator).in_bytes()));
   r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
   io::ObjectText gpu;
@@ -101,10 +167,19 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
   weights.set("format", s.weights.name).set("summary", s.weights.summary);
   r.detail("weights", weights.str());
   io::ObjectText fit;
-  fit.set("headroom", s.headroom)
-      .set("usable_formula", format_iec(s.gpu.memory) + " × (1 − " +
-                                 std::to_string(static_cast<int>(s.headroom * 100 + 0.5)) +
-                                 " % headroom) = " + format_iec(r.usable));
+  if (r.reservation) {
+    const FitVerdict v = fit_verdict(r, s.gpu.memory, s.headroom);
+    fit.set("headroom", 1.0 - r.reservation->ratio(s.gpu.memory))
+        .set("usable_formula", format_iec(*r.reservation) + " the engine reserves + " + format_iec(v.outside) +
+                                   " it allocates outside the reservation (CUDA context, CUDA graphs) = " +
+                                   format_iec(r.usable) + " of " + format_iec(s.gpu.memory) +
+                                   "; the engine's reservation is the headroom");
+  } else {
+    fit.set("headroom", s.headroom)
+        .set("usable_formula", format_iec(s.gpu.memory) + " × (1 − " +
+                                   std::to_string(static_cast<int>(s.headroom * 100 + 0.5)) +
+                                   " % headroom) = " + format_iec(r.usable));
+  }
   r.detail("fit", fit.str());
   return r;
 }
@@ -113,17 +188,20 @@ json error_json(const std::string& path, const std::string& message) {
   return {{"ok", false}, {"error", {{"path", path}, {"message", message}}}};
 }
 
+std::string error_text(const std::string& path, const std::string& message) {
+  // Messages quote input; `replace` keeps the text valid UTF-8 whatever they hold.
+  return error_json(path, message).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 std::string estimate_json(const std::string& text, const Catalog& catalog) {
   try {
     return to_json_text(estimate(parse_scenario_text(text, catalog)));
   } catch (const InputError& e) {
-    return error_json(e.path(), e.what()).dump();
-  } catch (const json::exception& e) {
-    return error_json("", std::string("invalid JSON value: ") + e.what()).dump();
+    return error_text(e.path(), e.what());
   } catch (const std::exception& e) {
-    return error_json("", std::string("internal error: ") + e.what()).dump();
+    return error_text("", std::string("internal error: ") + e.what());
   } catch (...) {
-    return error_json("", "internal error").dump();
+    return error_text("", "internal error");
   }
 }
 

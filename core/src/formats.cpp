@@ -19,10 +19,13 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "vram/error.hpp"
 #include "vram/io/json_fields.hpp"
+#include "vram/io/json_read.hpp"
 
 namespace vram {
 
@@ -321,18 +324,57 @@ void add_ignored_roles(const std::string& entry, std::vector<TensorRole>& roles)
 
 }  // namespace
 
+namespace {
+
+/// `obj[key]` when it is an object, nullptr when absent or null; any other
+/// type is an error at its pointer.
+const json* optional_object(const json& obj, std::string_view key, const std::string& path) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return nullptr;
+  if (!it->is_object())
+    throw InputError(io::join_path(path, key), "must be an object; got " + io::describe_value(*it));
+  return &*it;
+}
+
+/// A list of module names (ignore lists); absent or null is empty.
+std::vector<std::string> string_list(const json& obj, std::string_view key, const std::string& path) {
+  std::vector<std::string> out;
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return out;
+  const std::string p = io::join_path(path, key);
+  if (!it->is_array()) throw InputError(p, "must be a list of module names; got " + io::describe_value(*it));
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const json& v = (*it)[i];
+    if (!v.is_string())
+      throw InputError(io::join_path(p, std::to_string(i)), "must be a module name (a string); got " + io::describe_value(v));
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+/// fp8 `weight_block_size`: two whole numbers from 1 to 4096, or nothing.
+std::optional<std::pair<std::int64_t, std::int64_t>> block_size_pair(const json& q, const std::string& qpath) {
+  const auto it = q.find("weight_block_size");
+  if (it == q.end() || it->is_null()) return std::nullopt;
+  const std::string p = io::join_path(qpath, "weight_block_size");
+  if (!it->is_array() || it->size() != 2)
+    throw InputError(p, "must be [rows, columns] of a scale block, e.g. [128, 128]; got " + io::describe_value(*it));
+  const json pair = {{"0", (*it)[0]}, {"1", (*it)[1]}};  // read as fields so errors name /0 and /1
+  return std::make_pair(io::require_int(pair, "0", p, {1, 4096}), io::require_int(pair, "1", p, {1, 4096}));
+}
+
+}  // namespace
+
 WeightFormat format_from_quantization_config(const json& config, const std::string& path, const std::string& native,
                                              bool& found) {
   found = false;
   const json* q = nullptr;
   std::string qpath = io::join_path(path, "quantization_config");
-  if (auto it = config.find("quantization_config"); it != config.end() && it->is_object()) q = &*it;
+  q = optional_object(config, "quantization_config", path);
   if (q == nullptr) {
     if (auto tc = config.find("text_config"); tc != config.end() && tc->is_object()) {
-      if (auto it = tc->find("quantization_config"); it != tc->end() && it->is_object()) {
-        q = &*it;
-        qpath = io::join_path(io::join_path(path, "text_config"), "quantization_config");
-      }
+      q = optional_object(*tc, "quantization_config", io::join_path(path, "text_config"));
+      if (q != nullptr) qpath = io::join_path(io::join_path(path, "text_config"), "quantization_config");
     }
   }
   if (q == nullptr) return native_format(native);
@@ -340,20 +382,16 @@ WeightFormat format_from_quantization_config(const json& config, const std::stri
   const std::string method = io::optional_string(*q, "quant_method", qpath).value_or("");
   std::vector<std::string> ignore;
   for (const char* key : {"ignore", "modules_to_not_convert", "ignored_layers", "exclude_modules"}) {
-    if (auto it = q->find(key); it != q->end() && it->is_array()) {
-      for (const auto& v : *it) {
-        if (v.is_string()) ignore.push_back(v.get<std::string>());
-      }
-    }
+    for (auto& name : string_list(*q, key, qpath)) ignore.push_back(std::move(name));
   }
   WeightFormat f;
   const std::string mpath = io::join_path(qpath, "quant_method");
   if (method == "fp8") {
     f = named_format("fp8", 128, false, native, mpath);
-    if (auto bs = q->find("weight_block_size"); bs != q->end() && bs->is_array() && bs->size() == 2) {
+    if (const auto block = block_size_pair(*q, qpath)) {
       f.linear.kind = Codec::Kind::block2d;
-      f.linear.block_rows = (*bs)[0].get<std::int64_t>();
-      f.linear.block_cols = (*bs)[1].get<std::int64_t>();
+      f.linear.block_rows = block->first;
+      f.linear.block_cols = block->second;
       f.linear.name = "fp8 block " + std::to_string(f.linear.block_rows) + "x" + std::to_string(f.linear.block_cols);
       f.summary = "linear weights fp8 e4m3 + fp32 scale per " + std::to_string(f.linear.block_rows) + "x" +
                   std::to_string(f.linear.block_cols) + " block";
@@ -383,12 +421,18 @@ WeightFormat format_from_quantization_config(const json& config, const std::stri
     std::string type = "float";
     std::int64_t group = 128;
     std::string strategy = "channel";
-    if (auto groups = q->find("config_groups"); groups != q->end() && groups->is_object() && !groups->empty()) {
-      const auto& w = groups->begin()->value("weights", json::object());
-      if (w.contains("num_bits") && w["num_bits"].is_number_integer()) bits = w["num_bits"].get<std::int64_t>();
-      if (w.contains("type") && w["type"].is_string()) type = w["type"].get<std::string>();
-      if (w.contains("group_size") && w["group_size"].is_number_integer()) group = w["group_size"].get<std::int64_t>();
-      if (w.contains("strategy") && w["strategy"].is_string()) strategy = w["strategy"].get<std::string>();
+    if (const json* groups = optional_object(*q, "config_groups", qpath); groups != nullptr && !groups->empty()) {
+      const std::string gpath = io::join_path(io::join_path(qpath, "config_groups"), groups->begin().key());
+      const json& group_obj = io::require_object(groups->begin().value(), gpath, "a config group");
+      if (const json* w = optional_object(group_obj, "weights", gpath)) {
+        const std::string wpath = io::join_path(gpath, "weights");
+        bits = io::optional_int(*w, "num_bits", wpath, {2, 16}).value_or(bits);
+        type = io::optional_choice(*w, "type", wpath, {"float", "int"}).value_or(type);
+        group = io::optional_int(*w, "group_size", wpath, {-1, 1'000'000}).value_or(group);
+        if (group == 0) throw InputError(io::join_path(wpath, "group_size"), "must be -1 (per channel) or 1 to 1000000; got 0");
+        if (group < 0) group = 1'000'000'000;  // one group per row: per-channel scales
+        strategy = io::optional_string(*w, "strategy", wpath).value_or(strategy);
+      }
     }
     if (bits == 4 && type == "float")
       f = named_format("nvfp4", 16, false, native, mpath);
@@ -420,6 +464,8 @@ bool use_more_bits(std::int64_t i, std::int64_t n) {
 
 const Codec& gguf_codec(const WeightFormat& f, const Tensor& t, const Architecture& a) {
   const std::string& ft = f.gguf_type;
+  // A bare parameter count has no tensor shapes for the mixture: every weight takes the base type.
+  if (a.family == Family::bare) return f.linear;
   if (!t.quantizable && t.role != TensorRole::embedding && t.role != TensorRole::lm_head) {
     return f.mix.f32;  // norms, biases, routers' small tensors stay F32
   }
@@ -466,6 +512,11 @@ const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architectur
     if (r == t.role) return f.other;
   }
   return f.linear;
+}
+
+std::int64_t activation_elem_bytes(const WeightFormat& weights) {
+  const bool plain_fp32 = !weights.quantized() && weights.linear.kind == Codec::Kind::plain && weights.linear.elem_bits == 32;
+  return plain_fp32 ? 4 : 2;
 }
 
 }  // namespace vram

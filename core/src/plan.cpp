@@ -7,17 +7,24 @@
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/weights.hpp"
 #include "vram/error.hpp"
+#include "vram/engines/llamacpp.hpp"
 #include "vram/estimate.hpp"
 #include "vram/formats.hpp"
+#include "vram/plan/solve.hpp"
 
 namespace vram {
 
 using nlohmann::json;
 
 namespace {
-/// Figures only: solvers never need the formula text.
+/// Figures only: solvers never need the formula text. A setting whose figures
+/// leave any real system (the estimator refuses them as absurd) does not fit.
 bool fits_quick(const Scenario& s, WeightsMemo* memo) {
-  return estimate(s, {false, memo}).fits;
+  try {
+    return estimate(s, {false, memo}).fits;
+  } catch (const InputError&) {
+    return false;
+  }
 }
 }  // namespace
 
@@ -26,60 +33,31 @@ bool fits(const Scenario& s) {
 }
 
 std::int64_t max_context(const Scenario& s, std::int64_t limit) {
-  Scenario t = s;
-  WeightsMemo memo;
-  auto ok = [&](std::int64_t ctx) {
-    t.inference.context = ctx;
-    return fits_quick(t, &memo);
-  };
-  if (!ok(1)) return 0;
-  std::int64_t lo = 1, hi = std::max<std::int64_t>(limit, 1);
-  if (ok(hi)) return hi;
-  while (hi - lo > 1) {  // invariant: ok(lo), !ok(hi)
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    (ok(mid) ? lo : hi) = mid;
-  }
-  return lo;
+  return largest_fitting(s, Setting::context, {1, std::max<std::int64_t>(limit, 1)}).value_or(0);
 }
 
 std::int64_t max_concurrency(const Scenario& s, std::int64_t limit) {
-  Scenario t = s;
-  WeightsMemo memo;
-  auto ok = [&](std::int64_t c) {
-    t.inference.concurrency = c;
-    t.inference.llama_cpp.n_seq_max = c;
-    return fits_quick(t, &memo);
-  };
-  if (!ok(1)) return 0;
-  std::int64_t lo = 1, hi = 2;
-  while (hi < limit && ok(hi)) {
-    lo = hi;
-    hi *= 2;
-  }
-  hi = std::min(hi, limit);
-  if (ok(hi)) return hi;
-  while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    (ok(mid) ? lo : hi) = mid;
-  }
-  return lo;
+  return largest_fitting(s, Setting::concurrency, {1, std::max<std::int64_t>(limit, 1), true}).value_or(0);
 }
 
 namespace {
 
 bool tp_valid(const Architecture& a, std::int64_t tp) {
-  return a.family == "bare" || (a.heads > 0 && a.heads % tp == 0);
+  return a.family == Family::bare || (a.heads > 0 && a.heads % tp == 0);
 }
 
 Scenario with_gpus(const Scenario& s, std::int64_t tp) {
   Scenario t = s;
-  t.inference.tensor_parallel = tp;
-  t.inference.pipeline_parallel = 1;
+  t.inference().tensor_parallel = tp;
+  t.inference().pipeline_parallel = 1;
   t.gpu_count = tp;
-  if (t.inference.engine == Engine::llama_cpp) {  // llama.cpp splits layers, not heads
-    t.inference.tensor_parallel = 1;
-    t.inference.pipeline_parallel = tp;
+  if (t.inference().engine == Engine::llama_cpp) {  // llama.cpp splits layers, not heads
+    t.inference().tensor_parallel = 1;
+    t.inference().pipeline_parallel = tp;
+    t.inference().llama_cpp.tensor_split.clear();  // llama.cpp's default: equal shares on identical GPUs
+    if (t.inference().llama_cpp.main_gpu >= tp) t.inference().llama_cpp.main_gpu = 0;
   }
+  t.parallel = inference_parallelism(tp, t.inference().tensor_parallel, t.inference().pipeline_parallel);
   return t;
 }
 
@@ -119,7 +97,7 @@ std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog) {
   std::vector<GpuOption> out;
   for (const Gpu& g : catalog.gpus()) {
     // vLLM runs on compute capability 7.0 and newer only.
-    if (s.inference.engine == Engine::vllm && g.compute_capability > 0 && g.compute_capability < 70) continue;
+    if (s.inference().engine == Engine::vllm && g.compute_capability > 0 && g.compute_capability < 70) continue;
     Scenario base = s;
     base.gpu = {g.id, g.name, g.memory, g.price_usd_per_hour, g.compute_capability, g.sm_count};
     for (std::int64_t n = 1; n <= 8; n *= 2) {
@@ -142,6 +120,58 @@ std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog) {
   return out;
 }
 
+std::optional<GpuLayersFit> max_gpu_layers(const Scenario& s) {
+  if (s.inference().engine != Engine::llama_cpp || s.model->arch.family == Family::bare) return std::nullopt;
+  const std::int64_t n_layer = std::max<std::int64_t>(s.model->arch.layers, 1);
+  WeightsMemo memo;
+  // 0 .. n_layer + 1, the last meaning the output layer too (llama.cpp's count).
+  const auto best = largest_fitting(s, Setting::n_gpu_layers, {0, n_layer + 1}, &memo);
+  if (!best) return std::nullopt;
+  const std::int64_t lo = *best;
+  Scenario t = s;
+  apply_setting(t, Setting::n_gpu_layers, lo);
+  const llamacpp::Placement p = llamacpp::place(t, &memo);
+  return GpuLayersFit{lo, n_layer, p.host_weights, p.host_kv};
+}
+
+namespace {
+
+/// llama.cpp's own ways out: more GPUs to split the layers over, or fewer layers on the GPU.
+template <typename Consider>
+void llama_cpp_hints(const Scenario& s, Consider&& consider) {
+  std::int64_t n = 0;
+  for (std::int64_t k = 2; k <= 8 && n == 0; k *= 2) {
+    if (k > s.gpu_count && fits(with_gpus(s, k))) n = k;
+  }
+  if (n == 0 && s.gpu_count < 8) n = std::max<std::int64_t>(2, s.gpu_count * 2);  // fits better, if not yet
+  if (n > 0) {
+    consider(with_gpus(s, n), std::to_string(n) + " GPUs (llama.cpp splits the layers over them: split_mode layer)",
+             {{"hardware", {{"count", n}}}, {"inference", {{"tensor_parallel", 1}, {"pipeline_parallel", 1}}}});
+  }
+  const auto layers = max_gpu_layers(s);
+  if (!layers || layers->n_gpu_layers > layers->n_layer) return;
+  Scenario t = s;
+  t.inference().llama_cpp.n_gpu_layers = layers->n_gpu_layers;
+  consider(t,
+           "n_gpu_layers = " + std::to_string(layers->n_gpu_layers) + " (partial offload: " +
+               format_iec(layers->host_weights + layers->host_kv) + " in host memory, far slower)",
+           {{"inference", {{"llama_cpp", {{"n_gpu_layers", layers->n_gpu_layers}}}}}});
+}
+
+/// The n_gpu_layers solver's answer for plan_json.
+json gpu_layers_json(const Scenario& s) {
+  const auto f = max_gpu_layers(s);
+  if (!f) return nullptr;
+  return {{"n_gpu_layers", f->n_gpu_layers},
+          {"n_layer", f->n_layer},
+          {"all_layers", f->n_gpu_layers > f->n_layer},
+          {"host_weights_bytes", f->host_weights.in_bytes()},
+          {"host_kv_bytes", f->host_kv.in_bytes()},
+          {"host_bytes", (f->host_weights + f->host_kv).in_bytes()}};
+}
+
+}  // namespace
+
 std::vector<Hint> hints(const Scenario& s) {
   std::vector<Hint> out;
   const Report base = estimate(s);
@@ -156,41 +186,43 @@ std::vector<Hint> hints(const Scenario& s) {
     } catch (const InputError&) {
     }
   };
-  if (a.family != "bare") {
-    if (s.inference.kv.name != "fp8" && s.inference.engine == Engine::vllm) {
+  if (a.family != Family::bare) {
+    if (s.inference().kv.name != "fp8" && s.inference().engine == Engine::vllm) {
       Scenario t = s;
-      t.inference.kv = {"fp8", 1, 1};
+      t.inference().kv = {"fp8", 1, 1};
       consider(t, "kv_cache_dtype = fp8", {{"inference", {{"kv_cache_dtype", "fp8"}}}});
     }
-    if (s.inference.engine == Engine::llama_cpp && s.inference.kv.name == "fp16") {
+    if (s.inference().engine == Engine::llama_cpp && s.inference().kv.name == "fp16") {
       Scenario t = s;
-      t.inference.kv = {"q8_0", 32, 34};
+      t.inference().kv = {"q8_0", 32, 34};
       consider(t, "kv_cache_dtype = q8_0", {{"inference", {{"kv_cache_dtype", "q8_0"}}}});
     }
-    const std::int64_t ctx = max_context(s, std::max<std::int64_t>(s.inference.context, 1));
-    if (ctx > 0 && ctx < s.inference.context) {
+    const std::int64_t ctx = max_context(s, std::max<std::int64_t>(s.inference().context, 1));
+    if (ctx > 0 && ctx < s.inference().context) {
       Scenario t = s;
-      t.inference.context = ctx;
+      apply_setting(t, Setting::context, ctx);
       consider(t, "context = " + group_thousands(ctx) + " (the longest that fits)",
                {{"inference", {{"context", ctx}}}});
     }
   }
   const std::string native = a.native_dtype.empty() ? "bf16" : a.native_dtype;
   const char* quant =
-      s.inference.engine == Engine::llama_cpp ? "gguf:Q4_K_M" : (s.weights.name == "fp8" ? "awq-int4" : "fp8");
+      s.inference().engine == Engine::llama_cpp ? "gguf:Q4_K_M" : (s.weights.name == "fp8" ? "awq-int4" : "fp8");
   if (s.weights.name != quant && !(s.weights.quantized() && std::string(quant) == "fp8")) {
     Scenario t = s;
     t.weights = parse_weight_format(json(quant), "/weights", native);
     consider(t, std::string("weights = ") + quant, {{"weights", quant}});
   }
-  if (s.inference.engine == Engine::vllm && s.inference.vllm.gpu_memory_utilization < 0.95 && s.headroom <= 0.05) {
+  if (s.inference().engine == Engine::vllm && s.inference().vllm.gpu_memory_utilization < 0.95 && s.headroom <= 0.05) {
     Scenario t = s;
-    t.inference.vllm.gpu_memory_utilization = 0.95;
+    t.inference().vllm.gpu_memory_utilization = 0.95;
     consider(t, "gpu_memory_utilization = 0.95", {{"inference", {{"vllm", {{"gpu_memory_utilization", 0.95}}}}}});
   }
-  if (!base.fits) {
+  if (!base.fits && s.inference().engine == Engine::llama_cpp) {
+    llama_cpp_hints(s, consider);
+  } else if (!base.fits) {
     if (auto tp = smallest_tensor_parallel(s, 8);
-        tp && *tp > s.inference.tensor_parallel * s.inference.pipeline_parallel) {
+        tp && *tp > s.inference().tensor_parallel * s.inference().pipeline_parallel) {
       consider(with_gpus(s, *tp), std::to_string(*tp) + " GPUs (tensor_parallel = " + std::to_string(*tp) + ")",
                {{"hardware", {{"count", *tp}}}, {"inference", {{"tensor_parallel", *tp}}}});
     }
@@ -206,11 +238,14 @@ std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>
   WeightsMemo memo;
   for (std::int64_t c : concurrencies) {
     for (std::int64_t ctx : contexts) {
-      t.inference.context = ctx;
-      t.inference.concurrency = c;
-      t.inference.llama_cpp.n_seq_max = c;
-      const Report r = estimate(t, {false, &memo});
-      out.push_back({ctx, c, r.total, r.fits});
+      apply_setting(t, Setting::context, ctx);
+      apply_setting(t, Setting::concurrency, c);
+      try {
+        const Report r = estimate(t, {false, &memo});
+        out.push_back({ctx, c, r.total, r.fits});
+      } catch (const InputError&) {
+        out.push_back({ctx, c, std::nullopt, false});  // beyond any real system
+      }
     }
   }
   return out;
@@ -221,11 +256,15 @@ namespace {
 template <typename F>
 json guarded(const std::string& text, const Catalog& catalog, F&& f) {
   try {
-    return f(parse_scenario_text(text, catalog));
+    const Scenario s = parse_scenario_text(text, catalog);
+    require_estimated(s);
+    return f(s);
   } catch (const InputError& e) {
     return error_json(e.path(), e.what());
   } catch (const std::exception& e) {
     return error_json("", std::string("internal error: ") + e.what());
+  } catch (...) {
+    return error_json("", "internal error");
   }
 }
 
@@ -235,8 +274,8 @@ json plan_json(const std::string& text, const Catalog& catalog) {
   return guarded(text, catalog, [&](const Scenario& s) {
     json j{{"ok", true}};
     j["model"] = json::parse(model_summary_json(s));
-    if (s.model->arch.family != "bare") {
-      const std::int64_t limit = std::max<std::int64_t>(s.model->arch.max_positions, s.inference.context);
+    if (s.model->arch.family != Family::bare) {
+      const std::int64_t limit = std::max<std::int64_t>(s.model->arch.max_positions, s.inference().context);
       j["max_context_tokens"] = max_context(s, limit);
       j["max_context_limit"] = limit;
       j["max_concurrency"] = max_concurrency(s);
@@ -247,7 +286,7 @@ json plan_json(const std::string& text, const Catalog& catalog) {
       j["smallest_tensor_parallel"] = nullptr;
     json opts = json::array();
     for (const auto& o : gpu_options(s, catalog)) {
-      const bool layers_split = s.inference.engine == Engine::llama_cpp;
+      const bool layers_split = s.inference().engine == Engine::llama_cpp;
       opts.push_back(
           {{"gpu", o.gpu_id},
            {"name", o.gpu_name},
@@ -258,9 +297,11 @@ json plan_json(const std::string& text, const Catalog& catalog) {
            {"patch",
             {{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}},
              {"inference",
-              {{"tensor_parallel", layers_split ? 1 : o.count}, {"pipeline_parallel", layers_split ? o.count : 1}}}}}});
+              {{"tensor_parallel", layers_split ? 1 : o.count}, {"pipeline_parallel", 1}}}}}});
     }
     j["gpu_options"] = opts;
+    if (s.inference().engine == Engine::llama_cpp && s.model->arch.family != Family::bare)
+      j["max_gpu_layers"] = gpu_layers_json(s);
     json hs = json::array();
     for (const auto& h : hints(s))
       hs.push_back({{"change", h.change}, {"effect", h.effect}, {"patch", h.scenario_patch}});
@@ -272,24 +313,28 @@ json plan_json(const std::string& text, const Catalog& catalog) {
 json sweep_json(const std::string& text, const Catalog& catalog) {
   return guarded(text, catalog, [&](const Scenario& s) {
     std::vector<std::int64_t> contexts;
-    const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference.context, 1024});
+    const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference().context, 1024});
     for (std::int64_t c = 512; c < top; c *= 2) contexts.push_back(c);
     contexts.push_back(top);
-    if (std::find(contexts.begin(), contexts.end(), s.inference.context) == contexts.end() && s.inference.context > 0) {
-      contexts.push_back(s.inference.context);
+    if (std::find(contexts.begin(), contexts.end(), s.inference().context) == contexts.end() && s.inference().context > 0) {
+      contexts.push_back(s.inference().context);
       std::sort(contexts.begin(), contexts.end());
     }
-    std::vector<std::int64_t> conc{s.inference.concurrency};
-    const auto points = sweep(s, contexts, conc);
+    std::vector<std::int64_t> conc{s.inference().concurrency};
+    auto points = sweep(s, contexts, conc);
+    // Totals grow with the context: the chart ends before the first absurd one.
+    const auto absurd = std::find_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.total; });
+    points.erase(absurd, points.end());
+    contexts.resize(points.size());
     json totals = json::array(), ok = json::array();
     for (const auto& p : points) {
-      totals.push_back(p.total.in_bytes());
+      totals.push_back(p.total->in_bytes());
       ok.push_back(p.fits);
     }
     const Report r = estimate(s);
     return json{{"ok", true},
                 {"contexts", contexts},
-                {"concurrency", s.inference.concurrency},
+                {"concurrency", s.inference().concurrency},
                 {"totals", totals},
                 {"fits", ok},
                 {"usable_bytes", r.usable.in_bytes()},
@@ -299,10 +344,14 @@ json sweep_json(const std::string& text, const Catalog& catalog) {
 
 json grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_ctx, std::int64_t n_conc) {
   return guarded(text, catalog, [&](const Scenario& s) {
-    if (n_ctx < 1 || n_ctx > 1000 || n_conc < 1 || n_conc > 1000) {
-      throw InputError("", "grid size must be 1 to 1000 contexts by 1 to 1000 concurrency levels");
+    if (n_ctx < 1 || n_ctx > kMaxGridSide) throw InputError("/n_contexts", "must be a whole number from 1 to 1000");
+    if (n_conc < 1 || n_conc > kMaxGridSide) throw InputError("/n_concurrency", "must be a whole number from 1 to 1000");
+    if (n_ctx * n_conc > kMaxGridPoints) {
+      throw InputError("/n_concurrency", "a grid of " + std::to_string(n_ctx) + " × " + std::to_string(n_conc) +
+                                            " points is more than the 10,000 one call computes; use fewer contexts "
+                                            "or concurrency levels");
     }
-    const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference.context, 512});
+    const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference().context, 512});
     std::vector<std::int64_t> contexts;
     for (std::int64_t i = 0; i < n_ctx; ++i) {
       const double f = n_ctx == 1 ? 1.0 : static_cast<double>(i) / static_cast<double>(n_ctx - 1);
@@ -312,10 +361,10 @@ json grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_c
     std::vector<std::int64_t> conc;
     for (std::int64_t c = 1; c <= n_conc; ++c) conc.push_back(c);
     const auto points = sweep(s, contexts, conc);
-    std::vector<std::int64_t> totals(points.size());
+    json totals = json::array();
     std::vector<std::int64_t> best(contexts.size(), 0);
     for (std::size_t k = 0; k < points.size(); ++k) {
-      totals[k] = points[k].total.in_bytes();
+      totals.push_back(points[k].total ? json(points[k].total->in_bytes()) : json(nullptr));
       const std::size_t ci = k % contexts.size();
       if (points[k].fits) best[ci] = std::max(best[ci], points[k].concurrency);
     }
@@ -337,7 +386,9 @@ json catalog_summary_json(const Catalog& catalog) {
                       {"params", parameter_count(m.model.tensors)},
                       {"model_type", m.model.arch.model_type},
                       {"max_context", m.model.arch.max_positions},
-                      {"dtype", m.model.arch.native_dtype},
+                      // The checkpoint's own storage (mxfp4, fp8, gptq-int4, ...), not its compute dtype.
+                      {"dtype", m.own_format.name},
+                      {"native_dtype", m.model.arch.native_dtype},
                       {"quantized", m.quantized}});
   }
   json gpus = json::array();
@@ -359,7 +410,8 @@ json catalog_summary_json(const Catalog& catalog) {
           {"gpus", gpus},
           {"weight_formats", formats},
           {"engines", {"vllm", "llama.cpp", "transformers"}},
-          {"kv_cache_dtypes", {"auto", "fp16", "bf16", "fp8", "q8_0", "q4_0"}}};
+          {"defaults", scenario_defaults_json()},
+          {"kv_cache_dtypes", {"auto", "fp16", "bf16", "fp8", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"}}};
 }
 
 }  // namespace vram

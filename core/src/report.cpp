@@ -24,6 +24,28 @@ void Report::metric(std::string_view name, double value) {
   metrics.push_back({name, value});
 }
 
+void Report::metric_range(std::string_view name, ByteRange r) {
+  for (auto& [n, range] : metric_ranges) {
+    if (n == name) {
+      range = r;
+      return;
+    }
+  }
+  metric_ranges.emplace_back(name, r);
+}
+
+std::optional<ByteRange> Report::total_range() const {
+  bool any = false;
+  ByteRange t{total, total};
+  for (const auto& c : components) {
+    if (!c.range) continue;
+    any = true;
+    t.low += c.range->low - c.bytes;
+    t.high += c.range->high - c.bytes;
+  }
+  return any ? std::optional<ByteRange>(t) : std::nullopt;
+}
+
 const Metric* Report::find_metric(std::string_view name) const {
   for (const auto& m : metrics) {
     if (m.name == name) return &m;
@@ -38,6 +60,23 @@ const Component* Report::find_component(std::string_view id) const {
   return nullptr;
 }
 
+namespace {
+
+/// "ranges": {"metric": [low, high], ...}: the engine's calibrated metrics and,
+/// when the report states the peak the driver sees, that peak's range.
+void write_ranges(io::JsonWriter& w, const Report& r) {
+  const std::optional<ByteRange> total = r.find_metric("peak_device_bytes") ? r.total_range() : std::nullopt;
+  if (r.metric_ranges.empty() && !total) return;
+  w.key("ranges").begin_object();
+  for (const auto& [name, range] : r.metric_ranges) {
+    w.key(name).begin_array().value(range.low.in_bytes()).value(range.high.in_bytes()).end_array();
+  }
+  if (total) w.key("peak_device_bytes").begin_array().value(total->low.in_bytes()).value(total->high.in_bytes()).end_array();
+  w.end_object();
+}
+
+}  // namespace
+
 std::string to_json_text(const Report& r) {
   std::string out;
   out.reserve(8192);
@@ -46,7 +85,12 @@ std::string to_json_text(const Report& r) {
   w.key("components").begin_array();
   for (const auto& c : r.components) {
     w.begin_object().key("id").value(c.id).key("label").value(c.label).key("bytes").value(c.bytes.in_bytes());
-    w.key("formula").value(c.formula).key("source").value(c.source).end_object();
+    w.key("formula").value(c.formula).key("source").value(c.source);
+    if (c.range) {
+      w.key("range").begin_object().key("low").value(c.range->low.in_bytes());
+      w.key("high").value(c.range->high.in_bytes()).end_object();
+    }
+    w.end_object();
   }
   w.end_array();
   w.key("total_bytes").value(r.total.in_bytes()).key("capacity_bytes").value(r.capacity.in_bytes());
@@ -62,6 +106,7 @@ std::string to_json_text(const Report& r) {
       w.value(std::round(m.value * 10000.0) / 10000.0);
   }
   w.end_object();
+  write_ranges(w, r);
   w.key("defaults_used").begin_array();
   for (const auto& d : r.defaults_used) w.value(d);
   w.end_array().key("warnings").begin_array();
@@ -82,6 +127,7 @@ std::string to_text(const Report& r) {
                   format_iec(c.bytes).c_str());
     out += buf;
     out += "    " + c.formula + "\n";
+    if (c.range) out += "    calibrated range " + format_iec(c.range->low) + " – " + format_iec(c.range->high) + "\n";
   }
   std::snprintf(buf, sizeof buf, "%-24s %14s  %12s\n", "Total per GPU", format_exact(r.total).c_str(),
                 format_iec(r.total).c_str());

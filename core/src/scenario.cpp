@@ -5,6 +5,8 @@
 
 #include "vram/error.hpp"
 #include "vram/io/json_fields.hpp"
+#include "vram/io/json_read.hpp"
+#include "vram/io/workload_settings.hpp"
 
 namespace vram {
 
@@ -49,8 +51,49 @@ KvDtype kv_dtype(const std::string& name, const std::string& native_activation) 
   if (name == "fp8" || name == "fp8_e4m3" || name == "fp8_e5m2") return {"fp8", 1, 1};
   if (name == "q8_0") return {"q8_0", 32, 34};  // ggml block_q8_0
   if (name == "q4_0") return {"q4_0", 32, 18};  // ggml block_q4_0
+  if (name == "q4_1" || name == "q5_0" || name == "q5_1" || name == "iq4_nl") {
+    const GgmlType t = ggml_type(name, "/inference/kv_cache_dtype");  // ggml block layouts (formats.cpp)
+    return {name, t.block_elems, t.block_bytes};
+  }
   if (name == "auto") return kv_dtype(native_activation, native_activation);
   return {"", 0, 0};
+}
+
+/// A catalog id, with the close ids named when it is unknown.
+void resolve_catalog_id(const std::string& id, const Catalog& catalog, Scenario& out) {
+  const CatalogModel* cm = catalog.find_model(id);
+  if (cm == nullptr) {
+    std::string near;
+    for (const auto& c : catalog.models()) {
+      const std::string tail = c.id.substr(c.id.find('/') + 1);
+      if (id.size() >= 3 && (id.find(tail) != std::string::npos || tail.find(id) != std::string::npos))
+        near += (near.empty() ? "" : ", ") + c.id;
+    }
+    throw InputError("/model", "unknown catalog id \"" + id + "\"" + (near.empty() ? "" : "; close: " + near) +
+                                   "; list ids with `vram-budget models`, or give {\"config\": {...}} or "
+                                   "{\"params\": N}");
+  }
+  out.model = cm->shared;
+  out.model_ref = cm->id;
+}
+
+/// model.weights_bytes or model.weights_by_dtype: the exact checkpoint size.
+void read_checkpoint_size(const json& m, Scenario& out) {
+  if (m.contains("weights_bytes") && m.contains("weights_by_dtype")) {
+    throw InputError("/model", "give either weights_bytes or weights_by_dtype, not both");
+  }
+  if (auto wb = io::optional_int(m, "weights_bytes", "/model")) out.weights_bytes_given = Bytes::of(*wb);
+  const auto wd = m.find("weights_by_dtype");
+  if (wd == m.end()) return;
+  if (!wd->is_object()) {
+    throw InputError("/model/weights_by_dtype", "must be an object such as {\"BF16\": N, \"F8_E4M3\": N}");
+  }
+  Bytes total;  // parameter counts per safetensors dtype, as the Hub lists them
+  for (auto e = wd->begin(); e != wd->end(); ++e) {
+    const std::int64_t n = io::require_int(*wd, e.key(), "/model/weights_by_dtype", {0, io::kAbsurd});
+    total += Bytes::product(n, safetensors_dtype_bytes(e.key(), join_path("/model/weights_by_dtype", e.key())));
+  }
+  out.weights_bytes_given = total;
 }
 
 void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
@@ -61,28 +104,10 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
         "is required: a catalog id (e.g. \"meta-llama/Llama-3.1-8B\"), {\"params\": N} or {\"config\": {...}}");
   }
   const json& m = *it;
-  if (m.is_string()) {
-    const std::string id = m.get<std::string>();
-    const CatalogModel* cm = catalog.find_model(id);
-    if (cm == nullptr) {
-      std::string near;
-      for (const auto& c : catalog.models()) {
-        const auto slash = c.id.find('/');
-        const std::string tail = c.id.substr(slash + 1);
-        if (id.find(tail) != std::string::npos || tail.find(id) != std::string::npos)
-          near += (near.empty() ? "" : ", ") + c.id;
-      }
-      throw InputError("/model",
-                       "unknown catalog id \"" + id + "\"" + (near.empty() ? "" : "; close: " + near) +
-                           "; list ids with `vram-budget models`, or give {\"config\": {...}} or {\"params\": N}");
-    }
-    out.model = cm->shared;
-    out.model_ref = cm->id;
-    return;
-  }
+  if (m.is_string()) return resolve_catalog_id(m.get<std::string>(), catalog, out);
   if (!m.is_object()) {
     throw InputError("/model", "must be a catalog id string, {\"params\": N} or {\"config\": {...}}; got " +
-                                   std::string(m.type_name()));
+                                   io::describe_value(m));
   }
   io::warn_unknown_keys(m, "/model", {"params", "config", "weights_bytes", "weights_by_dtype", "id"}, out.warnings);
   if (m.contains("params") && m.contains("config")) {
@@ -101,21 +126,7 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
   } else {
     throw InputError("/model", "needs params (a parameter count) or config (a Hugging Face config.json)");
   }
-  if (m.contains("weights_bytes") && m.contains("weights_by_dtype")) {
-    throw InputError("/model", "give either weights_bytes or weights_by_dtype, not both");
-  }
-  if (auto wb = io::optional_int(m, "weights_bytes", "/model")) out.weights_bytes_given = Bytes::of(*wb);
-  if (auto wd = m.find("weights_by_dtype"); wd != m.end()) {
-    if (!wd->is_object()) {
-      throw InputError("/model/weights_by_dtype", "must be an object such as {\"BF16\": N, \"F8_E4M3\": N}");
-    }
-    Bytes total;  // parameter counts per safetensors dtype, as the Hub lists them
-    for (auto e = wd->begin(); e != wd->end(); ++e) {
-      const std::int64_t n = io::require_int(*wd, e.key(), "/model/weights_by_dtype", {0, io::kAbsurd});
-      total += Bytes::of(n * safetensors_dtype_bytes(e.key(), join_path("/model/weights_by_dtype", e.key())));
-    }
-    out.weights_bytes_given = total;
-  }
+  read_checkpoint_size(m, out);
 }
 
 void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
@@ -152,24 +163,87 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
   out.gpu.price_usd_per_hour = io::optional_number(*g, "price_usd_per_hour", "/hardware/gpu", 0, 1e6);
 }
 
-void parse_inference(const json& s, Scenario& out) {
-  const json& inf = member_or_empty(s, "inference");
-  const std::string p = "/inference";
-  io::require_object(inf, p, "inference");
-  io::warn_unknown_keys(inf, p,
-                        {"engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel", "pipeline_parallel",
-                         "vllm", "llama_cpp", "transformers"},
-                        out.warnings);
-  InferenceSettings& st = out.inference;
-  const auto engine = io::optional_choice(inf, "engine", p, {"vllm", "llama.cpp", "transformers"});
-  if (!engine) out.defaults_used.push_back("inference.engine = vllm");
-  st.engine =
-      !engine || *engine == "vllm" ? Engine::vllm : (*engine == "llama.cpp" ? Engine::llama_cpp : Engine::transformers);
+/// llama.cpp's cache types (ggml block types), which only llama.cpp allocates.
+bool is_ggml_cache_type(const std::string& name) {
+  return name == "q8_0" || name == "q4_0" || name == "q4_1" || name == "q5_0" || name == "q5_1" || name == "iq4_nl";
+}
 
-  const Architecture& a = out.model->arch;
-  const bool bare = a.family == "bare";
-  // The engines' own names for the context: vLLM max_model_len, llama.cpp n_ctx
-  // (all cells, shared by n_seq_max sequences). They must agree with `context`.
+/// llama.cpp --cache-type-k/-v accept f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl,
+/// q5_0, q5_1 (common/arg.cpp kv_cache_types, ggml-org/llama.cpp @ b6000): no fp8.
+void check_llama_kv(const InferenceSettings& st, const std::string& given, const std::string& path) {
+  if (st.engine != Engine::llama_cpp || st.kv.name != "fp8") return;
+  throw InputError(path, "\"" + given +
+                             "\" is not a llama.cpp cache type; llama.cpp (--cache-type-k / --cache-type-v) "
+                             "allows f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 (here: auto, fp32, fp16, "
+                             "bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1)");
+}
+
+/// llama_cpp.tensor_split: one non-negative proportion per GPU, not all zero.
+std::vector<double> parse_tensor_split(const json& block, const std::string& path, std::int64_t gpus) {
+  const auto it = block.find("tensor_split");
+  if (it == block.end() || it->is_null()) return {};
+  const std::string tp = io::join_path(path, "tensor_split");
+  if (!it->is_array()) {
+    throw InputError(tp, "must be a list of proportions, one per GPU (e.g. [3, 1] puts 3/4 of the layers on GPU 0)");
+  }
+  if (static_cast<std::int64_t>(it->size()) != gpus) {
+    throw InputError(tp, "has " + std::to_string(it->size()) + " entries but hardware.count is " +
+                             std::to_string(gpus) + "; give one proportion per GPU");
+  }
+  std::vector<double> split;
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const json& v = (*it)[i];
+    if (!v.is_number() || !(v.get<double>() >= 0.0) || v.get<double>() > 1e12) {
+      throw InputError(io::join_path(tp, std::to_string(i)), "must be a number >= 0 (a proportion); got " + v.dump());
+    }
+    split.push_back(v.get<double>());
+  }
+  if (std::all_of(split.begin(), split.end(), [](double x) { return x == 0.0; })) {
+    throw InputError(tp, "must not be all zero; omit it for llama.cpp's default (by free memory: equal shares)");
+  }
+  return split;
+}
+
+/// llama_cpp.split_mode, main_gpu and tensor_split.
+void parse_llama_gpus(const json& block, const std::string& path, Scenario& out) {
+  LlamaCppSettings& ls = out.inference().llama_cpp;
+  if (const auto m = io::optional_choice(block, "split_mode", path, {"none", "layer", "row"})) {
+    ls.split_mode = *m == "none" ? LlamaSplitMode::none : (*m == "row" ? LlamaSplitMode::row : LlamaSplitMode::layer);
+  }
+  ls.main_gpu = io::optional_int(block, "main_gpu", path, {0, out.gpu_count - 1}).value_or(0);
+  ls.tensor_split = parse_tensor_split(block, path, out.gpu_count);
+}
+
+/// For llama.cpp hardware.count is the number of GPUs the model is split over.
+void check_llama_gpus(const json& block, Scenario& out) {
+  const InferenceSettings& st = out.inference();
+  if (st.tensor_parallel > 1) {
+    throw InputError("/inference/tensor_parallel",
+                     "llama.cpp does not split attention heads: it splits whole layers (llama_cpp.split_mode "
+                     "\"layer\", the default) or weight rows (\"row\") over hardware.count GPUs; leave "
+                     "tensor_parallel at 1 and set hardware.count");
+  }
+  if (st.pipeline_parallel != 1 && st.pipeline_parallel != out.gpu_count) {
+    throw InputError("/inference/pipeline_parallel",
+                     "llama.cpp splits layers over all hardware.count (" + std::to_string(out.gpu_count) +
+                         ") GPUs; pipeline_parallel must be 1 or equal hardware.count");
+  }
+  const bool given = block.is_object();
+  if (out.gpu_count > 1 && !(given && block.contains("split_mode")))
+    out.defaults_used.push_back("llama_cpp.split_mode = layer");
+  const bool splits = out.gpu_count > 1 && st.llama_cpp.split_mode != LlamaSplitMode::none;
+  if (splits && !(given && block.contains("tensor_split")))
+    out.defaults_used.push_back("llama_cpp.tensor_split = equal (by free memory, identical GPUs)");
+  if (out.gpu_count > 1 && st.llama_cpp.split_mode == LlamaSplitMode::none) {
+    out.warnings.push_back("llama_cpp.split_mode none: only GPU " + std::to_string(st.llama_cpp.main_gpu) +
+                           " (main_gpu) holds the model; the other " + std::to_string(out.gpu_count - 1) +
+                           " GPUs stay idle");
+  }
+}
+
+/// vLLM's max_model_len and llama.cpp's n_ctx (all cells, shared by n_seq_max
+/// sequences) are the engines' names for the context: they must agree with it.
+std::optional<std::int64_t> context_given(const json& inf, const std::string& p) {
   std::optional<std::int64_t> ctx = io::optional_int(inf, "context", p, {1, 100'000'000});
   const json& vllm_block = member_or_empty(inf, "vllm");
   const json& llama_block = member_or_empty(inf, "llama_cpp");
@@ -196,7 +270,14 @@ void parse_inference(const json& s, Scenario& out) {
       ctx = per_seq;
     }
   }
-  if (ctx) {
+  return ctx;
+}
+
+/// Context (given, else the model's maximum) and concurrency.
+void parse_tokens(const json& inf, const std::string& p, Scenario& out) {
+  InferenceSettings& st = out.inference();
+  const Architecture& a = out.model->arch;
+  if (const auto ctx = context_given(inf, p)) {
     st.context = *ctx;
     if (a.max_positions > 0 && *ctx > a.max_positions) {
       out.warnings.push_back("inference.context " + group_thousands(*ctx) + " exceeds the model's maximum (" +
@@ -204,14 +285,10 @@ void parse_inference(const json& s, Scenario& out) {
                              " max_position_embeddings); vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and "
                              "quality past the trained length is not assured");
     }
-  } else if (!bare) {
-    if (a.max_positions > 0) {
-      st.context = a.max_positions;
-      out.defaults_used.push_back("inference.context = " + std::to_string(a.max_positions) + " (model max)");
-    } else {
-      st.context = 2048;
-      out.defaults_used.push_back("inference.context = 2048 (the config states no maximum)");
-    }
+  } else if (a.family != Family::bare) {
+    st.context = a.max_positions > 0 ? a.max_positions : 2048;
+    out.defaults_used.push_back("inference.context = " + std::to_string(st.context) +
+                                (a.max_positions > 0 ? " (model max)" : " (the config states no maximum)"));
   }
   st.concurrency = io::optional_int(inf, "concurrency", p, {1, 1'000'000}).value_or(1);
   // Keep every byte product far from 64-bit overflow: 10^11 live tokens is far
@@ -222,8 +299,13 @@ void parse_inference(const json& s, Scenario& out) {
                          group_thousands(st.concurrency) +
                          " tokens is beyond any GPU set; the product may be at most 100,000,000,000");
   }
+}
 
-  // Activation dtype: the weights' dtype when they are plain floats, else the model's 16-bit dtype.
+/// The KV cache dtype: `auto` is the activation dtype, the weights' own when
+/// they are plain floats, else the model's 16-bit dtype.
+void parse_kv_dtype(const json& inf, const std::string& p, Scenario& out) {
+  InferenceSettings& st = out.inference();
+  const Architecture& a = out.model->arch;
   std::string act =
       out.weights.quantized() ? (a.native_dtype == "fp32" ? "bf16" : a.native_dtype) : out.weights.linear.name;
   if (out.weights.gguf) act = "fp16";
@@ -236,117 +318,147 @@ void parse_inference(const json& s, Scenario& out) {
   st.kv = kv_dtype(kvname, act);
   if (st.kv.name.empty()) {
     throw InputError(p + "/kv_cache_dtype",
-                     "unknown KV cache dtype \"" + kvname + "\"; allowed: auto, fp16, bf16, fp32, fp8, q8_0, q4_0");
+                     "unknown KV cache dtype \"" + kvname +
+                         "\"; allowed: auto, fp16, bf16, fp32, fp8, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1");
   }
-  if ((st.kv.name == "q8_0" || st.kv.name == "q4_0") && st.engine != Engine::llama_cpp) {
+  check_llama_kv(st, kvname, p + "/kv_cache_dtype");
+  if (is_ggml_cache_type(st.kv.name) && st.engine != Engine::llama_cpp) {
     throw InputError(p + "/kv_cache_dtype", "\"" + kvname + "\" is a llama.cpp cache type; with " +
                                                 std::string(to_string(st.engine)) + " use auto, fp16, bf16 or fp8");
   }
+}
+
+/// The power-of-two sizes that divide `heads`, for the error message.
+std::string valid_tp_sizes(std::int64_t heads) {
+  std::string v;
+  for (std::int64_t t = 1; t <= heads; ++t)
+    if (heads % t == 0 && (t & (t - 1)) == 0) v += (v.empty() ? "" : ", ") + std::to_string(t);
+  return v;
+}
+
+void parse_parallel_sizes(const json& inf, const std::string& p, Scenario& out) {
+  InferenceSettings& st = out.inference();
+  const Architecture& a = out.model->arch;
+  const bool bare = a.family == Family::bare;
   st.tensor_parallel = io::optional_int(inf, "tensor_parallel", p, {1, 1024}).value_or(1);
   st.pipeline_parallel = io::optional_int(inf, "pipeline_parallel", p, {1, 1024}).value_or(1);
   if (!bare && a.heads > 0 && a.heads % st.tensor_parallel != 0) {
-    throw InputError(
-        p + "/tensor_parallel", "must divide the number of attention heads (" + std::to_string(a.heads) + "); got " +
-                                    std::to_string(st.tensor_parallel) + ". Valid sizes: " + [&] {
-                                      std::string v;
-                                      for (std::int64_t t = 1; t <= a.heads; ++t)
-                                        if (a.heads % t == 0 && (t & (t - 1)) == 0)
-                                          v += (v.empty() ? "" : ", ") + std::to_string(t);
-                                      return v;
-                                    }());
+    throw InputError(p + "/tensor_parallel", "must divide the number of attention heads (" + std::to_string(a.heads) +
+                                                 "); got " + std::to_string(st.tensor_parallel) +
+                                                 ". Valid sizes: " + valid_tp_sizes(a.heads));
   }
   if (!bare && st.pipeline_parallel > a.layers) {
     throw InputError(p + "/pipeline_parallel",
                      "must not exceed the number of layers (" + std::to_string(a.layers) + ")");
   }
-  if (st.tensor_parallel * st.pipeline_parallel > out.gpu_count) {
+  const std::int64_t per_replica = st.tensor_parallel * st.pipeline_parallel;
+  if (per_replica > out.gpu_count) {
     throw InputError("/hardware/count", "is " + std::to_string(out.gpu_count) +
                                             " but tensor_parallel x pipeline_parallel needs " +
-                                            std::to_string(st.tensor_parallel * st.pipeline_parallel) + " GPUs");
+                                            std::to_string(per_replica) + " GPUs");
   }
-  if (st.tensor_parallel * st.pipeline_parallel < out.gpu_count) {
+  if (per_replica < out.gpu_count && st.engine != Engine::llama_cpp) {
     out.warnings.push_back("hardware.count " + std::to_string(out.gpu_count) +
-                           " > tensor_parallel x pipeline_parallel (" +
-                           std::to_string(st.tensor_parallel * st.pipeline_parallel) +
+                           " > tensor_parallel x pipeline_parallel (" + std::to_string(per_replica) +
                            "): the other GPUs run independent replicas; figures are per GPU of one replica");
   }
+}
 
-  if (const auto v = inf.find("vllm"); v != inf.end()) {
-    const std::string vp = p + "/vllm";
-    io::require_object(*v, vp, "vllm");
-    io::warn_unknown_keys(*v, vp,
-                          {"gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size",
-                           "enforce_eager", "version", "max_model_len"},
-                          out.warnings);
-    auto& vs = st.vllm;
-    if (auto u = io::optional_number(*v, "gpu_memory_utilization", vp, 0.01, 1.0))
-      vs.gpu_memory_utilization = *u;
-    else
-      out.defaults_used.push_back("vllm.gpu_memory_utilization = 0.9");
-    vs.max_num_batched_tokens = io::optional_int(*v, "max_num_batched_tokens", vp, {1, 100'000'000});
-    vs.max_num_seqs = io::optional_int(*v, "max_num_seqs", vp, {1, 1'000'000});
-    vs.block_size = io::optional_int(*v, "block_size", vp, {1, 1'000'000}).value_or(16);
-    if (vs.block_size & (vs.block_size - 1)) {
-      throw InputError(vp + "/block_size", "must be a power of two (vLLM accepts 1, 8, 16, 32, 64, 128); got " +
-                                               std::to_string(vs.block_size));
-    }
-    vs.enforce_eager = io::optional_bool(*v, "enforce_eager", vp).value_or(false);
-    vs.version = io::optional_string(*v, "version", vp).value_or("");
-  } else if (st.engine == Engine::vllm) {
-    out.defaults_used.push_back("vllm.gpu_memory_utilization = 0.9");
+void parse_vllm_block(const json& inf, const std::string& p, Scenario& out) {
+  InferenceSettings& st = out.inference();
+  const std::string default_gmu =
+      "vllm.gpu_memory_utilization = " + format_decimal(VllmSettings{}.gpu_memory_utilization, 2);
+  const auto v = inf.find("vllm");
+  if (v == inf.end()) {
+    if (st.engine == Engine::vllm) out.defaults_used.push_back(default_gmu);
+    return;
   }
+  const std::string vp = p + "/vllm";
+  io::require_object(*v, vp, "vllm");
+  io::warn_unknown_keys(*v, vp, kVllmFields, out.warnings);
+  auto& vs = st.vllm;
+  if (auto u = io::optional_number(*v, "gpu_memory_utilization", vp, 0.01, 1.0))
+    vs.gpu_memory_utilization = *u;
+  else
+    out.defaults_used.push_back(default_gmu);
+  vs.max_num_batched_tokens = io::optional_int(*v, "max_num_batched_tokens", vp, {1, 100'000'000});
+  vs.max_num_seqs = io::optional_int(*v, "max_num_seqs", vp, {1, 1'000'000});
+  vs.block_size = io::optional_int(*v, "block_size", vp, {1, 1'000'000}).value_or(VllmSettings{}.block_size);
+  if (vs.block_size & (vs.block_size - 1)) {
+    throw InputError(vp + "/block_size", "must be a power of two (vLLM accepts 1, 8, 16, 32, 64, 128); got " +
+                                             std::to_string(vs.block_size));
+  }
+  vs.enforce_eager = io::optional_bool(*v, "enforce_eager", vp).value_or(false);
+  vs.version = io::optional_string(*v, "version", vp).value_or("");
+}
+
+void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
+  InferenceSettings& st = out.inference();
+  const json& llama_block = member_or_empty(inf, "llama_cpp");
   if (const auto l = inf.find("llama_cpp"); l != inf.end()) {
     const std::string lp = p + "/llama_cpp";
     io::require_object(*l, lp, "llama_cpp");
-    io::warn_unknown_keys(*l, lp, {"n_gpu_layers", "n_batch", "n_ubatch", "flash_attn", "n_seq_max", "n_ctx"},
-                          out.warnings);
+    io::warn_unknown_keys(*l, lp, kLlamaCppFields, out.warnings);
+    const LlamaCppSettings d;
     auto& ls = st.llama_cpp;
-    ls.n_gpu_layers = io::optional_int(*l, "n_gpu_layers", lp, {-1, 100'000}).value_or(-1);
-    ls.n_batch = io::optional_int(*l, "n_batch", lp, {1, 10'000'000}).value_or(2048);
-    ls.n_ubatch = std::min(ls.n_batch, io::optional_int(*l, "n_ubatch", lp, {1, 10'000'000}).value_or(512));
-    ls.flash_attn = io::optional_bool(*l, "flash_attn", lp).value_or(false);
+    ls.n_gpu_layers = io::optional_int(*l, "n_gpu_layers", lp, {-1, 100'000}).value_or(d.n_gpu_layers);
+    ls.n_batch = io::optional_int(*l, "n_batch", lp, {1, 10'000'000}).value_or(d.n_batch);
+    ls.n_ubatch = std::min(ls.n_batch, io::optional_int(*l, "n_ubatch", lp, {1, 10'000'000}).value_or(d.n_ubatch));
+    ls.flash_attn = io::optional_bool(*l, "flash_attn", lp).value_or(d.flash_attn);
     ls.n_seq_max = io::optional_int(*l, "n_seq_max", lp, {1, 100'000}).value_or(st.concurrency);
+    parse_llama_gpus(*l, lp, out);
   } else {
     st.llama_cpp.n_seq_max = st.concurrency;
   }
-  if (st.engine == Engine::llama_cpp) {
-    const LlamaCppSettings& ls = st.llama_cpp;
-    auto note = [&](const char* key, const std::string& value) {
-      if (!llama_block.is_object() || !llama_block.contains(key))
-        out.defaults_used.push_back(std::string("llama_cpp.") + key + " = " + value);
-    };
-    note("n_gpu_layers", "all layers and the output layer");
-    note("n_ubatch", std::to_string(ls.n_ubatch));
-    note("flash_attn", "false");
-    note("n_seq_max", std::to_string(ls.n_seq_max) + " (the concurrency)");
-  }
+  if (st.engine != Engine::llama_cpp) return;
+  const LlamaCppSettings& ls = st.llama_cpp;
+  auto note = [&](const char* key, const std::string& value) {
+    if (!llama_block.is_object() || !llama_block.contains(key))
+      out.defaults_used.push_back(std::string("llama_cpp.") + key + " = " + value);
+  };
+  note("n_gpu_layers", "all layers and the output layer");
+  note("n_ubatch", std::to_string(ls.n_ubatch));
+  note("flash_attn", ls.flash_attn ? "true" : "false");
+  note("n_seq_max", std::to_string(ls.n_seq_max) + " (the concurrency)");
+  check_llama_gpus(llama_block, out);
+}
+
+void parse_inference(const json& s, Scenario& out) {
+  const json& inf = member_or_empty(s, "inference");
+  const std::string p = "/inference";
+  io::require_object(inf, p, "inference");
+  io::warn_unknown_keys(inf, p,
+                        {"engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel", "pipeline_parallel",
+                         "vllm", "llama_cpp", "transformers"},
+                        out.warnings);
+  InferenceSettings& st = out.inference();
+  const auto engine = io::optional_choice(inf, "engine", p, {"vllm", "llama.cpp", "transformers"});
+  if (!engine) out.defaults_used.push_back(std::string("inference.engine = ") + to_string(InferenceSettings{}.engine));
+  st.engine = !engine ? InferenceSettings{}.engine
+              : *engine == "vllm" ? Engine::vllm
+              : (*engine == "llama.cpp" ? Engine::llama_cpp : Engine::transformers);
+  parse_tokens(inf, p, out);
+  parse_kv_dtype(inf, p, out);
+  parse_parallel_sizes(inf, p, out);
+  parse_vllm_block(inf, p, out);
+  parse_llama_block(inf, p, out);
 }
 
 }  // namespace
 
-Scenario parse_scenario(const json& s, const Catalog& catalog) {
-  io::require_object(s, "", "the scenario");
-  Scenario out;
-  io::warn_unknown_keys(s, "",
-                        {"v", "workload", "model", "weights", "hardware", "headroom", "inference", "training",
-                         "generation", "id", "notes"},
-                        out.warnings);
-  if (auto v = io::optional_int(s, "v", "", {1, 1000}); v && *v != 1) {
-    throw InputError("/v", "scenario version " + std::to_string(*v) + " is not supported; this build reads v 1");
-  }
+namespace {
+
+Workload parse_workload(const json& s, Scenario& out) {
   const auto w = io::optional_choice(s, "workload", "", {"inference", "training", "image", "video"});
   if (!w) out.defaults_used.push_back("workload = inference");
-  out.workload = !w || *w == "inference" ? Workload::inference
-                 : *w == "training"      ? Workload::training
-                 : *w == "image"         ? Workload::image
-                                         : Workload::video;
-  if (out.workload != Workload::inference) {
-    throw InputError("/workload", std::string("\"") + to_string(out.workload) +
-                                      "\" estimates are not available in this version; supported: inference");
-  }
-  parse_model_ref(s, catalog, out);
+  return !w || *w == "inference" ? Workload::inference
+         : *w == "training"      ? Workload::training
+         : *w == "image"         ? Workload::image
+                                 : Workload::video;
+}
 
-  // Weights: the scenario's format, else the checkpoint's own (its quantization_config).
+/// Weights: the scenario's format, else the checkpoint's own (its quantization_config).
+void parse_weights(const json& s, const Catalog& catalog, Scenario& out) {
   const std::string native = out.model->arch.native_dtype.empty() ? "bf16" : out.model->arch.native_dtype;
   bool checkpoint_quantized = false;
   WeightFormat own;
@@ -368,38 +480,167 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
         "weights = " + out.weights.name +
         (checkpoint_quantized ? " (the checkpoint's quantization_config)" : " (the checkpoint's dtype)"));
   }
+}
 
+/// An image or video pipeline is named by its id (or given as an object); the
+/// generation engine resolves its components.
+void parse_pipeline_ref(const json& s, Scenario& out) {
+  const auto it = s.find("model");
+  if (it == s.end() || !(it->is_string() || it->is_object())) {
+    throw InputError("/model", "is required: a pipeline id such as \"black-forest-labs/FLUX.1-dev\" (or an object)");
+  }
+  out.model_ref = it->is_string() ? it->get<std::string>() : "pipeline";
+  if (const auto wf = s.find("weights"); wf != s.end() && !wf->is_null()) {
+    out.weights = parse_weight_format(*wf, "/weights", "bf16");
+  }
+}
+
+/// Blocks of other workloads are named in the warnings, never read.
+void warn_other_blocks(const json& s, Scenario& out) {
+  const bool generation_ok = out.workload != Workload::inference;  // training a diffusion model reads it too
+  for (const char* key : {"inference", "training", "generation"}) {
+    const bool own = (out.workload == Workload::inference && std::string_view(key) == "inference") ||
+                     (out.workload == Workload::training && std::string_view(key) == "training") ||
+                     (generation_ok && std::string_view(key) == "generation");
+    if (!own && s.contains(key)) {
+      out.warnings.push_back(std::string("/") + key + ": ignored for workload " + to_string(out.workload));
+    }
+  }
+}
+
+/// vLLM's own headroom and GPU requirement.
+void finish_inference(const json& s, Scenario& out) {
+  if (out.inference().engine != Engine::vllm) return;
+  // vLLM reserves gpu_memory_utilization × memory itself; that is the headroom (plan/fit.hpp).
+  auto& d = out.defaults_used;
+  d.erase(std::remove(d.begin(), d.end(), "headroom = 0.10"), d.end());
+  if (s.contains("headroom")) {
+    out.warnings.push_back(
+        "headroom is not applied with vLLM: its gpu_memory_utilization reservation is the headroom (set "
+        "inference.vllm.gpu_memory_utilization instead)");
+  }
+  // vLLM needs CUDA compute capability 7.0 or newer (docs.vllm.ai, "GPU installation: requirements").
+  if (out.gpu.compute_capability > 0 && out.gpu.compute_capability < 70) {
+    out.warnings.push_back(out.gpu.name + " has CUDA compute capability " +
+                           std::to_string(out.gpu.compute_capability / 10) + "." +
+                           std::to_string(out.gpu.compute_capability % 10) +
+                           "; vLLM needs 7.0 or newer: use llama.cpp or transformers on it");
+  }
+}
+
+void parse_settings(const json& s, Scenario& out) {
+  io::ParseNotes notes{out.defaults_used, out.warnings};
+  switch (out.workload) {
+    case Workload::inference:
+      out.settings = InferenceSettings{};
+      parse_inference(s, out);
+      finish_inference(s, out);
+      // llama.cpp splits the layers over every GPU it is given (--split-mode layer).
+      out.parallel = out.inference().engine == Engine::llama_cpp
+                         ? inference_parallelism(out.gpu_count, 1, out.gpu_count)
+                         : inference_parallelism(out.gpu_count, out.inference().tensor_parallel,
+                                                 out.inference().pipeline_parallel);
+      break;
+    case Workload::training: {
+      TrainingWorkload t{io::parse_training(s, out.gpu_count, notes), std::nullopt};
+      out.parallel = training_parallelism(out.gpu_count, t.training);
+      if (s.contains("generation")) t.generation = io::parse_generation(s, false, out.gpu_count, notes);
+      out.settings = std::move(t);
+      break;
+    }
+    case Workload::image:
+    case Workload::video: {
+      GenerationSettings g = io::parse_generation(s, out.workload == Workload::video, out.gpu_count, notes);
+      out.parallel.context = g.sequence_parallel;  // Ulysses / ring attention split the tokens
+      out.parallel.data = std::max<std::int64_t>(1, out.gpu_count / g.sequence_parallel);
+      out.settings = std::move(g);
+      break;
+    }
+  }
+  warn_other_blocks(s, out);
+}
+
+}  // namespace
+
+Scenario parse_scenario(const json& s, const Catalog& catalog) {
+  io::require_object(s, "", "the scenario");
+  Scenario out;
+  io::warn_unknown_keys(s, "",
+                        {"v", "workload", "model", "weights", "hardware", "headroom", "inference", "training",
+                         "generation", "id", "notes"},
+                        out.warnings);
+  if (auto v = io::optional_int(s, "v", "", {1, 1000}); v && *v != 1) {
+    throw InputError("/v", "scenario version " + std::to_string(*v) + " is not supported; this build reads v 1");
+  }
+  out.workload = parse_workload(s, out);
+  const bool pipeline = out.workload == Workload::image || out.workload == Workload::video;
+  if (pipeline) {
+    parse_pipeline_ref(s, out);
+  } else {
+    parse_model_ref(s, catalog, out);
+    parse_weights(s, catalog, out);
+  }
   parse_hardware(s, catalog, out);
   if (auto h = io::optional_number(s, "headroom", "", 0.0, 0.9)) {
     out.headroom = *h;
   } else {
     out.defaults_used.push_back("headroom = 0.10");
   }
-  parse_inference(s, out);
-  // vLLM needs CUDA compute capability 7.0 or newer (docs.vllm.ai, "GPU installation: requirements").
-  if (out.inference.engine == Engine::vllm && out.gpu.compute_capability > 0 && out.gpu.compute_capability < 70) {
-    out.warnings.push_back(out.gpu.name + " has CUDA compute capability " +
-                           std::to_string(out.gpu.compute_capability / 10) + "." +
-                           std::to_string(out.gpu.compute_capability % 10) +
-                           "; vLLM needs 7.0 or newer: use llama.cpp or transformers on it");
+  parse_settings(s, out);
+  if (out.model) {
+    for (const auto& n : out.model->arch.notes) out.warnings.push_back(n);
   }
-  for (const auto& n : out.model->arch.notes) out.warnings.push_back(n);
   return out;
 }
 
+namespace {
+template <typename E, std::size_t N>
+json names_of(const std::array<Choice<E>, N>& table) {
+  json out = json::array();
+  for (const auto& c : table) out.push_back(c.name);
+  return out;
+}
+}  // namespace
+
+json scenario_defaults_json() {
+  const VllmSettings v;
+  const LlamaCppSettings l;
+  const InferenceSettings inf;
+  return {{"workload", "inference"},
+          {"gpu", kDefaultGpu},
+          {"headroom", Scenario{}.headroom},
+          {"engine", to_string(inf.engine)},
+          {"engines",
+           {{"vllm",
+             {{"fields", kVllmFields},
+              {"headroom_applies", false},
+              {"gpu_memory_utilization", v.gpu_memory_utilization},
+              {"block_size", v.block_size}}},
+            {"llama.cpp",
+             {{"fields", kLlamaCppFields},
+              {"headroom_applies", true},
+              {"n_gpu_layers", l.n_gpu_layers},
+              {"n_batch", l.n_batch},
+              {"n_ubatch", l.n_ubatch}}},
+            {"transformers", {{"fields", json::array()}, {"headroom_applies", true}}}}},
+          {"training",
+           {{"framework", names_of(kFrameworks)},
+            {"method", names_of(kTrainMethods)},
+            {"precision", names_of(kPrecisions)},
+            {"optimizer", names_of(kOptimizers)},
+            {"checkpointing", names_of(kCheckpointing)},
+            {"attention", names_of(kTrainAttention)},
+            {"sharding", names_of(kShardings)},
+            {"offload", names_of(kTrainOffloads)}}},
+          {"generation",
+           {{"offload", names_of(kGenOffloads)},
+            {"text_encoder", names_of(kTextEncoderPlaces)},
+            {"vae", names_of(kVaePlaces)},
+            {"attention", names_of(kGenAttention)}}}};
+}
+
 Scenario parse_scenario_text(const std::string& text, const Catalog& catalog) {
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) {
-    // Re-parse with exceptions to get the position for the message.
-    try {
-      const json strict = json::parse(text);
-      (void)strict;
-    } catch (const json::exception& e) {
-      throw InputError("", std::string("malformed JSON: ") + e.what());
-    }
-    throw InputError("", "malformed JSON");
-  }
-  return parse_scenario(j, catalog);
+  return parse_scenario(io::read_json(text, "the scenario"), catalog);
 }
 
 }  // namespace vram

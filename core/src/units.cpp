@@ -7,12 +7,26 @@
 
 namespace vram {
 
+namespace checked {
+void overflow(const char* what) {
+  throw ArithmeticOverflow(std::string("a ") + what + " of byte or element counts exceeds 2^63");
+}
+}  // namespace checked
+
+namespace {
+// Doubles at or beyond 2^63 do not convert to int64 (undefined behaviour).
+std::int64_t to_int64_checked(double v) {
+  if (!(std::fabs(v) < 9.2e18)) checked::overflow("scaled figure");
+  return static_cast<std::int64_t>(v);
+}
+}  // namespace
+
 Bytes Bytes::from_fraction(double amount, Unit unit) {
-  return Bytes::of(std::llround(amount * static_cast<double>(unit.divisor)));
+  return Bytes::of(to_int64_checked(std::round(amount * static_cast<double>(unit.divisor))));
 }
 
 Bytes scale_floor(Bytes b, double factor) {
-  return Bytes::of(static_cast<std::int64_t>(std::floor(static_cast<double>(b.in_bytes()) * factor)));
+  return Bytes::of(to_int64_checked(std::floor(static_cast<double>(b.in_bytes()) * factor)));
 }
 
 std::string format(Bytes b, Unit unit, int decimals) {
@@ -20,7 +34,10 @@ std::string format(Bytes b, Unit unit, int decimals) {
   static constexpr std::int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
   decimals = decimals < 0 ? 0 : (decimals > 6 ? 6 : decimals);
   const std::int64_t scale = kPow10[decimals];
-  const std::int64_t scaled = std::llround(b.in(unit) * static_cast<double>(scale));
+  const double want = std::round(b.in(unit) * static_cast<double>(scale));
+  // Beyond 2^62 the fixed-point text cannot be formed; such figures are refused
+  // before they are printed, so this only keeps the function total.
+  const std::int64_t scaled = std::fabs(want) < 4.6e18 ? static_cast<std::int64_t>(want) : 0;
   const std::int64_t mag = scaled < 0 ? -scaled : scaled;
   char buf[48];
   char* p = buf;
@@ -43,7 +60,14 @@ std::string format_decimal(double value, int max_decimals) {
   static constexpr std::int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
   max_decimals = max_decimals < 0 ? 0 : (max_decimals > 6 ? 6 : max_decimals);
   const std::int64_t scale = kPow10[max_decimals];
-  const std::int64_t scaled = std::llround(value * static_cast<double>(scale));
+  const double want = std::round(value * static_cast<double>(scale));
+  if (!std::isfinite(want)) return std::isnan(want) ? "NaN" : (want < 0 ? "-inf" : "inf");
+  if (std::fabs(want) >= 4.6e18) {
+    char big[32];
+    std::snprintf(big, sizeof big, "%.6g", value);
+    return big;
+  }
+  const std::int64_t scaled = static_cast<std::int64_t>(want);
   const std::int64_t mag = scaled < 0 ? -scaled : scaled;
   std::string out = scaled < 0 ? "-" : "";
   out += std::to_string(mag / scale);
@@ -67,7 +91,9 @@ std::string format_si(Bytes b) {
 
 std::string group_thousands(std::int64_t n) {
   char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, n < 0 ? -n : n).ptr;
+  // The magnitude as unsigned: −INT64_MIN does not exist in int64.
+  const std::uint64_t mag = n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
+  const auto end = std::to_chars(digits, digits + sizeof digits, mag).ptr;
   const auto len = static_cast<int>(end - digits);
   char grouped[32];
   char* p = grouped;

@@ -210,3 +210,34 @@ test('a pasted config.json of an uncatalogued model: vLLM on an H100 at 0.9, 32k
   }, null, WAIT);
   await page.close();
 });
+
+test('llama.cpp on two GPUs: the per-GPU table, tensor_split and the n_gpu_layers answer', async () => {
+  const page = await openPage('#v=1&src=catalog&model=mistralai%2FMixtral-8x7B-Instruct-v0.1&w=gguf%3AQ4_K_M&engine=llama.cpp&ctx=8192&gpu=RTX-4090&n=2');
+  const gpu0 = page.locator('[data-testid=per-gpu] tr[data-gpu="0"]');
+  await gpu0.waitFor(WAIT);
+  assert.match(await gpu0.textContent(), /layers 0–16 \(17\)/);
+  assert.match(await page.locator('[data-testid=per-gpu] tr[data-gpu="1"]').textContent(), /layers 17–31 \+ output/);
+  assert.ok(await page.locator('[data-testid=per-gpu] tr[data-gpu=host]').isVisible());
+  assert.match(await page.getByTestId('verdict').textContent(), /Fits/);
+  assert.ok(await page.getByTestId('llama-fields').isVisible());
+
+  // Three quarters of the layers on GPU 0: slots il/33 < 0.75, layers 0–24; the link keeps it.
+  await page.getByTestId('tensor-split').fill('3,1');
+  await page.waitForFunction(() =>
+    /layers 0–24 \(25\)/.test(document.querySelector('[data-testid=per-gpu] tr[data-gpu="0"]').textContent), null, WAIT);
+  assert.equal(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('ts'), '3,1');
+
+  // One GPU does not fit; the plan says how many layers it holds, as the module computed.
+  await page.getByTestId('tensor-split').fill('');
+  await page.getByTestId('count').fill('1');
+  await page.waitForFunction(() => /Does not fit/.test(document.querySelector('[data-testid=verdict]').textContent), null, WAIT);
+  const n = await page.evaluate(() => document.querySelector('vram-budget').plan.max_gpu_layers.n_gpu_layers);
+  assert.ok(n > 0 && n < 33);
+  await page.waitForFunction((k) =>
+    document.querySelector('[data-plan=max-gpu-layers]')?.textContent.startsWith(`${k} of 33`), n, WAIT);
+
+  // Other engines do not show the llama.cpp inputs.
+  await page.getByTestId('engine').selectOption('vllm');
+  await page.waitForFunction(() => document.querySelector('[data-testid=llama-fields]').hidden, null, WAIT);
+  await page.close();
+});

@@ -33,8 +33,12 @@ TEST_CASE("a case compares each measured metric with the report", "[accuracy]") 
   REQUIRE(run.cases.size() == 3);
   CHECK(run.cases[0].checks.at(0).rel_error == 0);
   CHECK(run.cases[1].error.find("no/such-model") != std::string::npos);
-  CHECK(run.cases[2].error == "not a JSON object");
-  CHECK(run.not_estimated == 2);
+  // A line that is not a case is named by its line number and does not stop the run.
+  CHECK(run.cases[2].malformed);
+  CHECK(run.cases[2].line == 4);
+  CHECK(run.cases[2].error.find("malformed JSON at byte offset 1") != std::string::npos);
+  CHECK(run.not_estimated == 1);
+  CHECK(run.malformed == 1);
 }
 
 TEST_CASE("inference accuracy on the public measurements meets the bar", "[accuracy][public]") {

@@ -3,6 +3,7 @@
 #include "test_support.hpp"
 #include "vram/budget/weights.hpp"
 #include "vram/formats.hpp"
+#include "vram/plan.hpp"
 
 using namespace vram;
 
@@ -86,4 +87,16 @@ TEST_CASE("every GPU states the memory the framework sees, with a source", "[cat
   CHECK(test::catalog().find_gpu("H100-SXM-80GB")->sm_count == 132);
   CHECK(test::catalog().find_gpu("H100-SXM-80GB")->compute_capability == 90);
   CHECK(test::catalog().find_gpu("MI300X")->compute_capability == 0);  // not CUDA
+}
+
+TEST_CASE("catalog labels name the checkpoint's own format", "[catalog]") {
+  const nlohmann::json summary = catalog_summary_json(test::catalog());
+  auto dtype_of = [&](const std::string& id) {
+    for (const auto& m : summary["models"])
+      if (m["id"] == id) return m["dtype"].get<std::string>();
+    return std::string("(missing)");
+  };
+  CHECK(dtype_of("openai/gpt-oss-20b") == "mxfp4");
+  CHECK(dtype_of("deepseek-ai/DeepSeek-V3") == "fp8");
+  CHECK(dtype_of("meta-llama/Llama-3.1-8B") == "bf16");
 }

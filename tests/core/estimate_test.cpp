@@ -18,8 +18,10 @@ TEST_CASE("the article's scenario end to end", "[estimate][article]") {
   CHECK(w->bytes.in_bytes() == 26'000'000'000);
   CHECK(w->formula == "13,000,000,000 params × 2 B (bf16) = 26,000,000,000 B ≈ 24.21 GiB");
   CHECK(test::metric(r, "weights_bytes") == 26'000'000'000);
-  // usable = 85,029,158,912 × 0.9, rounded down
-  CHECK(r.usable.in_bytes() == 76'526'243'020);
+  // vLLM's reservation is the headroom: usable = ceil(85,029,158,912 × 0.9) = 76,526,243,021
+  // + what vLLM allocates outside it: CUDA context 0.51 GiB (547,608,330 B) + CUDA graphs
+  // 0.39 GiB (418,759,311 B) = 77,492,610,662 B.
+  CHECK(r.usable.in_bytes() == 77'492'610'662);
   CHECK(r.fits);
   CHECK(r.free == r.usable - r.total);
 }
@@ -37,8 +39,20 @@ TEST_CASE("the total is the sum of the components", "[estimate]") {
 }
 
 TEST_CASE("a workload that needs more KV than the GPU has does not fit", "[estimate]") {
-  const Report r = test::run({{"model", "meta-llama/Llama-3.1-70B"}, {"hardware", {{"gpu", "H100-SXM-80GB"}}}});
+  // Llama-3.1-8B's 16 GB of weights fit an H100; 8 sequences of 131,072 tokens at
+  // 131,072 B per token (137 GB of KV cache) do not.
+  const json one = {{"model", "meta-llama/Llama-3.1-8B"},
+                    {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+                    {"inference", {{"context", 131072}, {"concurrency", 1}}}};
+  json eight = one;
+  eight["inference"]["concurrency"] = 8;
+  const Report fits_one = test::run(one);
+  const Report r = test::run(eight);
+  CHECK(fits_one.fits);
+  CHECK(r.find_component("weights")->bytes < r.usable);
+  CHECK(r.find_component("kv_cache")->bytes == Bytes::product(8, 131072, 131072));
   CHECK_FALSE(r.fits);
+  CHECK_FALSE(r.engine_admits);
   CHECK(r.free < Bytes{});
 }
 

@@ -113,3 +113,10 @@ TEST_CASE("unknown weight formats are errors that list what is allowed", "[forma
   CHECK_THROWS_AS(parse_weight_format(json{{"format", "awq-int4"}, {"group_size", 0}}, "/weights", "bf16"), InputError);
   CHECK_THROWS_AS(parse_weight_format(json{{"group_size", 128}}, "/weights", "bf16"), InputError);
 }
+
+TEST_CASE("activations are fp32 only for plain fp32 weights", "[formats]") {
+  CHECK(activation_elem_bytes(parse_weight_format(nlohmann::json("fp32"), "/weights", "bf16")) == 4);
+  CHECK(activation_elem_bytes(parse_weight_format(nlohmann::json("bf16"), "/weights", "bf16")) == 2);
+  CHECK(activation_elem_bytes(parse_weight_format(nlohmann::json("fp8"), "/weights", "bf16")) == 2);
+  CHECK(activation_elem_bytes(parse_weight_format(nlohmann::json("gguf:Q4_K_M"), "/weights", "bf16")) == 2);
+}

@@ -82,3 +82,54 @@ TEST_CASE("Mllama cross-attention layers add no per-token cache", "[kv]") {
   const auto& a = arch("meta-llama/Llama-3.2-11B-Vision");  // 40 layers, 8 of them cross-attention
   CHECK(kv_bytes_per_token(a, kBf16, 1).in_bytes() == 32 * 2 * 8 * 128 * 2);
 }
+
+TEST_CASE("the KV terms give the same bytes as the layer sums, for every catalog model", "[kv][term]") {
+  const KvDtype kQ4{"q4_0", 32, 18};
+  for (const auto& cm : test::catalog().models()) {
+    const Architecture& a = cm.model.arch;
+    for (const KvDtype* d : {&kBf16, &kFp8, &kQ8, &kQ4}) {
+      for (const std::int64_t tp : {1, 2, 8}) {
+        INFO(cm.model.id << " " << d->name << " tp " << tp);
+        const Term per = kv_per_token_term(a, *d, tp);
+        CHECK(per.bytes == kv_bytes_per_token(a, *d, tp));
+        CHECK(consistent(per));
+        const Term seq = kv_sequences_term(a, *d, tp, 3, 512, 16);
+        CHECK(seq.bytes == kv_bytes_for_sequence(a, *d, tp, 8192) * 3);
+        CHECK(consistent(seq));
+        // Plain tokens (no blocks), a count no window divides.
+        CHECK(kv_sequences_term(a, *d, tp, 2, 5001, 1).bytes == kv_bytes_for_sequence(a, *d, tp, 5001) * 2);
+        // A pipeline stage: the second half of the layers.
+        const auto half = static_cast<std::int32_t>(a.layer_specs.size() / 2);
+        CHECK(kv_sequences_term(a, *d, tp, 1, 512, 16, half).bytes ==
+              kv_bytes_for_sequence(a, *d, tp, 8192, half, INT32_MAX));
+      }
+    }
+    for (const std::int64_t bits : {16, 32, 12}) {
+      const Term state = mamba_state_term(a, bits, 2, 4);
+      CHECK(state.bytes == mamba_state_bytes_per_sequence(a, bits, 2) * 4);
+      CHECK(consistent(state));
+    }
+  }
+}
+
+TEST_CASE("KV terms by hand: sliding layers at their window, blocks of a block type", "[kv][term]") {
+  // gemma-2-9b, one sequence of 512 blocks of 16 tokens: 21 global layers hold 8,192 tokens,
+  // 21 local ones their 4,096-token window; 2 (K,V) × 8 KV heads × 256 dims × 2 B each.
+  const auto& g = arch("google/gemma-2-9b-it");
+  const Term t = kv_sequences_term(g, kBf16, 1, 1, 512, 16);
+  REQUIRE(t.op == Term::Op::sum);
+  REQUIRE(t.parts.size() == 2);
+  CHECK(t.bytes.in_bytes() == 21LL * 8192 * 8192 + 21LL * 4096 * 8192);
+  // q8_0: one K row of 8 heads × 128 = 1,024 values = 32 blocks of 34 B.
+  const auto& a = arch("meta-llama/Llama-3.1-8B");
+  CHECK(kv_per_token_formula(a, kQ8, 1) == "32 layers × 2 (K,V) × 32 blocks of 32 values × 34 B (q8_0) = 69,632 B/token");
+  CHECK(kv_per_token_formula(a, kBf16, 1) == "32 layers × 2 (K,V) × 8 KV heads × 128 dims × 2 B (bf16) = 131,072 B/token");
+  // DeepSeek-V2-Lite: 27 MLA layers × (512 latent + 64 rope) × 2 B
+  CHECK(kv_per_token_formula(arch("deepseek-ai/DeepSeek-V2-Lite"), kBf16, 8) ==
+        "27 MLA layers × 576 dims (latent + rope) × 2 B (bf16) = 31,104 B/token");
+  // falcon-mamba: no attention layers; 2 sequences × 64 layers × 8,192 × (3 conv + 16 SSM) × 2 B
+  const Term m = mamba_state_term(arch("tiiuae/falcon-mamba-7b"), 16, 1, 2);
+  CHECK(m.bytes.in_bytes() == 2LL * 64 * 8192 * 3 * 2 + 2LL * 64 * 8192 * 16 * 2);
+  CHECK(kv_per_token_formula(arch("tiiuae/falcon-mamba-7b"), kBf16, 1) ==
+        "0 attention layers = 0 B/token; 64 Mamba layers hold a constant state per sequence instead");
+}

@@ -28,6 +28,26 @@ std::string error_path(const json& config) {
   return "(no error)";
 }
 
+std::string error_message(const json& config) {
+  try {
+    (void)model_from_config(config, "/model/config", "x");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+json catalog_config(const char* id) {
+  const CatalogModel* m = test::catalog().find_model(id);
+  REQUIRE(m != nullptr);
+  return m->config;
+}
+
+json with(json c, const json::json_pointer& at, json value) {
+  c[at] = std::move(value);
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("Llama-3.1-8B parameters counted exactly from config.json", "[model]") {
@@ -113,7 +133,7 @@ TEST_CASE("sliding-window layouts are read from the config's own fields", "[mode
 TEST_CASE("a bare parameter count is one quantizable tensor", "[model][article]") {
   const Model m = model_from_param_count(13'000'000'000);
   CHECK(parameter_count(m.tensors) == 13'000'000'000);
-  CHECK(m.arch.family == "bare");
+  CHECK(m.arch.family == Family::bare);
 }
 
 TEST_CASE("config errors name the field and what is allowed", "[model][errors]") {
@@ -163,12 +183,17 @@ TEST_CASE("config errors name the field and what is allowed", "[model][errors]")
 
   CHECK(error_path(json::array()) == "/model/config");
 
-  c = llama31_8b();  // each field in range, the product absurd
+  c = llama31_8b();  // each field in range, the product absurd: the MLPs are most of it
   c["hidden_size"] = 8'000'000;
   c["intermediate_size"] = 9'000'000;
-  c["num_hidden_layers"] = 90'000;
+  c["num_hidden_layers"] = 500;
   c["head_dim"] = 128;
-  CHECK(error_path(c) == "/model/config");
+  CHECK(error_path(c) == "/model/config/intermediate_size");
+
+  c = llama31_8b();
+  c.erase("torch_dtype");
+  c["dtype"] = "float8";  // the newer spelling of the key is the one named
+  CHECK(error_path(c) == "/model/config/dtype");
 }
 
 TEST_CASE("an unknown model_type is counted from generic fields, with a note", "[model]") {
@@ -224,4 +249,158 @@ TEST_CASE("vision towers with a family layout are counted exactly", "[model][vis
   // Mllama text: 8 cross-attention layers add q/k norms and two gates; 8 image-token embedding rows.
   CHECK(parameter_count(test::catalog().find_model("meta-llama/Llama-3.2-11B-Vision")->model.tensors,
                         TensorStage::text) == 9'775'192'080);
+}
+
+TEST_CASE("a config container of the wrong type is an error at its field", "[model][errors]") {
+  using P = json::json_pointer;
+  const json llama = llama31_8b();
+  CHECK(error_path(with(llama, P("/layer_types"), "full_attention")) == "/model/config/layer_types");
+  CHECK(error_message(with(llama, P("/layer_types"), "full_attention")).find("must be an array") != std::string::npos);
+  CHECK(error_path(with(llama, P("/text_config"), "llama")) == "/model/config/text_config");
+  CHECK(error_message(with(llama, P("/text_config"), "llama")).find("must be an object") != std::string::npos);
+  CHECK(error_path(with(llama, P("/vision_config"), 5)) == "/model/config/vision_config");
+  CHECK(error_message(with(llama, P("/vision_config"), 5)).find("must be an object") != std::string::npos);
+  CHECK(error_path(with(llama, P("/cross_attention_layers"), "3")) == "/model/config/cross_attention_layers");
+  const json qwen3_moe = catalog_config("Qwen/Qwen3-30B-A3B");  // mlp_only_layers is read where there are experts
+  CHECK(error_path(with(qwen3_moe, P("/mlp_only_layers"), 0)) == "/model/config/mlp_only_layers");
+
+  const json llava = {
+      {"model_type", "llava"},
+      {"text_config", llama31_8b()},
+      {"vision_config", {{"hidden_size", 1024}, {"intermediate_size", 4096}, {"num_hidden_layers", 24}}}};
+  CHECK(error_path(with(llava, P("/vision_feature_layer"), "last")) == "/model/config/vision_feature_layer");
+  CHECK(error_path(with(llava, P("/vision_feature_layer"), json::object())) == "/model/config/vision_feature_layer");
+
+  const json mllama = catalog_config("meta-llama/Llama-3.2-11B-Vision");
+  CHECK(error_path(with(mllama, P("/vision_config/supported_aspect_ratios"), json::object())) ==
+        "/model/config/vision_config/supported_aspect_ratios");
+  const json llama4 = catalog_config("meta-llama/Llama-4-Scout-17B-16E-Instruct");
+  CHECK(error_path(with(llama4, P("/text_config/no_rope_layers"), "1,1,1,0")) ==
+        "/model/config/text_config/no_rope_layers");
+
+  // null is "not stated", as for every other field: the defaults apply.
+  const std::int64_t n = parameter_count(model_from_config(llama, "/model/config", "x").tensors);
+  for (const char* key : {"layer_types", "text_config", "vision_config", "cross_attention_layers"}) {
+    CAPTURE(key);
+    CHECK(parameter_count(model_from_config(with(llama, P(std::string("/") + key), nullptr), "/c", "x").tensors) == n);
+  }
+}
+
+TEST_CASE("layer lists name the entry that is not a layer", "[model][errors]") {
+  using P = json::json_pointer;
+  const json llama = llama31_8b();  // 32 layers
+  CHECK(error_path(with(llama, P("/cross_attention_layers"), {3, 32})) == "/model/config/cross_attention_layers/1");
+  CHECK(error_message(with(llama, P("/cross_attention_layers"), {3, 32})).find("from 0 to 31") != std::string::npos);
+  CHECK(error_path(with(llama, P("/cross_attention_layers"), {-1})) == "/model/config/cross_attention_layers/0");
+
+  const json qwen3_moe = catalog_config("Qwen/Qwen3-30B-A3B");
+  CHECK(error_path(with(qwen3_moe, P("/mlp_only_layers"), {0, "1"})) == "/model/config/mlp_only_layers/1");
+  // A valid list still takes effect: layer 0 becomes dense.
+  const Model m = model_from_config(with(qwen3_moe, P("/mlp_only_layers"), {0}), "/model/config", "x");
+  CHECK_FALSE(m.arch.layer_specs[0].moe);
+  CHECK(m.arch.layer_specs[1].moe);
+
+  json llama4 = catalog_config("meta-llama/Llama-4-Scout-17B-16E-Instruct");
+  const auto layers = llama4["text_config"]["num_hidden_layers"].get<std::size_t>();
+  CHECK(error_path(with(llama4, P("/text_config/no_rope_layers"), json::array({1, 1, 0}))) ==
+        "/model/config/text_config/no_rope_layers");
+  json rope(layers, 1);
+  rope[5] = 2;
+  CHECK(error_path(with(llama4, P("/text_config/no_rope_layers"), rope)) ==
+        "/model/config/text_config/no_rope_layers/5");
+  rope = json(layers, 1);
+  rope[0] = 0;  // layer 0 global (NoPE), every other layer chunked
+  const Model l4 = model_from_config(with(llama4, P("/text_config/no_rope_layers"), rope), "/model/config", "x");
+  CHECK(l4.arch.layer_specs[0].kind == LayerKind::full_attention);
+  CHECK(l4.arch.layer_specs[3].kind == LayerKind::chunked_attention);  // global by the interval rule otherwise
+
+  const json llava = {
+      {"model_type", "llava"},
+      {"text_config", llama31_8b()},
+      {"vision_config", {{"hidden_size", 1024}, {"intermediate_size", 4096}, {"num_hidden_layers", 24}}},
+      {"vision_feature_layer", {-2, "x"}}};
+  CHECK(error_path(llava) == "/model/config/vision_feature_layer/1");
+}
+
+TEST_CASE("a generic vision tower may state its width as embed_dim and its depth as depth", "[model][vision]") {
+  // A model_type without an exact tower layout reads only the generic fields and their aliases.
+  const json c = {
+      {"model_type", "llava"},
+      {"text_config", llama31_8b()},
+      {"vision_config",
+       {{"embed_dim", 1024}, {"depth", 24}, {"mlp_ratio_dim", 4096}, {"patch_size", 14}, {"image_size", 336}}}};
+  const Model m = model_from_config(c, "/model/config", "x");
+  const std::int64_t block = 4 * (1024LL * 1024 + 1024) + 2 * 4096LL * 1024 + 4096 + 1024 + 4 * 1024;
+  const std::int64_t tower = 3LL * 14 * 14 * 1024 + 1024 + 576LL * 1024 + 24 * block + 2 * 1024;
+  const std::int64_t projector = 1024LL * 4096 + 4096 + 4096LL * 4096 + 4096;
+  CHECK(parameter_count(m.tensors, TensorStage::vision) == tower + projector);
+}
+
+TEST_CASE("configs beyond 10^14 parameters are refused at the field behind the largest part", "[model][errors]") {
+  // 100,000 experts of width 14,336 at hidden 4,096 on 32 layers: 5.6 × 10^14.
+  json c = llama31_8b();
+  c["num_local_experts"] = 100'000;
+  c["num_experts_per_tok"] = 2;
+  c["moe_intermediate_size"] = 14'336;
+  CHECK(error_path(c) == "/model/config/num_local_experts");
+  CHECK(error_message(c).find("10^14") != std::string::npos);
+  c["num_local_experts"] = 8;  // Mixtral-sized: fine
+  CHECK(error_path(c) == "(no error)");
+
+  // Mamba: a 10^7 × 10^7 state on 500 layers (1.5 × 10^17), at hidden 1.
+  const json mamba = {{"model_type", "mamba"},    {"hidden_size", 1},  {"intermediate_size", 10'000'000},
+                      {"state_size", 10'000'000}, {"vocab_size", 100}, {"num_hidden_layers", 500}};
+  CHECK(error_path(mamba) == "/model/config/state_size");
+  json wide = mamba;  // the projections instead: hidden 10^7, expand 100,000 → width 10^12
+  wide.erase("intermediate_size");
+  wide["hidden_size"] = 10'000'000;
+  wide["expand"] = 100'000;
+  wide["state_size"] = 16;
+  CHECK(error_path(wide) == "/model/config/expand");
+  json dt = mamba;
+  dt["state_size"] = 16;
+  dt["time_step_rank"] = 10'000'000;
+  CHECK(error_path(dt) == "/model/config/time_step_rank");
+  json jamba = catalog_config("ai21labs/Jamba-v0.1");
+  jamba["mamba_expand"] = 64;  // SSM width 262,144
+  jamba["mamba_d_state"] = 10'000'000;
+  CHECK(error_path(jamba) == "/model/config/mamba_d_state");
+
+  // A dense model of about 1.1 × 10^14 (each field in range) is refused; half as deep is not.
+  json dense = llama31_8b();
+  dense["hidden_size"] = 32'768;
+  dense["intermediate_size"] = 2'097'152;
+  dense["num_hidden_layers"] = 512;
+  dense["num_attention_heads"] = 256;
+  CHECK(error_path(dense) == "/model/config/intermediate_size");
+  dense["num_hidden_layers"] = 256;
+  CHECK(error_path(dense) == "(no error)");
+}
+
+TEST_CASE("the exact count of the inventory is held to the same limit", "[model][errors]") {
+  // The shape estimate leaves out per-layer vectors (conv bias, D, dt bias: 3 × 10^7
+  // per layer here), so it stays just under 10^14 while the inventory is just over.
+  const json mamba = {{"model_type", "mamba"}, {"hidden_size", 1},  {"intermediate_size", 10'000'000},
+                      {"state_size", 6'507},   {"vocab_size", 100}, {"num_hidden_layers", 512}};
+  CHECK(error_path(mamba) == "/model/config");
+  CHECK(error_message(mamba).find("more than 10^14") != std::string::npos);
+}
+
+TEST_CASE("parameter sums are checked", "[model]") {
+  const std::int64_t big = std::int64_t{1} << 62;
+  const std::vector<Tensor> tensors = {{TensorRole::mlp_up, -1, 1, big}, {TensorRole::mlp_down, -1, 1, big}};
+  CHECK_THROWS_AS(parameter_count(tensors), ArithmeticOverflow);
+  Model m;
+  m.tensors = tensors;
+  CHECK_THROWS_AS(active_parameter_count(m), ArithmeticOverflow);
+}
+
+TEST_CASE("layer counts are bounded so that every sweep stays fast", "[model][errors]") {
+  json c = llama31_8b();
+  c["num_hidden_layers"] = 512;
+  CHECK(error_path(c) == "(no error)");
+  c["num_hidden_layers"] = 513;
+  CHECK(error_path(c) == "/model/config/num_hidden_layers");
+  c["num_hidden_layers"] = 100'000;
+  CHECK(error_path(c) == "/model/config/num_hidden_layers");
 }

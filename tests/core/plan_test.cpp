@@ -15,9 +15,9 @@ TEST_CASE("max context is the longest that fits, and one more token does not", "
   const std::int64_t ctx = max_context(s, 131072);
   REQUIRE(ctx > 0);
   REQUIRE(ctx < 131072);
-  s.inference.context = ctx;
+  s.inference().context = ctx;
   CHECK(fits(s));
-  s.inference.context = ctx + 1;
+  s.inference().context = ctx + 1;
   CHECK_FALSE(fits(s));
 }
 
@@ -28,20 +28,29 @@ TEST_CASE("max concurrency on vLLM is the pool's floor", "[plan]") {
   CHECK(c == static_cast<std::int64_t>(test::metric(estimate(s), "max_concurrency")));
 }
 
-TEST_CASE("the solvers do not change their input", "[plan]") {
+TEST_CASE("the solvers keep no state: answers do not depend on what ran before", "[plan]") {
+  // The scenario shares its model (and weight sums) with the catalog: a solver
+  // that changed anything shared would change the next estimate.
   const Scenario s = test::scenario({{"model", "Qwen/Qwen2.5-72B"}, {"inference", {{"context", 8192}}}});
-  const Scenario copy = s;
-  (void)max_context(s, 131072);
+  const std::string before = to_json_text(estimate(s));
+  const std::int64_t ctx = max_context(s, 131072);
+  const std::int64_t conc = max_concurrency(s);
   (void)hints(s);
-  CHECK(s.inference.context == copy.inference.context);
-  CHECK(s.inference.tensor_parallel == copy.inference.tensor_parallel);
+  (void)gpu_options(s, test::catalog());
+  (void)sweep(s, {1024, 65536}, {1, 64});
+  CHECK(to_json_text(estimate(s)) == before);
+  CHECK(max_context(s, 131072) == ctx);
+  CHECK(max_concurrency(s) == conc);
+  // A second scenario of the same catalog model sees the same figures.
+  const Scenario other = test::scenario({{"model", "Qwen/Qwen2.5-72B"}, {"inference", {{"context", 8192}}}});
+  CHECK(to_json_text(estimate(other)) == before);
 }
 
 TEST_CASE("a 72B model needs tensor parallelism on 80 GB GPUs", "[plan]") {
   const Scenario s = test::scenario({{"model", "Qwen/Qwen2.5-72B"}, {"inference", {{"context", 8192}}}});
   const auto tp = smallest_tensor_parallel(s);
   REQUIRE(tp.has_value());
-  CHECK(*tp == 4);  // 145 GB of bf16 weights: 2 × 79 GiB leaves too little KV with 10 % headroom
+  CHECK(*tp == 4);  // 145 GB of bf16 weights: 2 × 79 GiB at gpu_memory_utilization 0.9 leaves too little KV
 }
 
 TEST_CASE("GPU options are sorted cheapest first and all fit", "[plan]") {
@@ -95,4 +104,56 @@ TEST_CASE("plan and sweep JSON", "[plan][contract]") {
   // The budget grows with context.
   CHECK(w["totals"].back().get<std::int64_t>() > w["totals"].front().get<std::int64_t>());
   CHECK(plan_json("{", test::catalog())["ok"] == false);
+}
+
+TEST_CASE("vLLM: its reservation is the headroom, and verdict, solvers and metrics agree", "[plan][fit]") {
+  // Qwen3-32B on one H100 at 32k with gpu_memory_utilization 0.95: vLLM starts
+  // with a KV pool of more than 1.4 sequences of 32,768 tokens.
+  const json j = {{"model", "Qwen/Qwen3-32B"},
+                  {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+                  {"inference", {{"context", 32768}, {"vllm", {{"gpu_memory_utilization", 0.95}}}}}};
+  const Scenario s = test::scenario(j);
+  const Report r = estimate(s);
+  const double pool_tokens = test::metric(r, "kv_capacity_tokens");
+  const double conc = test::metric(r, "max_concurrency");
+  REQUIRE(pool_tokens > 32768);
+  REQUIRE(conc > 1.0);
+  CHECK(r.fits);
+  // The reservation replaces the headroom: 85,029,158,912 × 0.95 rounded up, plus the terms outside it.
+  Bytes outside;
+  for (const auto& c : r.components)
+    if (c.outside_reservation) outside += c.bytes;
+  CHECK(r.usable == Bytes::of(80'777'700'967) + outside);
+  // The longest context is what the pool holds in whole blocks, and the
+  // largest concurrency is the floor of vLLM's printed figure.
+  const std::int64_t ctx = max_context(s, 131072);
+  CHECK(ctx >= 32768);
+  CHECK(static_cast<double>(ctx) <= pool_tokens);
+  CHECK(max_concurrency(s) == static_cast<std::int64_t>(conc));
+  Scenario more = s;
+  more.inference().concurrency = static_cast<std::int64_t>(conc) + 1;
+  CHECK_FALSE(fits(more));
+}
+
+TEST_CASE("the scenario headroom is not applied on top of vLLM's reservation", "[plan][fit]") {
+  const json base = {{"model", "meta-llama/Llama-3.1-8B"}, {"inference", {{"context", 8192}}}};
+  json with_headroom = base;
+  with_headroom["headroom"] = 0.3;
+  const Report a = test::run(base);
+  const Report b = test::run(with_headroom);
+  CHECK(a.usable == b.usable);
+  CHECK(a.fits == b.fits);
+  bool warned = false;
+  for (const auto& w : b.warnings) warned = warned || w.find("headroom is not applied with vLLM") != std::string::npos;
+  CHECK(warned);
+}
+
+TEST_CASE("terms outside vLLM's reservation must fit in the rest of the card", "[plan][fit]") {
+  // gpu_memory_utilization 0.99 leaves 0.8 GiB of an 80 GiB card: less than the
+  // CUDA context and graphs need, so vLLM cannot start however small the model.
+  const Report r = test::run({{"model", "Qwen/Qwen3-0.6B"},
+                              {"inference", {{"context", 4096}, {"vllm", {{"gpu_memory_utilization", 0.99}}}}}});
+  CHECK(test::metric(r, "max_concurrency") > 1);
+  CHECK_FALSE(r.fits);
+  CHECK(r.usable == r.capacity);
 }

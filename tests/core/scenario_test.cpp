@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -69,7 +70,7 @@ TEST_CASE("bad numbers name their field and the allowed range", "[scenario][erro
   s["inference"]["vllm"] = {{"gpu_memory_utilization", 0}};
   CHECK(failure(s).path == "/inference/vllm/gpu_memory_utilization");
   // NaN cannot be written in JSON; the nearest hostile input is a huge exponent.
-  CHECK(failure(std::string(R"({"model":{"params":1e400}})")).path.empty());
+  CHECK(failure(std::string(R"({"model":{"params":1e400}})")).path == "/model/params");  // no double holds it
   s = base();
   s["model"] = {{"params", 0}};
   CHECK(failure(s).path == "/model/params");
@@ -126,12 +127,12 @@ TEST_CASE("the engines' own context names are honoured and must agree", "[scenar
   json s = base();
   s["inference"].erase("context");
   s["inference"]["vllm"] = {{"max_model_len", 16384}};
-  CHECK(test::scenario(s).inference.context == 16384);
+  CHECK(test::scenario(s).inference().context == 16384);
   s["inference"]["context"] = 8192;
   CHECK(failure(s).path == "/inference/vllm/max_model_len");
   json l = base();
   l["inference"] = {{"engine", "llama.cpp"}, {"llama_cpp", {{"n_ctx", 8192}, {"n_seq_max", 4}}}};
-  CHECK(test::scenario(l).inference.context == 2048);  // 8,192 cells over 4 sequences
+  CHECK(test::scenario(l).inference().context == 2048);  // 8,192 cells over 4 sequences
   l["inference"]["context"] = 4096;
   CHECK(failure(l).path == "/inference/llama_cpp/n_ctx");
 }
@@ -147,11 +148,11 @@ TEST_CASE("a context above the model's maximum is allowed with a warning", "[sce
 
 TEST_CASE("defaults are applied and reported", "[scenario]") {
   const Scenario sc = test::scenario({{"model", "Qwen/Qwen3-8B"}});
-  CHECK(sc.inference.context == 40960);
+  CHECK(sc.inference().context == 40960);
   CHECK(sc.headroom == 0.10);
   CHECK(sc.gpu.id == "H100-SXM-80GB");
   CHECK(sc.weights.name == "bf16");
-  CHECK(sc.inference.kv.name == "bf16");
+  CHECK(sc.inference().kv.name == "bf16");
   const auto has = [&](const std::string& d) {
     for (const auto& x : sc.defaults_used)
       if (x == d) return true;
@@ -159,7 +160,10 @@ TEST_CASE("defaults are applied and reported", "[scenario]") {
   };
   CHECK(has("inference.context = 40960 (model max)"));
   CHECK(has("hardware.gpu = H100-SXM-80GB"));
-  CHECK(has("headroom = 0.10"));
+  // vLLM's gpu_memory_utilization is its headroom: the scenario's is not applied.
+  CHECK_FALSE(has("headroom = 0.10"));
+  const Scenario lc = test::scenario({{"model", "Qwen/Qwen3-8B"}, {"inference", {{"engine", "llama.cpp"}}}});
+  CHECK(std::find(lc.defaults_used.begin(), lc.defaults_used.end(), "headroom = 0.10") != lc.defaults_used.end());
 }
 
 TEST_CASE("a pasted config.json with quantization_config sets the weights format", "[scenario]") {
@@ -169,17 +173,24 @@ TEST_CASE("a pasted config.json with quantization_config sets the weights format
   CHECK(sc.weights.name == "awq-int4");
 }
 
-TEST_CASE("workloads other than inference are refused clearly", "[scenario][errors]") {
+TEST_CASE("workloads not estimated yet are read in full, then refused clearly", "[scenario][errors]") {
   const Failure f = failure(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}});
   CHECK(f.path == "/workload");
-  CHECK(f.message.find("supported: inference") != std::string::npos);
+  CHECK(f.message.find("training estimates (framework transformers) are not available in this version yet") !=
+        std::string::npos);
+  // The settings are read before the refusal: a bad one is named first.
+  CHECK(failure(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"training", {{"optimizer", "adam"}}}})
+            .path == "/training/optimizer");
+  const Failure img = failure(json{{"workload", "image"}, {"model", "black-forest-labs/FLUX.1-dev"}});
+  CHECK(img.path == "/workload");
+  CHECK(img.message.find("pipeline \"black-forest-labs/FLUX.1-dev\"") != std::string::npos);
 }
 
 TEST_CASE("hostile input never crashes", "[scenario][errors]") {
   // Deep nesting, huge strings and wrong types come back as InputError.
   std::string deep(5000, '[');
   CHECK_NOTHROW(test::catalog());
-  CHECK(failure(deep).message.find("malformed JSON") != std::string::npos);
+  CHECK(failure(deep).message.find("nested deeper than 64 levels") != std::string::npos);
   CHECK(failure(json{{"model", {{"config", {{"hidden_size", std::string(100000, 'x')}}}}}}).path ==
         "/model/config/hidden_size");
   CHECK(failure(json{{"model", {{"config", nullptr}}}}).path == "/model/config");

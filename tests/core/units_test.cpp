@@ -1,6 +1,8 @@
 #include "vram/units.hpp"
 
 #include <catch2/catch.hpp>
+#include <climits>
+#include <limits>
 
 using namespace vram;
 
@@ -56,4 +58,39 @@ TEST_CASE("plain decimals drop trailing zeros", "[units]") {
   CHECK(format_decimal(0.125, 2) == "0.13");
   CHECK(format_decimal(-1.5, 1) == "-1.5");
   CHECK(format_decimal(4.2656, 4) == "4.2656");
+}
+
+TEST_CASE("byte and count arithmetic is checked: past 2^63 it throws, it never wraps", "[units][overflow]") {
+  const Bytes big = Bytes::of(INT64_MAX / 2 + 1);
+  CHECK_THROWS_AS(big + big, ArithmeticOverflow);
+  CHECK_THROWS_AS(Bytes::of(INT64_MIN) - Bytes::of(1), ArithmeticOverflow);
+  CHECK_THROWS_AS(big * 2, ArithmeticOverflow);
+  CHECK_THROWS_AS(Bytes::product(1LL << 31, 1LL << 31, 4), ArithmeticOverflow);
+  CHECK(Bytes::product(1LL << 30, 1LL << 30, 4).in_bytes() == 1LL << 62);
+  CHECK_THROWS_AS(Bytes::from(10'000'000'000, kGB), ArithmeticOverflow);
+  Bytes acc = Bytes::of(INT64_MAX);
+  CHECK_THROWS_AS(acc += Bytes::of(1), ArithmeticOverflow);
+  CHECK_THROWS_AS(Bytes::from_fraction(1e300, kGiB), ArithmeticOverflow);
+  CHECK_THROWS_AS(scale_floor(Bytes::of(INT64_MAX), 2.0), ArithmeticOverflow);
+  CHECK(scale_floor(Bytes::of(1000), 0.9).in_bytes() == 900);
+}
+
+TEST_CASE("checked counts read like the formulas they compute", "[units][overflow]") {
+  using checked::Count;
+  const Count h = 4096;
+  CHECK(static_cast<std::int64_t>(4 * h * h + 2 * h) == 67'117'056);  // 4·4096² + 2·4096
+  const Count wide = 1LL << 32;
+  CHECK_THROWS_AS(wide * wide, ArithmeticOverflow);
+  CHECK_THROWS_AS(3 * wide * wide, ArithmeticOverflow);
+  CHECK(checked::ceil_div(17, 8) == 3);
+  CHECK(checked::ceil_div(16, 8) == 2);
+  CHECK(bytes_for_bits(9).in_bytes() == 2);
+}
+
+TEST_CASE("the most negative integer prints without undefined behaviour", "[units][overflow]") {
+  CHECK(group_thousands(INT64_MIN) == "-9,223,372,036,854,775,808");
+  CHECK(group_thousands(INT64_MAX) == "9,223,372,036,854,775,807");
+  CHECK(group_thousands(-1234) == "-1,234");
+  CHECK(format_decimal(1e300, 2) == "1e+300");
+  CHECK(format_decimal(std::numeric_limits<double>::quiet_NaN(), 2) == "NaN");
 }

@@ -4,6 +4,7 @@
 
 #include "test_support.hpp"
 #include "vram/budget/kv_cache.hpp"
+#include "vram/io/render.hpp"
 
 using namespace vram;
 using namespace vram::vllm;
@@ -131,4 +132,91 @@ TEST_CASE("measured runtime terms per engine version", "[vllm][runtime]") {
   // 32 layers: 0.39 + 0.016 × 32 = 0.902 GiB
   CHECK(cuda_graph_bytes(false, 32) == Bytes::from_fraction(0.902, kGiB));
   CHECK(cuda_graph_bytes(true, 32) == Bytes{});
+}
+
+TEST_CASE("the calibrated terms carry the spread of the sweep as their range", "[vllm][runtime][range]") {
+  const Term tp = non_torch_term(2, 1);
+  REQUIRE(tp.range);
+  // 11 tensor-parallel runs measured 2.07-2.21 GiB; ± the log's rounding.
+  CHECK(*tp.range == gib_range(2.065, 2.215));
+  CHECK(non_torch_term(1, 1).range->high == Bytes::from_fraction(0.465, kGiB));  // granite runs at 0.46 GiB
+  CHECK(non_torch_term(1, 2).range->low == Bytes::from_fraction(0.065, kGiB));
+  for (const Term& t : {tp, non_torch_term(1, 1), non_torch_term(1, 4)}) CHECK(consistent(t));
+  // 0.39 GiB (418,759,311 B) + 0.016 GiB × 32 layers, rounded once: 968,515,125 B.
+  const Term graphs = cuda_graph_term(false, 32, false);
+  CHECK(graphs.bytes.in_bytes() == 968'515'125);
+  REQUIRE(graphs.parts.size() == 2);
+  CHECK(graphs.parts[0].bytes.in_bytes() == 418'759'311);
+  CHECK(graphs.parts[1].bytes.in_bytes() == 968'515'125 - 418'759'311);  // 549,755,813.888 rounded with the total
+  CHECK(consistent(graphs));
+  // Dense runs measured 0.74-1.13 × the fit: [716,701,192, 1,094,422,092] B.
+  CHECK(*graphs.range == ByteRange{Bytes::of(716'701'192), Bytes::of(1'094'422'092)});
+  // MoE runs up to twice the fit.
+  CHECK(cuda_graph_term(false, 32, true).range->high == Bytes::of(1'946'715'402));
+  CHECK(cuda_graph_term(true, 32, false).bytes == Bytes{});
+}
+
+TEST_CASE("vLLM requests ceil(total × gpu_memory_utilization)", "[vllm]") {
+  // 79.19 GiB = 85,029,615,043 B; × 0.95 = 80,778,134,290.85 → 80,778,134,291 B
+  const Term t = requested_memory_term(Bytes::of(85'029'615'043), 0.95);
+  CHECK(t.bytes.in_bytes() == 80'778'134'291);
+  CHECK(io::render(t) ==
+        "85,029,615,043 B of GPU memory × 0.95 gpu_memory_utilization = 80,778,134,291 B ≈ 75.23 GiB");
+}
+
+TEST_CASE("KV needed: whole blocks on full layers, the window on sliding ones", "[vllm][kv][swa]") {
+  // gpt-oss-20b TP2 at 8,192 tokens: 12 full layers × 512 blocks × 16 tokens and 12 sliding
+  // layers × 128 tokens, each 2 (K,V) × 4 KV heads × 64 dims × 2 B.
+  const Architecture& a = arch("openai/gpt-oss-20b");
+  const Term t = kv_needed_term(a, kBf16, 2, 16, 8192, 1, 0, INT32_MAX, 16);
+  CHECK(t.bytes.in_bytes() == 12LL * 8192 * 1024 + 12LL * 128 * 1024);  // 102,236,160
+  CHECK(t.op == Term::Op::sum);
+  CHECK(consistent(t));
+  // Jamba TP2, 4 sequences: 4 attention layers plus the Mamba states.
+  const Architecture& j = arch("ai21labs/Jamba-v0.1");
+  const Term jt = kv_needed_term(j, kBf16, 2, 16, 8192, 4, 0, INT32_MAX, 16);
+  CHECK(jt.bytes == kv_bytes_for_sequence(j, kBf16, 2, 8192) * 4 + mamba_state_bytes_per_sequence(j, 16, 2) * 4);
+  CHECK(jt.note.empty());  // the states are counted, so no remark that they replace the cache
+  CHECK(consistent(jt));
+}
+
+TEST_CASE("profiling terms are products of their factors", "[vllm][activations]") {
+  const Term sampler = profile_sampler_term(1024, 8192, 128256, 4096, 2, 132);
+  CHECK(sampler.bytes.in_bytes() == 2'023'837'696);
+  CHECK(sampler.parts.size() == 6);  // logits, fp32 copy, scratch, probabilities, hidden, cuBLAS
+  CHECK(profile_sampler_term(1024, 8192, 128256, 4096, 4, 132).parts.size() == 5);  // no fp32 copy of fp32 logits
+  CHECK(consistent(sampler));
+  CHECK(consistent(profile_forward_term(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2)));
+  CHECK(consistent(moe_workspace_term(arch("mistralai/Mixtral-8x7B-v0.1"), 8192, 2, 2)));
+  CHECK(consistent(v0_forward_term(arch("meta-llama/Llama-3.1-8B"), 20000, 2)));
+  // 2 × 8,192 × 5,120 × 2 B
+  CHECK(pipeline_buffers_term(8192, 5120, 2).bytes.in_bytes() == 167'772'160);
+}
+
+TEST_CASE("the report carries the ranges of the calibrated components", "[vllm][range]") {
+  const Report r = test::run({{"model", "meta-llama/Llama-3.1-8B"}, {"inference", {{"context", 8192}}}});
+  const Component* nt = r.find_component("non_torch");
+  REQUIRE(nt);
+  REQUIRE(nt->range);
+  CHECK(nt->range->low == Bytes::from_fraction(0.235, kGiB));
+  CHECK(r.find_component("weights")->range == std::nullopt);  // derived
+  const nlohmann::json j = nlohmann::json::parse(to_json_text(r));
+  bool seen = false;
+  for (const auto& c : j["components"]) {
+    if (c["id"] == "cuda_graphs") {
+      seen = true;
+      CHECK(c["range"]["low"].get<std::int64_t>() == 716'701'192);
+      CHECK(c["range"]["high"].get<std::int64_t>() == 1'094'422'092);
+    }
+    if (c["id"] == "kv_cache") CHECK_FALSE(c.contains("range"));
+  }
+  CHECK(seen);
+  // The peak the driver sees moves with the three calibrated terms.
+  const auto total = r.total_range();
+  REQUIRE(total);
+  const auto peak = j["ranges"]["peak_device_bytes"];
+  CHECK(peak[0].get<std::int64_t>() == total->low.in_bytes());
+  CHECK(peak[1].get<std::int64_t>() == total->high.in_bytes());
+  CHECK(peak[0].get<std::int64_t>() < r.total.in_bytes());
+  CHECK(j["ranges"]["non_torch_bytes"][1].get<std::int64_t>() == Bytes::from_fraction(0.465, kGiB).in_bytes());
 }

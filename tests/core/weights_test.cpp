@@ -83,3 +83,35 @@ TEST_CASE("a pasted config with its exact checkpoint size uses that size", "[wei
                               {"inference", {{"context", 4096}}}});
   CHECK(test::metric(d, "weights_bytes") == Approx(16'060'522'496.0 + 33'554'432).epsilon(1e-9));
 }
+
+TEST_CASE("the weights term adds up to the weights, for every catalog model and format", "[weights][term]") {
+  for (const auto& cm : test::catalog().models()) {
+    for (const char* f : {"bf16", "fp8", "gptq-int4", "nf4", "mxfp4", "gguf:Q4_K_M"}) {
+      INFO(cm.model.id << " " << f);
+      const WeightFormat format = fmt(f);
+      WeightPlacement p;
+      p.tensor_parallel = 2;
+      const WeightsEstimate w = weights_on_gpu(cm.model, format, p);
+      const Term t = weights_term(w);
+      CHECK(t.bytes == w.bytes);
+      CHECK(consistent(t));
+    }
+  }
+}
+
+TEST_CASE("weights: whole bytes per param exactly, others to four decimals", "[weights][term]") {
+  const Model& m = model("meta-llama/Llama-3.1-8B");
+  const WeightsEstimate w = weights_on_gpu(m, fmt("fp8"), WeightPlacement{});
+  const Term t = weights_term(w);
+  REQUIRE(t.op == Term::Op::sum);
+  REQUIRE(t.parts.size() == 2);
+  // The fp8 linear layers: 6,979,321,856 params in 1 B each plus 32 × 43,008 fp32 scales.
+  const Term& fp8 = t.parts[0];
+  CHECK(fp8.bytes.in_bytes() == 6'979'321'856LL + 32LL * 43'008 * 4);
+  CHECK_FALSE(fp8.factors[1].integer);
+  CHECK(fp8.factors[1].value == Approx(1.000788).epsilon(1e-6));
+  // The 16-bit rest: 1,050,939,392 params × 2 B exactly.
+  CHECK(t.parts[1].factors[1].integer);
+  CHECK(t.parts[1].bytes.in_bytes() == 1'050'939'392LL * 2);
+  CHECK(weights_formula(w).find("6,979,321,856 params × 1.0008 B (") == 0);
+}

@@ -57,8 +57,9 @@ test('bad input comes back as {ok:false, error:{path, message}}', () => {
     [JSON.stringify({ model: 'meta-llama/Llama-3.1-8B', inference: { context: 0 } }), '/inference/context'],
     [JSON.stringify({ model: 'meta-llama/Llama-3.1-8B', inference: { tensor_parallel: 3 }, hardware: { count: 3 } }), '/inference/tensor_parallel'],
     [JSON.stringify({ model: { config: { model_type: 'llama', hidden_size: 4096 } } }), '/model/config/num_hidden_layers'],
-    ['{"model":{"params":1e400}}', ''],
-    ['[' .repeat(100000), ''],
+    ['{"model":{"params":1e400}}', '/model/params'],  // a number no double holds, named by its field
+    // Refused at the 65th level, named by its JSON pointer.
+    ['[' .repeat(100000), '/0'.repeat(64)],
   ];
   for (const [input, p] of cases) {
     const r = JSON.parse(mod.estimate(input));
@@ -97,4 +98,61 @@ test('plan: the module and the CLI agree', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(wasm, JSON.parse(r.stdout), JSON.stringify(s));
   }
+});
+
+test('llama.cpp on two GPUs: every GPU in the split detail, the fullest one as the budget', () => {
+  const s = { model: 'mistralai/Mixtral-8x7B-Instruct-v0.1', weights: 'gguf:Q4_K_M', hardware: { gpu: 'RTX-4090', count: 2 },
+    inference: { engine: 'llama.cpp', context: 8192 } };
+  const r = JSON.parse(mod.estimate(JSON.stringify(s)));
+  assert.equal(r.ok, true);
+  const split = r.details.split;
+  assert.equal(split.split_mode, 'layer');
+  assert.deepEqual(split.gpus.map((g) => g.layers), ['layers 0–16', 'layers 17–31 + output']);
+  // Layers 0–16 at Q4_K_M: 9 × 816,480,256 B + 8 × 938,672,128 B (the use_more_bits layers); KV 17 × 8,192 × 4,096 B.
+  assert.equal(split.gpus[0].weights_bytes, 14857699328);
+  assert.equal(split.gpus[0].kv_bytes, 570425344);
+  assert.equal(r.total_bytes, split.gpus[split.heaviest].total_bytes);
+  assert.equal(r.fits, true);
+  // One GPU does not fit; the plan offers the second, and the most layers one GPU holds.
+  const one = { ...s, hardware: { gpu: 'RTX-4090', count: 1 } };
+  const p = JSON.parse(mod.plan(JSON.stringify(one)));
+  const hint = p.hints.find((h) => h.change.startsWith('2 GPUs'));
+  assert.ok(hint, JSON.stringify(p.hints));
+  assert.equal(hint.patch.hardware.count, 2);
+  assert.ok(p.max_gpu_layers.n_gpu_layers < 33);
+  const native = spawnSync(cli, ['plan', '-', '--json'], { input: JSON.stringify(one), encoding: 'utf8' });
+  assert.deepEqual(p, JSON.parse(native.stdout));
+});
+
+test('the n_gpu_layers solver: 20 layers on a GPU sized for exactly 20', () => {
+  // Llama-3.1-8B Q4_K_M at 4,096 tokens, n_gpu_layers 20: layers 12–31 (2,616,524,800 B) + KV 335,544,320 B
+  // + compute buffer 310,378,496 B + CUDA context 547,608,330 B = 3,810,055,946 B.
+  const s = { model: 'meta-llama/Llama-3.1-8B', weights: 'gguf:Q4_K_M', headroom: 0,
+    hardware: { gpu: { name: 'test GPU', memory_bytes: 3810055946 } }, inference: { engine: 'llama.cpp', context: 4096 } };
+  const p = JSON.parse(mod.plan(JSON.stringify(s)));
+  assert.equal(p.max_gpu_layers.n_gpu_layers, 20);
+  assert.equal(p.max_gpu_layers.host_kv_bytes, 12 * 4096 * 4096);
+});
+
+test('llama.cpp refuses fp8 KV and a tensor_split of the wrong length, by path', () => {
+  const base = { model: 'meta-llama/Llama-3.1-8B', hardware: { count: 2 }, inference: { engine: 'llama.cpp' } };
+  const fp8 = JSON.parse(mod.estimate(JSON.stringify({ ...base, inference: { engine: 'llama.cpp', kv_cache_dtype: 'fp8' } })));
+  assert.equal(fp8.error.path, '/inference/kv_cache_dtype');
+  assert.match(fp8.error.message, /q5_1/);
+  const ts = JSON.parse(mod.estimate(JSON.stringify({ ...base, inference: { engine: 'llama.cpp', llama_cpp: { tensor_split: [1, 1, 1] } } })));
+  assert.equal(ts.error.path, '/inference/llama_cpp/tensor_split');
+});
+
+test('catalog().defaults are the defaults the core applies (the page keeps none of its own)', () => {
+  const d = JSON.parse(mod.catalog()).defaults;
+  const r = JSON.parse(mod.estimate(JSON.stringify({ model: 'meta-llama/Llama-3.1-8B', inference: { context: 4096 } })));
+  assert.ok(r.defaults_used.includes(`hardware.gpu = ${d.gpu}`));
+  assert.ok(r.defaults_used.includes(`inference.engine = ${d.engine}`));
+  assert.ok(r.defaults_used.includes(`vllm.gpu_memory_utilization = ${d.engines.vllm.gpu_memory_utilization}`));
+  // Each engine's field list is what its block accepts: a field outside it is warned about.
+  const extra = JSON.parse(mod.estimate(JSON.stringify({
+    model: 'meta-llama/Llama-3.1-8B', inference: { engine: 'llama.cpp', context: 4096, llama_cpp: { n_batch: 512, nope: 1 } } })));
+  assert.ok(d.engines['llama.cpp'].fields.includes('n_batch'));
+  assert.ok(extra.warnings.some((w) => w.startsWith('/inference/llama_cpp/nope: unknown field')));
+  assert.deepEqual(d.training.optimizer, ['adamw', 'adamw-8bit', 'paged-adamw-8bit', 'adafactor', 'sgd', 'sgd-momentum', 'lion']);
 });

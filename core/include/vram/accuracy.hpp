@@ -23,10 +23,13 @@ struct MetricCheck {
 };
 
 struct CaseResult {
+  int line = 0;  ///< 1-based line of the .jsonl text
   std::string id;
   std::string workload;
-  std::string engine;  ///< inference engine, or "" for other workloads
-  std::string error;   ///< why the case could not be estimated ("" when it was)
+  std::string engine;      ///< inference engine, or "" for other workloads
+  std::string error;       ///< why the case could not be estimated ("" when it was)
+  std::string error_path;  ///< JSON pointer within the line of the field at fault ("" for the whole line)
+  bool malformed = false;  ///< the line is not a valid case (as opposed to a valid case not estimated)
   std::vector<MetricCheck> checks;
 };
 
@@ -42,11 +45,14 @@ struct MetricSummary {
 struct AccuracyRun {
   std::vector<CaseResult> cases;
   std::vector<MetricSummary> summary;
-  int not_estimated = 0;
+  int not_estimated = 0;  ///< valid cases the estimator refused (e.g. a workload it does not estimate yet)
+  int malformed = 0;      ///< lines that are not valid cases (each reported with its line and field)
 };
 
 /// Runs every line of a .jsonl text (blank lines skipped). A line that is not
-/// a valid case is reported as not estimated, with the reason.
+/// a valid case (bad JSON, a field of the wrong type, a measured value that is
+/// not a positive number) is reported with its line number and field, and the
+/// run goes on with the other lines.
 AccuracyRun run_accuracy(const std::string& jsonl, const Catalog& catalog);
 
 /// Percentile (0..100) of |values| by linear interpolation; 0 for none.

@@ -24,6 +24,10 @@ struct EstimateOptions {
 /// 26,000,000,000 B ≈ 24.21 GiB, plus the engine's runtime terms.
 Report estimate(const Scenario& scenario, const EstimateOptions& options = {});
 
+/// Throws the engine layer's "not estimated yet" `InputError` at /workload for
+/// workloads this version reads but does not estimate (training, image, video).
+void require_estimated(const Scenario& scenario);
+
 /// The model as the estimator resolved it (parameters, layers, layer kinds,
 /// experts, weight format), as a JSON object text.
 std::string model_summary_json(const Scenario& scenario);
@@ -34,5 +38,8 @@ std::string estimate_json(const std::string& scenario_text, const Catalog& catal
 
 /// Turns any exception into the contract's error object.
 nlohmann::json error_json(const std::string& path, const std::string& message);
+/// The same as JSON text, valid UTF-8 whatever the message quotes. Never throws
+/// on content (only on memory exhaustion).
+std::string error_text(const std::string& path, const std::string& message);
 
 }  // namespace vram

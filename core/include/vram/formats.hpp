@@ -79,6 +79,11 @@ WeightFormat format_from_quantization_config(const nlohmann::json& config, const
 /// Plain 16/32-bit storage in the model's own dtype.
 WeightFormat native_format(const std::string& native);
 
+/// Bytes of one activation element: engines compute in the model's 16-bit
+/// dtype, and in fp32 only when the weights are stored as plain fp32 (vLLM
+/// ModelConfig dtype "auto"; transformers torch_dtype).
+std::int64_t activation_elem_bytes(const WeightFormat& weights);
+
 /// Codec of one tensor under `format` (GGUF mixtures choose per tensor and layer).
 /// The reference points into `format`.
 const Codec& codec_for(const WeightFormat& format, const Tensor& tensor, const Architecture& arch);

@@ -98,7 +98,7 @@ struct Tensor {
   Shard shard = Shard::replicated;
   bool quantizable = false;  ///< a linear weight that quantized formats store low-bit
   std::int32_t layers = 1;   ///< consecutive layers covered by this entry
-  std::int64_t elements() const { return rows * cols * count * layers; }
+  std::int64_t elements() const { return checked::product(rows, cols, count, layers); }
 };
 
 /// Per-family details of the decoder block that change what is stored.
@@ -123,9 +123,22 @@ struct BlockLayout {
 };
 
 /// Language-model architecture fields, normalised across families.
+/// Which inventory builder a config is read with.
+enum class Family : std::uint8_t {
+  bare,      ///< a parameter count and nothing else
+  decoder,   ///< llama-style decoders (Llama, Mistral, Qwen, Gemma, Phi-3, Granite, gpt-oss, MoE variants)
+  deepseek,  ///< DeepSeek-V2/V3 (MLA, shared experts, MTP)
+  phi,       ///< phi-1/phi-2 (parallel attention + MLP, LayerNorm with biases)
+  bloom,     ///< BLOOM (ALiBi, fused QKV)
+  t5,        ///< encoder-decoder T5
+  mamba,     ///< pure Mamba
+  jamba,     ///< Jamba (Mamba + attention + MoE)
+};
+const char* to_string(Family f);
+
 struct Architecture {
   std::string model_type;
-  std::string family;  ///< builder used: llama, gemma, phi, bloom, t5, mamba, ...
+  Family family = Family::decoder;  ///< builder used
   std::int64_t hidden = 0;
   std::int64_t intermediate = 0;
   std::int64_t layers = 0;

@@ -28,6 +28,18 @@ std::int64_t max_concurrency(const Scenario& s, std::int64_t limit = 1'000'000);
 /// up to `max_gpus`) at which the scenario fits on its GPU model.
 std::optional<std::int64_t> smallest_tensor_parallel(const Scenario& s, std::int64_t max_gpus = 8);
 
+/// llama.cpp partial offload: the most layers on the GPU(s) that still fit.
+struct GpuLayersFit {
+  std::int64_t n_gpu_layers = 0;  ///< as llama.cpp's -ngl counts: n_layer + 1 = every layer and the output layer
+  std::int64_t n_layer = 0;
+  Bytes host_weights;  ///< token_embd, the layers left on the CPU, the output layer when not offloaded
+  Bytes host_kv;       ///< KV of the CPU layers, which llama.cpp keeps beside them in host memory
+};
+/// Bisection over n_gpu_layers in [0, n_layer + 1] (more layers on the GPUs never
+/// lowers the fullest GPU's total); nullopt when not even 0 layers fit, and for
+/// engines other than llama.cpp and bare parameter counts (no layers).
+std::optional<GpuLayersFit> max_gpu_layers(const Scenario& s);
+
 /// One way to run the scenario on catalog GPUs.
 struct GpuOption {
   std::string gpu_id;
@@ -54,7 +66,7 @@ std::vector<Hint> hints(const Scenario& s);
 struct SweepPoint {
   std::int64_t context;
   std::int64_t concurrency;
-  Bytes total;
+  std::optional<Bytes> total;  ///< nullopt where the figures leave any real system
   bool fits;
 };
 std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>& contexts,
@@ -63,6 +75,11 @@ std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>
 /// JSON faces of the above (never throw; errors in the contract's shape).
 nlohmann::json plan_json(const std::string& scenario_text, const Catalog& catalog);
 nlohmann::json sweep_json(const std::string& scenario_text, const Catalog& catalog);
+/// The most contexts (and concurrency levels) one grid may have, and the most
+/// points in all: 10,000 estimates, well under a second for any model.
+inline constexpr std::int64_t kMaxGridSide = 1000;
+inline constexpr std::int64_t kMaxGridPoints = 10'000;
+
 /// A context × concurrency grid: `n_contexts` contexts spaced geometrically from
 /// 256 tokens to the model's maximum, concurrency 1..`n_concurrency`; per point
 /// the per-GPU total and whether it fits, plus the largest fitting concurrency

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "vram/budget/term.hpp"
 #include "vram/units.hpp"
 
 namespace vram {
@@ -19,6 +21,11 @@ struct Component {
   Bytes bytes;
   std::string formula;  ///< every factor visible, ending in "= N B ≈ X GiB"
   std::string source;   ///< paper, documentation page or code path pinned to a version
+  /// Allocated outside the engine's own reservation (vLLM: the CUDA context
+  /// before it, CUDA graphs after it); see plan/fit.hpp.
+  bool outside_reservation = false;
+  /// Where a calibrated figure may lie (CONTRACT 1.1); none for a derived one.
+  std::optional<ByteRange> range = std::nullopt;
 };
 
 /// A named figure (CONTRACT section 3). Bytes and tokens are integers.
@@ -40,7 +47,12 @@ struct Report {
   /// The engine's own admission check (vLLM: the KV pool holds `concurrency`
   /// sequences of `context` tokens); the fit verdict requires it too.
   bool engine_admits = true;
+  /// The share of the card the engine reserves for itself (vLLM:
+  /// gpu_memory_utilization × memory); it replaces the scenario's headroom.
+  std::optional<Bytes> reservation;
   std::vector<Metric> metrics;
+  /// Ranges of calibrated metrics (CONTRACT 1.1 "ranges"), keyed by metric name.
+  std::vector<std::pair<std::string_view, ByteRange>> metric_ranges;
   std::vector<std::string> defaults_used;
   std::vector<std::string> warnings;
   /// Engine accounting, model and GPU summary (presentation data): key → JSON text.
@@ -48,6 +60,9 @@ struct Report {
 
   void add(Component c);
   void metric(std::string_view name, double value);
+  void metric_range(std::string_view name, ByteRange r);
+  /// The total with each component at the ends of its range; none when no component has one.
+  std::optional<ByteRange> total_range() const;
   void detail(std::string_view key, std::string json_text) { details.emplace_back(key, std::move(json_text)); }
   /// Value of a metric, or nullptr.
   const Metric* find_metric(std::string_view name) const;

@@ -1,17 +1,22 @@
 // The scenario (CONTRACT v1 section 1) as value types, and its parser.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string_view>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "vram/catalog.hpp"
 #include "vram/formats.hpp"
 #include "vram/model.hpp"
 #include "vram/units.hpp"
+#include "vram/parallel/parallelism.hpp"
+#include "vram/workloads.hpp"
 
 namespace vram {
 
@@ -25,6 +30,15 @@ struct KvDtype {
   std::int64_t block_bytes = 2;  ///< bytes per block of block_elems values
 };
 
+/// The fields of `inference.vllm` and `inference.llama_cpp`: read by the
+/// parser, and exported (`scenario_defaults_json`) so the page shows each
+/// engine's fields without a list of its own.
+inline constexpr std::array<std::string_view, 7> kVllmFields{
+    "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size", "enforce_eager", "version",
+    "max_model_len"};
+inline constexpr std::array<std::string_view, 9> kLlamaCppFields{
+    "n_gpu_layers", "n_batch", "n_ubatch", "flash_attn", "n_seq_max", "n_ctx", "split_mode", "main_gpu", "tensor_split"};
+
 /// vLLM engine arguments (defaults: vLLM's own, per version; see engines/vllm.hpp).
 struct VllmSettings {
   double gpu_memory_utilization = 0.9;
@@ -35,6 +49,13 @@ struct VllmSettings {
   std::string version;  ///< "" = current (0.19 behaviour)
 };
 
+/// llama.cpp --split-mode: how several GPUs share one model.
+enum class LlamaSplitMode : std::uint8_t {
+  none,   ///< only main_gpu holds the model
+  layer,  ///< whole layers per GPU, in proportion to tensor_split (the default)
+  row,    ///< every 2D weight matrix cut into row slices across the GPUs
+};
+
 /// llama.cpp context parameters (defaults: llama.cpp's common_params).
 struct LlamaCppSettings {
   std::int64_t n_gpu_layers = -1;  ///< -1 = all layers (and the output layer)
@@ -42,6 +63,9 @@ struct LlamaCppSettings {
   std::int64_t n_ubatch = 512;
   bool flash_attn = false;
   std::int64_t n_seq_max = 1;
+  LlamaSplitMode split_mode = LlamaSplitMode::layer;
+  std::int64_t main_gpu = 0;         ///< the GPU of split_mode none
+  std::vector<double> tensor_split;  ///< one proportion per GPU; empty = by free memory (equal on identical GPUs)
 };
 
 struct InferenceSettings {
@@ -65,18 +89,40 @@ struct GpuChoice {
   int sm_count = 0;            ///< streaming multiprocessors; 0 when unknown
 };
 
+/// Training a model, and for a diffusion model the sample geometry.
+struct TrainingWorkload {
+  TrainingSettings training;
+  std::optional<GenerationSettings> generation;
+};
+
+/// One workload's settings: which alternative is held matches `Scenario::workload`.
+using WorkloadSettings = std::variant<InferenceSettings, TrainingWorkload, GenerationSettings>;
+
+/// The common part (model, hardware, headroom) plus one workload's settings.
 struct Scenario {
   Workload workload = Workload::inference;
-  std::shared_ptr<const Model> model;  ///< shared with the catalog; never null after parsing
+  /// Shared with the catalog; never null after parsing, except for image and
+  /// video scenarios, whose pipelines are resolved by the generation engine.
+  std::shared_ptr<const Model> model;
   std::string model_ref;               ///< how the model was named (catalog id, "config.json", "13,000,000,000 params")
   WeightFormat weights;
   std::optional<Bytes> weights_bytes_given;  ///< model.weights_bytes: exact checkpoint size
   GpuChoice gpu;
   std::int64_t gpu_count = 1;
+  /// How the GPUs divide the work (from the workload's parallel sizes).
+  Parallelism parallel;
   double headroom = 0.10;
-  InferenceSettings inference;
+  WorkloadSettings settings;
   std::vector<std::string> defaults_used;
   std::vector<std::string> warnings;
+
+  /// The inference settings (only for workload = inference).
+  InferenceSettings& inference() { return std::get<InferenceSettings>(settings); }
+  const InferenceSettings& inference() const { return std::get<InferenceSettings>(settings); }
+  /// The training settings, or nullptr for other workloads.
+  const TrainingWorkload* training() const { return std::get_if<TrainingWorkload>(&settings); }
+  /// The generation settings of an image or video workload, or nullptr.
+  const GenerationSettings* generation() const { return std::get_if<GenerationSettings>(&settings); }
 };
 
 /// Parses and validates a scenario. Errors are `InputError` with the JSON path.
@@ -84,6 +130,11 @@ Scenario parse_scenario(const nlohmann::json& scenario, const Catalog& catalog);
 
 /// Parses scenario text (malformed JSON is an `InputError` at path "").
 Scenario parse_scenario_text(const std::string& text, const Catalog& catalog);
+
+/// Every default the core applies that a face shows (default GPU, engine,
+/// headroom, each engine's fields and defaults, the allowed values of the
+/// training and generation settings), as JSON for `catalog()`.
+nlohmann::json scenario_defaults_json();
 
 const char* to_string(Workload w);
 const char* to_string(Engine e);

@@ -7,12 +7,89 @@
 // printed figure takes its label from the same `Unit` value as its divisor.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <iosfwd>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace vram {
+
+/// A byte or element count that would not fit in 63 bits. Thrown by the
+/// checked arithmetic below instead of wrapping; the estimator turns it into an
+/// `InputError` that names the input behind the figure.
+class ArithmeticOverflow : public std::overflow_error {
+ public:
+  using std::overflow_error::overflow_error;
+};
+
+namespace checked {
+
+[[noreturn]] void overflow(const char* what);
+
+/// a + b, or `ArithmeticOverflow`.
+constexpr std::int64_t add(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) overflow("sum");
+  return r;
+}
+/// a − b, or `ArithmeticOverflow`.
+constexpr std::int64_t sub(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (__builtin_sub_overflow(a, b, &r)) overflow("difference");
+  return r;
+}
+/// a × b, or `ArithmeticOverflow`.
+constexpr std::int64_t mul(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) overflow("product");
+  return r;
+}
+/// The product of all factors, each step checked.
+template <typename... T>
+constexpr std::int64_t product(std::int64_t first, T... rest) {
+  std::int64_t r = first;
+  ((r = mul(r, static_cast<std::int64_t>(rest))), ...);
+  return r;
+}
+/// An element count whose +, − and × are checked: formulas over config fields
+/// (`4 * h * h + layers * block`) read as written and never wrap.
+class Count {
+ public:
+  constexpr Count(std::int64_t v = 0) : v_(v) {}  // NOLINT: implicit by design
+  constexpr operator std::int64_t() const { return v_; }  // NOLINT
+  friend constexpr Count operator+(Count a, Count b) { return add(a.v_, b.v_); }
+  friend constexpr Count operator-(Count a, Count b) { return sub(a.v_, b.v_); }
+  friend constexpr Count operator*(Count a, Count b) { return mul(a.v_, b.v_); }
+  friend constexpr Count operator/(Count a, Count b) { return a.v_ / b.v_; }
+  // Mixed with any integer type by exact match, so no built-in operator competes.
+  template <std::integral T>
+  friend constexpr Count operator+(Count a, T b) { return add(a.v_, static_cast<std::int64_t>(b)); }
+  template <std::integral T>
+  friend constexpr Count operator+(T a, Count b) { return add(static_cast<std::int64_t>(a), b.v_); }
+  template <std::integral T>
+  friend constexpr Count operator-(Count a, T b) { return sub(a.v_, static_cast<std::int64_t>(b)); }
+  template <std::integral T>
+  friend constexpr Count operator-(T a, Count b) { return sub(static_cast<std::int64_t>(a), b.v_); }
+  template <std::integral T>
+  friend constexpr Count operator*(Count a, T b) { return mul(a.v_, static_cast<std::int64_t>(b)); }
+  template <std::integral T>
+  friend constexpr Count operator*(T a, Count b) { return mul(static_cast<std::int64_t>(a), b.v_); }
+  template <std::integral T>
+  friend constexpr Count operator/(Count a, T b) { return a.v_ / static_cast<std::int64_t>(b); }
+  constexpr Count& operator+=(Count b) { return *this = *this + b; }
+
+ private:
+  std::int64_t v_;
+};
+
+/// ceil(a / b) for a >= 0, b > 0 (block and page counts).
+constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return a / b + (a % b != 0 ? 1 : 0);
+}
+
+}  // namespace checked
 
 /// A divisor and the label that must accompany it.
 struct Unit {
@@ -43,7 +120,13 @@ class Bytes {
 
   static constexpr Bytes of(std::int64_t bytes) { return Bytes(bytes); }
   /// `n` whole units, e.g. `Bytes::from(80, kGB)` = 80,000,000,000 B.
-  static constexpr Bytes from(std::int64_t n, Unit unit) { return Bytes(n * unit.divisor); }
+  static constexpr Bytes from(std::int64_t n, Unit unit) { return Bytes(checked::mul(n, unit.divisor)); }
+  /// The product of counts and a per-element size, each step checked:
+  /// `Bytes::product(2, tokens, hidden, elem_bytes)`.
+  template <typename... T>
+  static constexpr Bytes product(std::int64_t first, T... rest) {
+    return Bytes(checked::product(first, rest...));
+  }
   /// A fractional amount of a unit, rounded to the nearest byte
   /// (e.g. a log line's "79.19 GiB").
   static Bytes from_fraction(double amount, Unit unit);
@@ -52,17 +135,19 @@ class Bytes {
   /// The value in `unit`, as a floating-point number for display or ratios.
   constexpr double in(Unit unit) const { return static_cast<double>(bytes_) / static_cast<double>(unit.divisor); }
 
-  constexpr Bytes operator+(Bytes o) const { return Bytes(bytes_ + o.bytes_); }
-  constexpr Bytes operator-(Bytes o) const { return Bytes(bytes_ - o.bytes_); }
+  // Sums, differences and products are checked: a figure past 63 bits throws
+  // `ArithmeticOverflow` rather than wrapping to a plausible-looking number.
+  constexpr Bytes operator+(Bytes o) const { return Bytes(checked::add(bytes_, o.bytes_)); }
+  constexpr Bytes operator-(Bytes o) const { return Bytes(checked::sub(bytes_, o.bytes_)); }
   constexpr Bytes& operator+=(Bytes o) {
-    bytes_ += o.bytes_;
+    bytes_ = checked::add(bytes_, o.bytes_);
     return *this;
   }
   constexpr Bytes& operator-=(Bytes o) {
-    bytes_ -= o.bytes_;
+    bytes_ = checked::sub(bytes_, o.bytes_);
     return *this;
   }
-  constexpr Bytes operator*(std::int64_t k) const { return Bytes(bytes_ * k); }
+  constexpr Bytes operator*(std::int64_t k) const { return Bytes(checked::mul(bytes_, k)); }
   /// Whole-number division (floor for non-negative values).
   constexpr Bytes operator/(std::int64_t k) const { return Bytes(bytes_ / k); }
   /// How many times `o` fits, as a real ratio.
@@ -80,8 +165,12 @@ Bytes scale_floor(Bytes b, double factor);
 
 /// Bytes needed for `bits` bits, rounded up to whole bytes.
 constexpr Bytes bytes_for_bits(std::int64_t bits) {
-  return Bytes::of((bits + 7) / 8);
+  return Bytes::of(checked::ceil_div(bits, 8));
 }
+
+/// The largest figure any report may carry: 10^18 B (about 888 PiB), a
+/// million times the memory of the largest GPU set. Above it an input is absurd.
+inline constexpr Bytes kMaxPlausibleBytes = Bytes::of(1'000'000'000'000'000'000);
 
 /// "24.21 GiB": value in `unit` with `decimals` places and the unit's own label.
 std::string format(Bytes b, Unit unit, int decimals = 2);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "vram/io/render.hpp"
+
 namespace vram {
 
 Bytes kv_row_bytes(std::int64_t elems, const KvDtype& d) {
-  return Bytes::of((elems + d.block_elems - 1) / d.block_elems * d.block_bytes);
+  return Bytes::product(checked::ceil_div(elems, d.block_elems), d.block_bytes);
 }
 
 std::int64_t kv_heads_per_rank(const Architecture& a, std::int64_t tp) {
@@ -18,13 +20,13 @@ Bytes kv_bytes_per_token_layer(const Architecture& a, const LayerSpec& layer, co
     case LayerKind::cross_attention: return Bytes{};
     case LayerKind::mla:
       // One latent per token, replicated on every tensor-parallel rank.
-      return kv_row_bytes(a.kv_lora_rank + a.qk_rope_head_dim, d);
+      return kv_row_bytes(checked::add(a.kv_lora_rank, a.qk_rope_head_dim), d);
     case LayerKind::full_attention:
     case LayerKind::sliding_attention:
     case LayerKind::chunked_attention: break;
   }
   const std::int64_t heads = kv_heads_per_rank(a, tp);
-  return kv_row_bytes(heads * a.head_dim, d) + kv_row_bytes(heads * a.v_head_dim, d);
+  return kv_row_bytes(checked::mul(heads, a.head_dim), d) + kv_row_bytes(checked::mul(heads, a.v_head_dim), d);
 }
 
 namespace {
@@ -41,7 +43,7 @@ Bytes sum_layers(const Architecture& a, std::int32_t first, std::int32_t end, F&
 Bytes kv_bytes_per_token(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int32_t first,
                          std::int32_t end) {
   Bytes b = sum_layers(a, first, end, [&](const LayerSpec& l) { return kv_bytes_per_token_layer(a, l, d, tp); });
-  if (a.family == "t5") b = b * 2;  // self-attention + cross-attention (input taken as long as the context)
+  if (a.family == Family::t5) b = b * 2;  // self-attention + cross-attention (input taken as long as the context)
   return b;
 }
 
@@ -53,7 +55,7 @@ Bytes kv_bytes_for_sequence(const Architecture& a, const KvDtype& d, std::int64_
     const std::int64_t held = capped ? std::min(tokens, l.window) : tokens;
     return kv_bytes_per_token_layer(a, l, d, tp) * held;
   });
-  if (a.family == "t5") b = b * 2;
+  if (a.family == Family::t5) b = b * 2;
   return b;
 }
 
@@ -62,44 +64,194 @@ Bytes mamba_state_bytes_per_sequence(const Architecture& a, std::int64_t state_b
   const std::int64_t inner = a.ssm_inner / tp;
   return sum_layers(a, first, end, [&](const LayerSpec& l) {
     if (l.kind != LayerKind::mamba) return Bytes{};
-    return bytes_for_bits(inner * (a.ssm_conv - 1) * state_bits) + bytes_for_bits(inner * a.ssm_state * state_bits);
+    return bytes_for_bits(checked::product(inner, a.ssm_conv - 1, state_bits)) +
+           bytes_for_bits(checked::product(inner, a.ssm_state, state_bits));
   });
 }
 
-std::string kv_per_token_formula(const Architecture& a, const KvDtype& d, std::int64_t tp) {
-  std::int64_t full = 0, sliding = 0, mla = 0, mamba = 0, cross = 0;
-  for (const auto& l : a.layer_specs) {
+namespace {
+
+constexpr std::string_view kKvSource =
+    "K and V per layer and token: Vaswani et al. 2017 (arXiv:1706.03762) §3.2; grouped KV heads: Ainslie et al. "
+    "2023 (arXiv:2305.13245); MLA latent: DeepSeek-V2 (arXiv:2405.04434) §2.1.2";
+constexpr std::string_view kMambaSource = "Gu & Dao 2023 (arXiv:2312.00752) §3.4: a constant state per sequence";
+
+/// Layers of each kind in [first, end).
+struct LayerCounts {
+  std::int64_t attention = 0;  ///< full, sliding and chunked
+  std::int64_t mla = 0;
+  std::int64_t mamba = 0;
+  std::int64_t cross = 0;
+};
+
+/// Calls `f` on each layer of [first, end).
+template <typename F>
+void for_layers(const Architecture& a, std::int32_t first, std::int32_t end, F&& f) {
+  const auto n = static_cast<std::int32_t>(a.layer_specs.size());
+  for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) f(a.layer_specs[i]);
+}
+
+LayerCounts count_layers(const Architecture& a, std::int32_t first, std::int32_t end) {
+  LayerCounts n;
+  for_layers(a, first, end, [&](const LayerSpec& l) {
     switch (l.kind) {
-      case LayerKind::full_attention: ++full; break;
+      case LayerKind::full_attention:
       case LayerKind::sliding_attention:
-      case LayerKind::chunked_attention: ++sliding; break;
-      case LayerKind::mla: ++mla; break;
-      case LayerKind::mamba: ++mamba; break;
-      case LayerKind::cross_attention: ++cross; break;
+      case LayerKind::chunked_attention: ++n.attention; break;
+      case LayerKind::mla: ++n.mla; break;
+      case LayerKind::mamba: ++n.mamba; break;
+      case LayerKind::cross_attention: ++n.cross; break;
+    }
+  });
+  return n;
+}
+
+/// One token's K and V rows in one layer: heads × dims × element bytes, or whole
+/// blocks of a block-quantized type (kv_bytes_per_token_layer).
+void append_row_factors(std::vector<Factor>& f, const Architecture& a, bool mla, const KvDtype& d, std::int64_t tp) {
+  const std::int64_t be = d.block_elems;
+  if (mla) {
+    const std::int64_t elems = checked::add(a.kv_lora_rank, a.qk_rope_head_dim);
+    f.push_back(be == 1 ? Factor::of(elems, "dims (latent + rope)")
+                        : Factor::of(checked::ceil_div(elems, be), "blocks of {} values (latent + rope)").with(be));
+  } else if (a.head_dim == a.v_head_dim) {
+    const std::int64_t heads = kv_heads_per_rank(a, tp);
+    f.push_back(Factor::of(2, "(K,V)"));
+    if (be == 1) {
+      f.push_back(Factor::of(heads, "KV heads"));
+      f.push_back(Factor::of(a.head_dim, "dims"));
+    } else {
+      f.push_back(Factor::of(checked::ceil_div(checked::mul(heads, a.head_dim), be), "blocks of {} values").with(be));
+    }
+  } else {
+    const std::int64_t heads = kv_heads_per_rank(a, tp);
+    if (be == 1) {
+      f.push_back(Factor::of(heads, "KV heads"));
+      f.push_back(Factor::of(checked::add(a.head_dim, a.v_head_dim), "dims (K + V)"));
+    } else {
+      const std::int64_t blocks = checked::add(checked::ceil_div(checked::mul(heads, a.head_dim), be),
+                                               checked::ceil_div(checked::mul(heads, a.v_head_dim), be));
+      f.push_back(Factor::of(blocks, "blocks of {} values (K + V)").with(be));
     }
   }
-  const std::string dt = d.block_elems == 1 ? std::to_string(d.block_bytes) + " B (" + d.name + ")"
-                                            : std::to_string(d.block_bytes) + " B per " +
-                                                  std::to_string(d.block_elems) + " (" + d.name + ")";
-  std::string f;
-  const std::int64_t heads = kv_heads_per_rank(a, tp);
-  if (full + sliding > 0) {
-    f += std::to_string(full + sliding) + " layers × 2 (K,V) × " + std::to_string(heads) + " KV heads × " +
-         std::to_string(a.head_dim) + " dims × " + dt;
+  f.push_back(Factor::bytes(d.block_bytes, d.name));
+}
+
+/// What the layers without a per-token cache do instead.
+Term&& with_layer_note(Term&& t, const LayerCounts& n) {
+  if (n.cross > 0 && n.mamba > 0)
+    return std::move(t).noted("{} cross-attention layers cache image tokens only; {} Mamba layers hold a constant "
+                              "state instead",
+                              {n.cross, n.mamba});
+  if (n.cross > 0) return std::move(t).noted("{} cross-attention layers cache image tokens only", {n.cross});
+  if (n.mamba > 0 && n.attention + n.mla > 0)
+    return std::move(t).noted("{} Mamba layers hold a constant state instead", {n.mamba});
+  if (n.mamba > 0) return std::move(t).noted("{} Mamba layers hold a constant state per sequence instead", {n.mamba});
+  return std::move(t);
+}
+
+std::string_view layers_label(LayerKind kind) {
+  switch (kind) {
+    case LayerKind::sliding_attention: return "sliding layers";
+    case LayerKind::chunked_attention: return "chunked layers";
+    case LayerKind::mla: return "MLA layers";
+    default: return "layers";
   }
-  if (mla > 0) {
-    f += std::string(f.empty() ? "" : " + ") + std::to_string(mla) + " MLA layers × (" +
-         std::to_string(a.kv_lora_rank) + " latent + " + std::to_string(a.qk_rope_head_dim) + " rope) × " + dt;
+}
+
+/// Layers per attention type (kind and window) in [first, end), in order of first appearance.
+struct AttentionType {
+  LayerKind kind;
+  std::int64_t window;
+  std::int64_t layers;
+};
+std::vector<AttentionType> attention_types(const Architecture& a, std::int32_t first, std::int32_t end) {
+  std::vector<AttentionType> types;
+  for_layers(a, first, end, [&](const LayerSpec& l) {
+    if (l.kind == LayerKind::mamba || l.kind == LayerKind::cross_attention) return;
+    const bool capped = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
+    const std::int64_t window = capped ? l.window : 0;
+    auto it = std::find_if(types.begin(), types.end(),
+                           [&](const AttentionType& t) { return t.kind == l.kind && t.window == window; });
+    if (it == types.end())
+      types.push_back({l.kind, window, 1});
+    else
+      it->layers += 1;
+  });
+  return types;
+}
+
+/// The tokens one layer of type `t` holds: whole blocks, or its window when shorter.
+void append_token_factors(std::vector<Factor>& f, const AttentionType& t, std::int64_t blocks, std::int64_t block_size) {
+  const std::int64_t tokens = checked::mul(blocks, block_size);
+  if (t.window > 0 && t.window < tokens) {
+    f.push_back(Factor::of(t.window, t.kind == LayerKind::sliding_attention ? "tokens (sliding window)"
+                                                                            : "tokens (attention chunk)"));
+  } else if (block_size > 1) {
+    f.push_back(Factor::of(blocks, "blocks"));
+    f.push_back(Factor::of(block_size, "tokens"));
+  } else {
+    f.push_back(Factor::of(tokens, "tokens"));
   }
-  if (a.family == "t5") f += " × 2 (self + cross attention)";
-  if (cross > 0) f += "; " + std::to_string(cross) + " cross-attention layers cache image tokens only";
-  if (mamba > 0) {
-    f += f.empty()
-             ? "no attention layers (" + std::to_string(mamba) + " Mamba layers hold a constant state per sequence)"
-             : "; " + std::to_string(mamba) + " Mamba layers hold a constant state instead";
+}
+
+}  // namespace
+
+Term kv_per_token_term(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int32_t first,
+                       std::int32_t end) {
+  const LayerCounts n = count_layers(a, first, end);
+  std::vector<Term> parts;
+  for (const bool mla : {false, true}) {
+    const std::int64_t layers = mla ? n.mla : n.attention;
+    if (layers == 0) continue;
+    std::vector<Factor> f;
+    f.reserve(7);
+    f.push_back(Factor::of(layers, mla ? "MLA layers" : "layers"));
+    append_row_factors(f, a, mla, d, tp);
+    if (a.family == Family::t5) f.push_back(Factor::of(2, "(self + cross attention)"));
+    parts.push_back(Term::product(std::move(f)));
   }
-  const Bytes per_token = kv_bytes_per_token(a, d, tp);
-  return f + " = " + format_exact(per_token) + "/token";
+  if (parts.empty()) parts.push_back(Term::product({Factor::of(0, "attention layers")}));
+  return with_layer_note(sum_nonzero(std::move(parts)).per_unit("token").cite(kKvSource), n);
+}
+
+Term kv_sequences_term(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t sequences,
+                       std::int64_t blocks, std::int64_t block_size, std::int32_t first, std::int32_t end) {
+  std::vector<Term> parts;
+  for (const AttentionType& t : attention_types(a, first, end)) {
+    std::vector<Factor> f;
+    f.reserve(9);
+    f.push_back(Factor::of(sequences, "sequences"));
+    append_token_factors(f, t, blocks, block_size);
+    f.push_back(Factor::of(t.layers, layers_label(t.kind)));
+    append_row_factors(f, a, t.kind == LayerKind::mla, d, tp);
+    if (a.family == Family::t5) f.push_back(Factor::of(2, "(self + cross attention)"));
+    parts.push_back(Term::product(std::move(f)));
+  }
+  if (parts.empty()) parts.push_back(Term::product({Factor::of(0, "attention layers")}));
+  return with_layer_note(sum_nonzero(std::move(parts)).cite(kKvSource), count_layers(a, first, end));
+}
+
+Term mamba_state_term(const Architecture& a, std::int64_t bits, std::int64_t tp, std::int64_t sequences,
+                      std::int32_t first, std::int32_t end) {
+  const std::int64_t layers = count_layers(a, first, end).mamba;
+  if (layers == 0) return Term::given(Bytes{}).named("no Mamba layers");
+  if (bits % 8 != 0) {
+    const Bytes one = mamba_state_bytes_per_sequence(a, bits, tp, first, end);
+    return Term::product({Factor::of(sequences, "sequences"), Factor::of(one.in_bytes(), "B Mamba state per sequence")})
+        .cite(kMambaSource);
+  }
+  const std::int64_t inner = a.ssm_inner / tp;
+  auto state = [&](std::int64_t n, std::string_view what) {
+    return Term::product({Factor::of(sequences, "sequences"), Factor::of(layers, "Mamba layers"),
+                          Factor::of(inner, "d_inner"), Factor::of(n, what), Factor::bytes(bits / 8)});
+  };
+  return Term::sum(terms(state(a.ssm_conv - 1, "conv positions (d_conv − 1)"), state(a.ssm_state, "SSM states (d_state)")))
+      .cite(kMambaSource);
+}
+
+std::string kv_per_token_formula(const Architecture& a, const KvDtype& d, std::int64_t tp) {
+  return io::render(kv_per_token_term(a, d, tp));
 }
 
 }  // namespace vram

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "vram/io/render.hpp"
+
 namespace vram {
 
 namespace {
@@ -35,6 +37,25 @@ ShardShape shard_shape(const Tensor& t, const Architecture& arch, std::int64_t t
   }
   return vector ? ShardShape{1, out} : ShardShape{out, in};
 }
+
+namespace {
+/// Two codec objects may share a name (a GGUF base type and the same type in
+/// its mix table): one part per name, largest first.
+void merge_parts(std::vector<WeightsEstimate::Part>& parts) {
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    for (std::size_t j = i + 1; j < parts.size();) {
+      if (parts[j].codec == parts[i].codec) {
+        parts[i].params += parts[j].params;
+        parts[i].bytes += parts[j].bytes;
+        parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(j));
+      } else {
+        ++j;
+      }
+    }
+  }
+  std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+}
+}  // namespace
 
 WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, const WeightPlacement& p) {
   WeightsEstimate w;
@@ -84,19 +105,7 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
       add(codec_for(format, t, model.arch), s, t.count * n, per_layer * n);
     }
   }
-  // Two codec objects may share a name (a GGUF base type and the same type in its mix table).
-  for (std::size_t i = 0; i < w.parts.size(); ++i) {
-    for (std::size_t j = i + 1; j < w.parts.size();) {
-      if (w.parts[j].codec == w.parts[i].codec) {
-        w.parts[i].params += w.parts[j].params;
-        w.parts[i].bytes += w.parts[j].bytes;
-        w.parts.erase(w.parts.begin() + static_cast<std::ptrdiff_t>(j));
-      } else {
-        ++j;
-      }
-    }
-  }
-  std::stable_sort(w.parts.begin(), w.parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+  merge_parts(w.parts);
   return w;
 }
 
@@ -124,16 +133,28 @@ WeightsEstimate weights_for(const Model& model, const WeightFormat& format, cons
   return memo ? memo->get(model, format, p) : weights_on_gpu(model, format, p);
 }
 
-std::string weights_formula(const WeightsEstimate& w) {
-  std::string terms;
-  for (const auto& part : w.parts) {
-    if (!terms.empty()) terms += " + ";
-    const double bpp =
-        part.params > 0 ? static_cast<double>(part.bytes.in_bytes()) / static_cast<double>(part.params) : 0;
-    terms += group_thousands(part.params) + " params × " + format_decimal(bpp, 4) + " B (" + part.codec + ")";
+namespace {
+Term codec_term(const WeightsEstimate::Part& part) {
+  if (part.params > 0 && part.bytes.in_bytes() % part.params == 0) {
+    return Term::product({Factor::of(part.params, "params"), Factor::bytes(part.bytes.in_bytes() / part.params, part.codec)});
   }
-  if (terms.empty()) terms = "0 params";
-  return terms + " = " + format_exact(w.bytes) + " ≈ " + format_iec(w.bytes);
+  const double per_param =
+      part.params > 0 ? static_cast<double>(part.bytes.in_bytes()) / static_cast<double>(part.params) : 0;
+  return Term::shown_as(part.bytes, {Factor::of(part.params, "params"), Factor::real(per_param, "B", part.codec)});
+}
+}  // namespace
+
+Term weights_term(const WeightsEstimate& w) {
+  if (w.parts.empty()) return Term::product({Factor::of(0, "params")});
+  if (w.parts.size() == 1) return codec_term(w.parts.front());
+  std::vector<Term> parts;
+  parts.reserve(w.parts.size());
+  for (const auto& part : w.parts) parts.push_back(codec_term(part));
+  return Term::sum(std::move(parts));
+}
+
+std::string weights_formula(const WeightsEstimate& w) {
+  return io::render(weights_term(w));
 }
 
 }  // namespace vram

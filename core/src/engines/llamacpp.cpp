@@ -1,140 +1,540 @@
 #include "vram/engines/llamacpp.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/runtime.hpp"
 #include "vram/budget/weights.hpp"
+#include "vram/formats.hpp"
 #include "vram/io/json_writer.hpp"
 
 namespace vram::llamacpp {
 
 namespace {
+
 constexpr const char* kSource = "ggml-org/llama.cpp src/llama-model.cpp, src/llama-kv-cache.cpp, src/llama-context.cpp";
+constexpr const char* kSplitSource =
+    "ggml-org/llama.cpp @ 00342301d01a: src/llama-model.cpp llama_model::load_tensors (split points from "
+    "tensor_split, layer il on GPU upper_bound(splits, (il − i_gpu_start) / act_gpu_layers), the output layer as slot "
+    "n_layer, token_embd on the CPU), src/llama-kv-cache.cpp (each layer's K and V on its layer's device), "
+    "ggml/src/ggml-cuda/ggml-cuda.cu (split buffer rows for --split-mode row); row mode keeps KV and non-matrix "
+    "weights split by layer (PR #10026)";
+
 std::int64_t pad(std::int64_t n, std::int64_t to) {
   return (n + to - 1) / to * to;
 }
+
+bool is_bare(const Architecture& a) {
+  return a.family == Family::bare;
+}
+
+const char* to_string(LlamaSplitMode m) {
+  switch (m) {
+    case LlamaSplitMode::none: return "none";
+    case LlamaSplitMode::layer: return "layer";
+    case LlamaSplitMode::row: return "row";
+  }
+  return "layer";
+}
+
+/// "layers 0–16 + output", "layer 5", "no layers + output".
+std::string layers_text(std::int64_t first, std::int64_t end, bool output) {
+  std::string t = end <= first       ? std::string("no layers")
+                  : end - first == 1 ? "layer " + std::to_string(first)
+                                     : "layers " + std::to_string(first) + "–" + std::to_string(end - 1);
+  return output ? t + " + output" : t;
+}
+
 }  // namespace
 
 std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max) {
-  return pad(context * n_seq_max, 256);
+  return pad(checked::mul(context, n_seq_max), 256);
 }
 
 Bytes compute_buffer_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
                            bool holds_output) {
   const std::int64_t f32 = 4;
   // The KQ mask (f32, n_kv × n_ubatch) is a graph input living in the compute buffer.
-  const Bytes mask = Bytes::of(n_kv * pad(n_ubatch, 64) * f32);
+  const Bytes mask = Bytes::product(n_kv, pad(n_ubatch, 64), f32);
   // Residual input, normed input, Q and the attention output: four n_ubatch × n_embd f32 rows.
-  const Bytes rows = Bytes::of(4 * n_ubatch * a.hidden * f32);
+  const Bytes rows = Bytes::product(4, n_ubatch, a.hidden, f32);
   // Without flash attention the f32 KQ scores are materialised (softmax runs in place).
-  Bytes peak = flash_attn ? mask + rows : Bytes::of(n_kv * n_ubatch * a.heads * f32) + mask + rows;
+  Bytes peak = flash_attn ? mask + rows : Bytes::product(n_kv, n_ubatch, a.heads, f32) + mask + rows;
   // The output device ends with the logits of the micro-batch.
-  if (holds_output) peak = std::max(peak, Bytes::of(n_ubatch * (a.vocab + a.hidden) * f32));
+  if (holds_output) peak = std::max(peak, Bytes::product(n_ubatch, a.vocab + a.hidden, f32));
   return peak;
 }
 
-void account(const Scenario& s, Report& r, WeightsMemo* memo) {
-  const Model& m = *s.model;
-  const Architecture& a = m.arch;
-  const InferenceSettings& inf = s.inference;
+Bytes pipeline_copies_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch) {
+  // ggml-backend.cpp ggml_backend_sched: n_copies = GGML_SCHED_MAX_COPIES (4) when pipelining; one copy is
+  // already in compute_buffer_bytes.
+  const std::int64_t extra_copies = 4 - 1;
+  const Bytes mask = Bytes::product(n_kv, pad(n_ubatch, 64), 4);
+  const Bytes hidden = Bytes::product(n_ubatch, a.hidden, 4);
+  return (mask + hidden) * extra_copies;
+}
+
+namespace {
+
+/// KV of layers [first, end): n_ctx cells each (windowed layers fewer), plus recurrent f32 states.
+Bytes kv_range_bytes(const Architecture& a, const InferenceSettings& inf, std::int64_t cells, std::int64_t first,
+                     std::int64_t end) {
   const LlamaCppSettings& lc = inf.llama_cpp;
-  const std::int64_t n_layer = std::max<std::int64_t>(a.layers, 1);
-  const std::int64_t ngl = lc.n_gpu_layers < 0 ? n_layer + 1 : std::min(lc.n_gpu_layers, n_layer + 1);
-  // llama-model.cpp load_tensors: i_gpu_start = max(n_layer − n_gpu_layers, 0).
-  const std::int64_t first_gpu_layer = std::max<std::int64_t>(0, n_layer - ngl);
-  const bool output_on_gpu = ngl > n_layer;
-  // Layer split over devices (--split-mode layer): equal shares, the output on the last device.
-  const std::int64_t devices = std::max<std::int64_t>(1, inf.pipeline_parallel);
-  const std::int64_t gpu_layers = n_layer - first_gpu_layer;
-  const std::int64_t per_device = (gpu_layers + devices - 1) / devices;
-
-  WeightPlacement place;
-  place.first_layer = static_cast<std::int32_t>(first_gpu_layer);
-  place.end_layer = static_cast<std::int32_t>(std::min(n_layer, first_gpu_layer + per_device));
-  place.embedding = false;  // token_embd is always kept in host memory
-  place.head = output_on_gpu && devices == 1;
-  place.vision = false;
-  const WeightsEstimate w = weights_for(m, s.weights, a.family == "bare" ? WeightPlacement{} : place, memo);
-
-  const std::int64_t cells = kv_cells(inf.context, lc.n_seq_max);
-  const std::int32_t kv_first = place.first_layer;
-  const std::int32_t kv_end = place.end_layer;
-  Bytes kv_device;
-  for (std::int32_t i = kv_first; i < kv_end && i < static_cast<std::int32_t>(a.layer_specs.size()); ++i) {
-    const auto& l = a.layer_specs[i];
-    // SWA layers keep n_swa × n_seq_max + n_ubatch cells (llama-kv-cache-iswa.cpp), padded to 256.
-    // SWA and chunked (Llama 4) layers share the iSWA cache of n_swa × n_seq_max + n_ubatch cells.
+  Bytes kv;
+  const auto n_specs = static_cast<std::int64_t>(a.layer_specs.size());
+  for (std::int64_t i = first; i < end && i < n_specs; ++i) {
+    const auto& l = a.layer_specs[static_cast<std::size_t>(i)];
+    // SWA and chunked (Llama 4) layers share the iSWA cache of n_swa × n_seq_max + n_ubatch cells
+    // (llama-kv-cache-iswa.cpp), padded to 256.
     const bool windowed = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
     const std::int64_t held = windowed ? std::min(cells, pad(l.window * lc.n_seq_max + lc.n_ubatch, 256)) : cells;
-    kv_device += kv_bytes_per_token_layer(a, l, inf.kv, 1) * held;
+    kv += kv_bytes_per_token_layer(a, l, inf.kv, 1) * held;
   }
+  if (end <= first) return kv;
   // Recurrent layers keep an f32 state per sequence (llama-memory-recurrent.cpp: r_l, s_l as F32).
-  const Bytes recurrent = mamba_state_bytes_per_sequence(a, 32, 1, kv_first, kv_end) * lc.n_seq_max;
-  kv_device += recurrent;
-  const Bytes compute = a.family == "bare"
-                            ? Bytes{}
-                            : compute_buffer_bytes(a, cells, lc.n_ubatch, lc.flash_attn, output_on_gpu && devices == 1);
+  return kv +
+         mamba_state_bytes_per_sequence(a, 32, 1, static_cast<std::int32_t>(first), static_cast<std::int32_t>(end)) *
+             lc.n_seq_max;
+}
 
-  const std::string layers_note =
-      !r.explain ? std::string()
-                 : " (layers " + std::to_string(place.first_layer) + "–" + std::to_string(place.end_layer - 1) +
-                       (place.head ? " + output" : "") + " on this GPU; token_embd in host memory)";
-  r.add({"weights", "Model weights (CUDA0 model buffer)", w.bytes,
-         explained(r, [&] { return weights_formula(w) + layers_note; }),
-         explained(r, [&] { return std::string(s.weights.source); })});
-  if (a.family != "bare") {
-    r.add({"kv_cache", "KV cache", kv_device,
-           explained(r,
-                     [&] {
-                       return group_thousands(cells) + " cells (" + std::to_string(inf.context) + " × " +
-                              std::to_string(lc.n_seq_max) + " sequences, padded to 256) × " +
-                              kv_per_token_formula(a, inf.kv, 1) +
-                              (recurrent > Bytes{} ? " + recurrent f32 states " + format_exact(recurrent)
-                                                   : std::string()) +
-                              " = " + format_exact(kv_device) + " ≈ " + format(kv_device, kMiB);
-                     }),
-           explained(r, [&] {
-             return std::string("llama.cpp src/llama-kv-cache.cpp (K and V: n_embd_k_gqa × kv_size per layer)");
-           })});
-    r.add({"activations", "Compute buffer", compute,
-           explained(r,
-                     [&] {
-                       return std::string(
-                                  lc.flash_attn
-                                      ? "flash attention (no score matrix): max(KQ mask + 4 × n_ubatch × n_embd × 4 B, "
-                                        "output logits n_ubatch × (n_vocab + n_embd) × 4 B)"
-                                      : "KQ scores " + group_thousands(cells) + " × " + std::to_string(lc.n_ubatch) +
-                                            " × " + std::to_string(a.heads) +
-                                            " heads × 4 B + KQ mask + 4 × n_ubatch × n_embd × 4 B") +
-                              " = " + format_exact(compute) + " ≈ " + format(compute, kMiB);
-                     }),
-           explained(r, [&] {
-             return std::string("llama.cpp src/llama-graph.cpp build_attn_mha; ggml-alloc graph allocator");
-           })});
+/// Whole layers [first, end) (and the output layer when `head`) of the text model; token_embd never.
+WeightsEstimate layer_weights(const Scenario& s, std::int64_t first, std::int64_t end, bool head, WeightsMemo* memo) {
+  WeightPlacement p;
+  p.first_layer = static_cast<std::int32_t>(first);
+  p.end_layer = static_cast<std::int32_t>(std::max(first, end));
+  p.embedding = false;  // token_embd is always kept in host memory
+  p.head = head;
+  p.vision = false;  // a multimodal projector is a separate file (mmproj)
+  return weights_for(*s.model, s.weights, p, memo);
+}
+
+/// Adds `params` elements stored as `codec` to `w`, one part per codec name.
+void add_part(WeightsEstimate& w, const Codec& codec, std::int64_t params, Bytes bytes) {
+  w.bytes += bytes;
+  w.params += params;
+  const auto it = std::find_if(w.parts.begin(), w.parts.end(), [&](const auto& p) { return p.codec == codec.name; });
+  if (it == w.parts.end()) {
+    w.parts.push_back({codec.name, params, bytes});
+  } else {
+    it->params += params;
+    it->bytes += bytes;
+  }
+}
+
+/// 2D weights that run as a plain matrix product: the CUDA split buffer takes only those
+/// (ggml-cuda.cu supports_op: GGML_OP_MUL_MAT with ne[2] = ne[3] = 1; stacked experts run as MUL_MAT_ID).
+bool row_splittable(const Tensor& t) {
+  if (t.rows <= 1 || t.count != 1) return false;
+  switch (t.role) {
+    case TensorRole::attn_q:
+    case TensorRole::attn_k:
+    case TensorRole::attn_v:
+    case TensorRole::attn_qkv:
+    case TensorRole::attn_o:
+    case TensorRole::mla_q_a:
+    case TensorRole::mla_q_b:
+    case TensorRole::mla_kv_a:
+    case TensorRole::mla_kv_b:
+    case TensorRole::mlp_gate:
+    case TensorRole::mlp_up:
+    case TensorRole::mlp_down:
+    case TensorRole::router:
+    case TensorRole::ssm_in:
+    case TensorRole::ssm_x:
+    case TensorRole::ssm_out:
+    case TensorRole::lm_head: return true;
+    default: return false;
+  }
+}
+
+/// --split-mode row: every row-splittable 2D weight of an offloaded layer is cut into row slices over all
+/// GPUs (by tensor_split); the rest of the layer stays on its layer's GPU. A matrix whose slice on its own
+/// layer's GPU would be empty is not split (ggml-cuda.cu supports_op: row_low == row_high).
+void add_row_split_weights(const Scenario& s, Placement& p) {
+  const Model& m = *s.model;
+  const std::vector<float> starts = parallel::row_split_starts(p.proportions);
+  const std::int64_t rounding = parallel::row_rounding(s.gpu.compute_capability);
+  auto put = [&](const Tensor& one, int dev) {
+    const Codec& codec = codec_for(s.weights, one, m.arch);
+    const auto own = static_cast<std::size_t>(dev);  // row mode lists every GPU: position = GPU index
+    if (row_splittable(one) && parallel::row_range(one.rows, starts, own, rounding).rows() > 0) {
+      for (std::size_t g = 0; g < starts.size(); ++g) {
+        const std::int64_t rows = parallel::row_range(one.rows, starts, g, rounding).rows();
+        if (rows > 0) add_part(p.gpus[g].weights, codec, rows * one.cols, stored_bytes(codec, rows, one.cols));
+      }
+      return;
+    }
+    add_part(p.gpus[own].weights, codec, one.rows * one.cols * one.count,
+             stored_bytes(codec, one.rows, one.cols, one.count));
+  };
+  for (const Tensor& t : m.tensors) {
+    if (t.stage != TensorStage::text) continue;
+    if (t.layer < 0) {
+      const bool front = t.role == TensorRole::embedding || t.role == TensorRole::embedding_norm ||
+                         t.role == TensorRole::position_embedding;
+      if (!front && p.map.output_device != parallel::kHost) put(t, p.map.output_device);
+      continue;
+    }
+    for (std::int64_t i = t.layer; i < t.layer + t.layers && i < p.n_layer; ++i) {
+      const int dev = p.map.layer_device[static_cast<std::size_t>(i)];
+      if (dev == parallel::kHost) continue;
+      Tensor one = t;
+      one.layer = static_cast<std::int32_t>(i);
+      one.layers = 1;
+      put(one, dev);
+    }
+  }
+  for (GpuShare& g : p.gpus) {
+    std::stable_sort(g.weights.parts.begin(), g.weights.parts.end(),
+                     [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
+  }
+}
+
+/// llama.cpp's device list and the proportions it splits by.
+void choose_devices(const Scenario& s, Placement& p) {
+  const LlamaCppSettings& lc = s.inference().llama_cpp;
+  const std::int64_t count = std::max<std::int64_t>(s.gpu_count, 1);
+  p.mode = lc.split_mode;
+  p.gpus.assign(static_cast<std::size_t>(count), GpuShare{});
+  if (p.mode == LlamaSplitMode::none || count == 1) {
+    // src/llama.cpp: split mode none keeps only devices[main_gpu].
+    p.devices = {static_cast<int>(std::clamp<std::int64_t>(lc.main_gpu, 0, count - 1))};
+    p.proportions = {1.0};
+  } else {
+    p.devices.resize(static_cast<std::size_t>(count));
+    std::iota(p.devices.begin(), p.devices.end(), 0);
+    // Default: by free memory, which is the same on identical GPUs.
+    p.proportions =
+        lc.tensor_split.size() == p.devices.size() ? lc.tensor_split : std::vector<double>(p.devices.size(), 1.0);
+  }
+  for (int d : p.devices) p.gpus[static_cast<std::size_t>(d)].used = true;
+}
+
+/// The layer map over hardware GPU indices.
+void map_layers(const Scenario& s, Placement& p) {
+  const std::int64_t ngl = s.inference().llama_cpp.n_gpu_layers;
+  p.n_gpu_layers = ngl < 0 ? p.n_layer + 1 : std::min(ngl, p.n_layer + 1);
+  p.map = parallel::assign_layers(p.n_layer, ngl, parallel::split_points(p.proportions));
+  auto hw = [&](int d) { return d == parallel::kHost ? d : p.devices[static_cast<std::size_t>(d)]; };
+  for (int& d : p.map.layer_device) d = hw(d);
+  p.map.output_device = hw(p.map.output_device);
+  for (std::size_t g = 0; g < p.gpus.size(); ++g) {
+    const auto [first, end] = p.map.range(static_cast<int>(g));
+    p.gpus[g].first_layer = first;
+    p.gpus[g].end_layer = end;
+    p.gpus[g].output = p.map.output_device == static_cast<int>(g);
+  }
+}
+
+/// A bare parameter count has no layers: each GPU takes its tensor_split share of the weights.
+void place_bare(const Scenario& s, Placement& p, WeightsMemo* memo) {
+  const WeightsEstimate all = weights_for(*s.model, s.weights, WeightPlacement{}, memo);
+  const double sum = std::accumulate(p.proportions.begin(), p.proportions.end(), 0.0);
+  for (std::size_t k = 0; k < p.devices.size(); ++k) {
+    GpuShare& g = p.gpus[static_cast<std::size_t>(p.devices[k])];
+    g.weights = all;
+    if (p.devices.size() > 1) {
+      const double share = sum > 0 ? p.proportions[k] / sum : 0.0;
+      g.weights.bytes = scale_floor(all.bytes, share);
+      g.weights.params = static_cast<std::int64_t>(static_cast<double>(all.params) * share);
+      for (auto& part : g.weights.parts) {
+        part.bytes = scale_floor(part.bytes, share);
+        part.params = static_cast<std::int64_t>(static_cast<double>(part.params) * share);
+      }
+    }
+    g.context = cuda_context(false).bytes;
+  }
+}
+
+/// Weights, KV, compute buffer and CUDA context of every GPU llama.cpp uses.
+void fill_gpus(const Scenario& s, Placement& p, WeightsMemo* memo) {
+  const Architecture& a = s.model->arch;
+  const LlamaCppSettings& lc = s.inference().llama_cpp;
+  if (p.mode == LlamaSplitMode::row && p.devices.size() > 1) add_row_split_weights(s, p);
+  bool any_layer = false;
+  for (GpuShare& g : p.gpus) {
+    if (!g.used) continue;
+    const bool holds = g.end_layer > g.first_layer || g.output;
+    if (holds && !(p.mode == LlamaSplitMode::row && p.devices.size() > 1))
+      g.weights = layer_weights(s, g.first_layer, g.end_layer, g.output, memo);
+    g.kv = kv_range_bytes(a, s.inference(), p.cells, g.first_layer, g.end_layer);
+    if (holds) g.compute = compute_buffer_bytes(a, p.cells, lc.n_ubatch, lc.flash_attn, g.output);
+    g.context = cuda_context(false).bytes;
+    any_layer = any_layer || holds;
+  }
+  // With no layer offloaded the first GPU still reserves a compute buffer (llama-context.cpp graph reserve).
+  if (!any_layer) {
+    p.gpus[static_cast<std::size_t>(p.devices.front())].compute =
+        compute_buffer_bytes(a, p.cells, lc.n_ubatch, lc.flash_attn, false);
+  }
+}
+
+}  // namespace
+
+Placement place(const Scenario& s, WeightsMemo* memo) {
+  const Architecture& a = s.model->arch;
+  const InferenceSettings& inf = s.inference();
+  Placement p;
+  choose_devices(s, p);
+  p.cells = kv_cells(inf.context, inf.llama_cpp.n_seq_max);
+  if (is_bare(a)) {
+    place_bare(s, p, memo);
+    p.n_gpu_layers = 0;
+  } else {
+    p.n_layer = std::max<std::int64_t>(a.layers, 1);
+    map_layers(s, p);
+    fill_gpus(s, p, memo);
+    const bool host_output = p.map.output_device == parallel::kHost;
+    WeightPlacement hp;
+    hp.first_layer = 0;
+    hp.end_layer = static_cast<std::int32_t>(p.map.first_gpu_layer);
+    hp.head = host_output;
+    hp.vision = false;
+    p.host_weights = weights_for(*s.model, s.weights, hp, memo).bytes;
+    p.host_kv = kv_range_bytes(a, inf, p.cells, 0, p.map.first_gpu_layer);
+    // llama-context.cpp: pipeline parallelism with > 1 device, every layer and the output offloaded,
+    // split mode layer (and KV offloaded, the default).
+    p.pipeline = p.devices.size() > 1 && p.mode == LlamaSplitMode::layer && p.n_gpu_layers > p.n_layer;
+  }
+  for (std::size_t g = 0; g < p.gpus.size(); ++g) {
+    if (p.gpus[g].used && p.gpus[g].total() > p.gpus[p.heaviest].total()) p.heaviest = g;
+  }
+  if (!p.gpus[p.heaviest].used) p.heaviest = static_cast<std::size_t>(p.devices.front());
+  return p;
+}
+
+namespace {
+
+/// Where the fullest GPU sits in the split, for the formulas: "" on a single GPU.
+std::string gpu_note(const Placement& p) {
+  if (p.devices.size() < 2) return std::string();
+  return "GPU " + std::to_string(p.heaviest) + " of " + std::to_string(p.devices.size()) + ", the fullest: " +
+         (p.mode == LlamaSplitMode::row ? std::string("row slices of every offloaded layer's 2D weights, ") : "") +
+         layers_text(p.gpus[p.heaviest].first_layer, p.gpus[p.heaviest].end_layer, p.gpus[p.heaviest].output);
+}
+
+/// The nominal bits per weight of a GGUF type stored as whole blocks (Q4_K: 144 B per 256 = 4.5 bits).
+double nominal_bits(const Codec& c) {
+  return c.group > 0 ? static_cast<double>(c.block_bits) / static_cast<double>(c.group) : 0.0;
+}
+
+std::string weights_note(const Scenario& s, const Placement& p) {
+  const Architecture& a = s.model->arch;
+  if (is_bare(a)) {
+    std::string note;
+    if (s.weights.gguf) {
+      note = " (" + s.weights.name + " at the nominal " + format_decimal(nominal_bits(s.weights.linear), 4) +
+             " bits per weight of its base type " + s.weights.linear.name +
+             ": a bare count has no tensor shapes for the mixture's other types)";
+    }
+    if (p.devices.size() > 1) {
+      const double sum = std::accumulate(p.proportions.begin(), p.proportions.end(), 0.0);
+      const auto k = static_cast<std::size_t>(
+          std::find(p.devices.begin(), p.devices.end(), static_cast<int>(p.heaviest)) - p.devices.begin());
+      note += " — on GPU " + std::to_string(p.heaviest) + " of " + std::to_string(p.devices.size()) +
+              ", the fullest: its tensor_split share " + format_decimal(p.proportions[k] / sum, 4) + " of the weights";
+    }
+    return note;
+  }
+  const GpuShare& g = p.gpus[p.heaviest];
+  if (p.devices.size() < 2) {
+    return " (" + layers_text(g.first_layer, g.end_layer, g.output) + " on this GPU; token_embd in host memory)";
+  }
+  return " (" + gpu_note(p) + "; token_embd in host memory)";
+}
+
+void add_weights(const Scenario& s, const Placement& p, Report& r) {
+  const GpuShare& g = p.gpus[p.heaviest];
+  const bool one = p.devices.size() < 2;
+  r.add({"weights", one ? "Model weights (CUDA0 model buffer)" : "Model weights (model buffer of the fullest GPU)",
+         g.weights.bytes, explained(r, [&] { return weights_formula(g.weights) + weights_note(s, p); }),
+         explained(r, [&] {
+           return std::string(s.weights.source) + (one ? std::string() : std::string("; split: ") + kSplitSource);
+         })});
+}
+
+void add_kv(const Scenario& s, const Placement& p, Report& r) {
+  const Architecture& a = s.model->arch;
+  const InferenceSettings& inf = s.inference();
+  const GpuShare& g = p.gpus[p.heaviest];
+  r.add({"kv_cache", "KV cache", g.kv,
+         explained(r,
+                   [&] {
+                     const Bytes recurrent =
+                         mamba_state_bytes_per_sequence(a, 32, 1, static_cast<std::int32_t>(g.first_layer),
+                                                        static_cast<std::int32_t>(g.end_layer)) *
+                         inf.llama_cpp.n_seq_max;
+                     const bool all = g.first_layer == 0 && g.end_layer == p.n_layer;
+                     const std::string per_token =
+                         all ? kv_per_token_formula(a, inf.kv, 1)
+                             : format_exact(kv_bytes_per_token(a, inf.kv, 1, static_cast<std::int32_t>(g.first_layer),
+                                                               static_cast<std::int32_t>(g.end_layer))) +
+                                   "/token over " + layers_text(g.first_layer, g.end_layer, false);
+                     return group_thousands(p.cells) + " cells (" + std::to_string(inf.context) + " × " +
+                            std::to_string(inf.llama_cpp.n_seq_max) + " sequences, padded to 256) × " + per_token +
+                            (recurrent > Bytes{} ? " + recurrent f32 states " + format_exact(recurrent)
+                                                 : std::string()) +
+                            " = " + format_exact(g.kv) + " ≈ " + format(g.kv, kMiB) +
+                            (p.devices.size() > 1 ? " on " + gpu_note(p) : std::string());
+                   }),
+         explained(r, [&] {
+           return std::string(
+               "llama.cpp src/llama-kv-cache.cpp (K and V: n_embd_k_gqa × kv_size per layer, on the "
+               "device of the layer)");
+         })});
+}
+
+std::string compute_source(const Placement& p) {
+  std::string src = "llama.cpp src/llama-graph.cpp build_attn_mha; ggml-alloc graph allocator";
+  if (p.devices.size() < 2) return src;
+  return src +
+         ". Under a split (rule, not measured per GPU): ggml-backend.cpp ggml_backend_sched gives every GPU its "
+         "own compute buffer, the graph allocator's peak over the layers it runs, one layer's attention at a "
+         "time, so each GPU holding layers needs the single-GPU figure and the output GPU adds the logits; the "
+         "row-split slices of the other GPUs come from the CUDA memory pool and are not counted. When the "
+         "scheduler pipelines micro-batches it keeps GGML_SCHED_MAX_COPIES = 4 copies of each GPU's inputs: up "
+         "to 3 × (KQ mask + n_ubatch × n_embd × 4 B) more per GPU, not included (the one published two-device "
+         "log, over RPC, shows none)";
+}
+
+void add_compute(const Scenario& s, const Placement& p, Report& r) {
+  const Architecture& a = s.model->arch;
+  const LlamaCppSettings& lc = s.inference().llama_cpp;
+  const GpuShare& g = p.gpus[p.heaviest];
+  r.add({"activations", "Compute buffer", g.compute,
+         explained(r,
+                   [&] {
+                     return std::string(
+                                lc.flash_attn
+                                    ? "flash attention (no score matrix): max(KQ mask + 4 × n_ubatch × n_embd × 4 B, "
+                                      "output logits n_ubatch × (n_vocab + n_embd) × 4 B)"
+                                    : "KQ scores " + group_thousands(p.cells) + " × " + std::to_string(lc.n_ubatch) +
+                                          " × " + std::to_string(a.heads) +
+                                          " heads × 4 B + KQ mask + 4 × n_ubatch × n_embd × 4 B") +
+                            " = " + format_exact(g.compute) + " ≈ " + format(g.compute, kMiB) +
+                            (p.devices.size() > 1 ? " on " + gpu_note(p) : std::string());
+                   }),
+         explained(r, [&] { return compute_source(p); })});
+}
+
+}  // namespace
+
+namespace {
+
+/// One GPU of the "split" detail.
+std::string gpu_json(const GpuShare& g, std::size_t index) {
+  io::ObjectText o;
+  o.set("gpu", static_cast<std::int64_t>(index)).set("used", g.used);
+  o.set("layers", layers_text(g.first_layer, g.end_layer, g.output));
+  o.set("first_layer", g.first_layer).set("end_layer", g.end_layer).set("n_layers", g.end_layer - g.first_layer);
+  o.set("output", g.output).set("weights_bytes", g.weights.bytes.in_bytes()).set("kv_bytes", g.kv.in_bytes());
+  o.set("compute_bytes", g.compute.in_bytes()).set("context_bytes", g.context.in_bytes());
+  return o.set("total_bytes", g.total().in_bytes()).str();
+}
+
+/// "GPU 0: layers 0–16, 4.37 GiB; GPU 1: layers 17–31 + output, 4.52 GiB; host: token_embd, 0.26 GiB".
+std::string split_formula(const Placement& p) {
+  std::string t;
+  for (std::size_t g = 0; g < p.gpus.size(); ++g) {
+    const GpuShare& x = p.gpus[g];
+    t += (t.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(g) + ": " +
+         (x.used ? layers_text(x.first_layer, x.end_layer, x.output) + ", " + format_iec(x.total()) : "idle");
+  }
+  const std::int64_t cpu = p.map.first_gpu_layer;
+  return t + "; host: token_embd" + (cpu > 0 ? " + " + layers_text(0, cpu, false) : std::string()) +
+         (p.map.output_device == parallel::kHost && !p.map.layer_device.empty() ? " + output" : "") + ", " +
+         format_iec(p.host_total());
+}
+
+void add_split_detail(const Scenario& s, const Placement& p, Report& r) {
+  std::string gpus;
+  io::JsonWriter w(gpus);
+  w.begin_array();
+  for (std::size_t g = 0; g < p.gpus.size(); ++g) w.raw(gpu_json(p.gpus[g], g));
+  w.end_array();
+  std::string split;
+  io::JsonWriter ws(split);
+  ws.begin_array();
+  for (double x : p.proportions) ws.value(x);
+  ws.end_array();
+  io::ObjectText d;
+  d.set("split_mode", to_string(p.mode)).set("main_gpu", s.inference().llama_cpp.main_gpu);
+  d.set_raw("tensor_split", split).set("heaviest", static_cast<std::int64_t>(p.heaviest));
+  d.set("n_layer", p.n_layer).set("n_gpu_layers", p.n_gpu_layers).set("first_gpu_layer", p.map.first_gpu_layer);
+  d.set_raw("gpus", gpus);
+  d.set("host_weights_bytes", p.host_weights.in_bytes()).set("host_kv_bytes", p.host_kv.in_bytes());
+  d.set("host_bytes", p.host_total().in_bytes()).set("pipeline_parallel", p.pipeline);
+  const Architecture& a = s.model->arch;
+  const Bytes copies = p.pipeline ? pipeline_copies_bytes(a, p.cells, s.inference().llama_cpp.n_ubatch) : Bytes{};
+  d.set("pipeline_copies_bytes", copies.in_bytes());
+  if (!is_bare(a)) d.set("layers_formula", split_formula(p));
+  d.set("source", kSplitSource);
+  r.detail("split", d.str());
+}
+
+void add_warnings(const Scenario& s, const Placement& p, Report& r) {
+  const Architecture& a = s.model->arch;
+  const LlamaCppSettings& lc = s.inference().llama_cpp;
+  if (p.map.first_gpu_layer > 0) {
+    r.warnings.push_back(std::to_string(p.map.first_gpu_layer) + " layers stay on the CPU (n_gpu_layers " +
+                         std::to_string(lc.n_gpu_layers) + "): they need " + format_iec(p.host_total()) +
+                         " of host memory with token_embd and run far slower");
+  }
+  if (p.pipeline) {
+    r.warnings.push_back(
+        "llama.cpp pipelines micro-batches over the " + std::to_string(p.devices.size()) +
+        " GPUs (every layer offloaded, split_mode layer): ggml's scheduler then keeps 4 copies of each GPU's "
+        "inputs, up to " +
+        format_iec(pipeline_copies_bytes(a, p.cells, lc.n_ubatch)) + " per GPU beyond this estimate");
+  }
+  if (is_bare(a) && s.weights.gguf) {
+    r.warnings.push_back("a bare parameter count with " + s.weights.name + ": every weight is counted at " +
+                         format_decimal(nominal_bits(s.weights.linear), 4) +
+                         " bits, the nominal size of the base type " + s.weights.linear.name +
+                         "; the mixture's larger types (attn_v, ffn_down, output) need the architecture, so this is a "
+                         "lower bound: give a catalog id or the config.json for the per-tensor recipe");
+  }
+  if (is_bare(a) && p.devices.size() > 1) {
+    r.warnings.push_back(
+        "a bare parameter count has no layers: each GPU is given its tensor_split share of the "
+        "weights, with no KV cache or compute buffer");
+  }
+}
+
+}  // namespace
+
+void account(const Scenario& s, Report& r, WeightsMemo* memo) {
+  const Architecture& a = s.model->arch;
+  const Placement p = place(s, memo);
+  const GpuShare& g = p.gpus[p.heaviest];
+  add_weights(s, p, r);
+  if (!is_bare(a)) {
+    add_kv(s, p, r);
+    add_compute(s, p, r);
   }
   r.add(cuda_context_component(false, r.explain));
 
-  r.metric("weights_bytes", static_cast<double>(w.bytes.in_bytes()));
-  if (a.family != "bare") {
-    r.metric("kv_bytes_per_token", static_cast<double>(kv_bytes_per_token(a, inf.kv, 1).in_bytes()));
-    r.metric("kv_cache_bytes", static_cast<double>(kv_device.in_bytes()));
-    r.metric("kv_capacity_tokens", static_cast<double>(cells));
-    r.metric("activation_bytes", static_cast<double>(compute.in_bytes()));
+  r.metric("weights_bytes", static_cast<double>(g.weights.bytes.in_bytes()));
+  if (!is_bare(a)) {
+    r.metric("kv_bytes_per_token", static_cast<double>(kv_bytes_per_token(a, s.inference().kv, 1).in_bytes()));
+    r.metric("kv_cache_bytes", static_cast<double>(g.kv.in_bytes()));
+    r.metric("kv_capacity_tokens", static_cast<double>(p.cells));
+    r.metric("activation_bytes", static_cast<double>(g.compute.in_bytes()));
   }
   if (!r.explain) return;
+  const LlamaCppSettings& lc = s.inference().llama_cpp;
   io::ObjectText e;
   e.set("engine", "llama.cpp");
-  e.set("n_gpu_layers", ngl);
-  e.set("n_ctx", cells);
+  e.set("n_gpu_layers", p.n_gpu_layers);
+  e.set("n_ctx", p.cells);
   e.set("n_ubatch", lc.n_ubatch);
   e.set("flash_attn", lc.flash_attn);
+  e.set("split_mode", to_string(p.mode));
   e.set("source", kSource);
   r.detail("engine", e.str());
-  if (first_gpu_layer > 0) {
-    r.warnings.push_back(std::to_string(first_gpu_layer) + " layers stay on the CPU (n_gpu_layers " +
-                         std::to_string(lc.n_gpu_layers) + "): they need host memory and run far slower");
-  }
+  add_split_detail(s, p, r);
+  add_warnings(s, p, r);
 }
 
 }  // namespace vram::llamacpp

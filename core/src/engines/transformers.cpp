@@ -11,15 +11,15 @@ namespace vram::transformers_engine {
 void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   const Model& m = *s.model;
   const Architecture& a = m.arch;
-  const InferenceSettings& inf = s.inference;
+  const InferenceSettings& inf = s.inference();
   const std::int64_t tp = inf.tensor_parallel;
-  const std::int64_t b = s.weights.name == "fp32" ? 4 : 2;
+  const std::int64_t b = activation_elem_bytes(s.weights);
   WeightPlacement place;
   place.tensor_parallel = tp;
   const WeightsEstimate w = weights_for(m, s.weights, place, memo);
   r.add({"weights", "Model weights", w.bytes, explained(r, [&] { return weights_formula(w); }),
          explained(r, [&] { return std::string(s.weights.source); })});
-  if (a.family != "bare") {
+  if (a.family != Family::bare) {
     // Mamba layers: conv and SSM states per sequence in the model dtype (MambaCache).
     const Bytes kv = (kv_bytes_for_sequence(a, inf.kv, tp, inf.context, 0, INT32_MAX) +
                       mamba_state_bytes_per_sequence(a, 8 * b, tp)) *

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "vram/error.hpp"
+#include "vram/io/json_read.hpp"
 
 namespace vram::io {
 
@@ -21,7 +22,8 @@ std::string join_path(const std::string& parent, std::string_view key) {
 
 namespace {
 
-std::string joined(std::initializer_list<std::string_view> names) {
+template <typename Names>
+std::string joined(const Names& names) {
   std::string list;
   for (const auto& n : names) (list += list.empty() ? "" : ", ") += n;
   return list;
@@ -43,11 +45,11 @@ std::int64_t read_int(const json& v, const std::string& parent, std::string_view
   } else if (v.is_number_float()) {
     const double d = v.get<double>();
     if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e15) {
-      throw InputError(path(), "must be " + describe_range(range) + "; got " + v.dump());
+      throw InputError(path(), "must be " + describe_range(range) + "; got " + describe_value(v));
     }
     n = static_cast<std::int64_t>(d);
   } else {
-    throw InputError(path(), "must be " + describe_range(range) + "; got " + std::string(v.type_name()));
+    throw InputError(path(), "must be " + describe_range(range) + "; got " + describe_value(v));
   }
   if (n < range.min || n > range.max) {
     throw InputError(path(), "must be " + describe_range(range) + "; got " + std::to_string(n));
@@ -103,9 +105,9 @@ std::optional<double> optional_number(const json& obj, std::string_view key, con
   }
   const double d = it->get<double>();
   if (!std::isfinite(d) || d < min || d > max) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "must be a number from %g to %g; got %s", min, max, it->dump().c_str());
-    throw InputError(join_path(path, key), buf);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "must be a number from %g to %g; got ", min, max);
+    throw InputError(join_path(path, key), buf + describe_value(*it));
   }
   return d;
 }
@@ -124,7 +126,7 @@ std::optional<bool> optional_bool(const json& obj, std::string_view key, const s
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
   if (!it->is_boolean()) {
-    throw InputError(join_path(path, key), "must be true or false; got " + it->dump());
+    throw InputError(join_path(path, key), "must be true or false; got " + describe_value(*it));
   }
   return it->get<bool>();
 }
@@ -133,7 +135,7 @@ std::optional<std::string> optional_string(const json& obj, std::string_view key
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
   if (!it->is_string()) {
-    throw InputError(join_path(path, key), "must be a string; got " + std::string(it->type_name()));
+    throw InputError(join_path(path, key), "must be a string; got " + describe_value(*it));
   }
   return it->get<std::string>();
 }
@@ -151,8 +153,8 @@ std::optional<std::string> optional_choice(const json& obj, std::string_view key
 namespace {
 
 /// Calls `on_unknown(key)` for each key of `obj` outside `known` and "extra".
-template <typename F>
-void for_unknown_keys(const json& obj, std::initializer_list<std::string_view> known, F&& on_unknown) {
+template <typename Names, typename F>
+void for_unknown_keys(const json& obj, const Names& known, F&& on_unknown) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     if (it.key() == "extra") continue;
     bool found = false;
@@ -164,6 +166,11 @@ void for_unknown_keys(const json& obj, std::initializer_list<std::string_view> k
 }  // namespace
 
 void warn_unknown_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known,
+                       std::vector<std::string>& warnings) {
+  warn_unknown_keys(obj, path, std::span<const std::string_view>(known.begin(), known.size()), warnings);
+}
+
+void warn_unknown_keys(const json& obj, const std::string& path, std::span<const std::string_view> known,
                        std::vector<std::string>& warnings) {
   for_unknown_keys(obj, known, [&](const std::string& key) {
     warnings.push_back(join_path(path, key) + ": unknown field, ignored; allowed here: " + joined(known) +

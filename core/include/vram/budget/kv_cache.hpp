@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "vram/budget/term.hpp"
 #include "vram/model.hpp"
 #include "vram/scenario.hpp"
 #include "vram/units.hpp"
@@ -42,7 +43,28 @@ Bytes kv_bytes_for_sequence(const Architecture& arch, const KvDtype& dtype, std:
 Bytes mamba_state_bytes_per_sequence(const Architecture& arch, std::int64_t state_bits, std::int64_t tensor_parallel,
                                      std::int32_t first = 0, std::int32_t end = INT32_MAX);
 
-/// "32 layers × 2 (K,V) × 8 KV heads × 128 dims × 2 B = 131,072 B/token"
+/// Bytes one token adds over layers [first, end) on one rank, as a term: one
+/// product per kind of layer, layers × 2 (K,V) × KV heads × head_dim × dtype
+/// bytes (or whole blocks of a block-quantized type), per token.
+/// Its bytes equal kv_bytes_per_token.
+Term kv_per_token_term(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                       std::int32_t first = 0, std::int32_t end = INT32_MAX);
+
+/// KV bytes of `sequences` sequences of `blocks × block_size` tokens (block_size
+/// 1: plain tokens) on layers [first, end), sliding layers capped at their
+/// window: one product per attention type. Its bytes equal
+/// sequences × kv_bytes_for_sequence(blocks × block_size).
+Term kv_sequences_term(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                       std::int64_t sequences, std::int64_t blocks, std::int64_t block_size,
+                       std::int32_t first = 0, std::int32_t end = INT32_MAX);
+
+/// Recurrent state of `sequences` sequences in the Mamba layers of [first, end):
+/// conv and SSM states as two products. Its bytes equal
+/// sequences × mamba_state_bytes_per_sequence.
+Term mamba_state_term(const Architecture& arch, std::int64_t state_bits, std::int64_t tensor_parallel,
+                      std::int64_t sequences, std::int32_t first = 0, std::int32_t end = INT32_MAX);
+
+/// kv_per_token_term rendered: "32 layers × 2 (K,V) × 8 KV heads × 128 dims × 2 B (bf16) = 131,072 B/token".
 std::string kv_per_token_formula(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel);
 
 }  // namespace vram

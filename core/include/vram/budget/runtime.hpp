@@ -7,25 +7,18 @@
 // "the CUDA context ... is not counted in memory_allocated".
 #pragma once
 
-#include <cstdint>
-#include <string>
-
+#include "vram/budget/term.hpp"
 #include "vram/report.hpp"
 #include "vram/units.hpp"
 
 namespace vram {
 
-/// A runtime figure with the measurement it comes from.
-struct RuntimeTerm {
-  Bytes bytes;
-  std::string source;
-};
-
 /// CUDA context plus library kernels at engine start, per GPU, before any
 /// tensor: 0.51 GiB for one GPU; 1.51 GiB once NCCL is initialised for
 /// tensor or pipeline parallelism ("init_non_torch" in the public vLLM 0.19
 /// H100 sweep, llm-d-planner accuracy/results/v0.19.0/results_raw.csv).
-RuntimeTerm cuda_context(bool multi_gpu);
+/// Calibrated: the term carries the spread of that sweep as its range.
+Term cuda_context(bool multi_gpu);
 
 /// The CUDA context as a report line (formula and source filled when `explain`).
 Component cuda_context_component(bool multi_gpu, bool explain);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "vram/budget/term.hpp"
 #include "vram/formats.hpp"
 #include "vram/model.hpp"
 #include "vram/units.hpp"
@@ -70,7 +71,13 @@ class WeightsMemo {
 WeightsEstimate weights_for(const Model& model, const WeightFormat& format, const WeightPlacement& placement,
                             WeightsMemo* memo);
 
-/// Article example: params x bytes/param, as a formula string.
+/// The weights as a term: params × bytes per param for each codec, summed. A
+/// codec whose bytes are not a whole multiple of its params (scales, packed
+/// blocks) shows its average bytes per param to four decimals; the exact bytes
+/// are the per-tensor sum. The codec names point into `w`, which must outlive the term.
+Term weights_term(const WeightsEstimate& w);
+
+/// Article example: params x bytes/param, rendered (io::render of weights_term).
 /// "13,000,000,000 params × 2 B (bf16) = 26,000,000,000 B ≈ 24.21 GiB"
 std::string weights_formula(const WeightsEstimate& w);
 

@@ -7,14 +7,21 @@
 // Sources: ggml-org/llama.cpp src/llama-model.cpp (layer offload: layers with
 // il >= n_layer − n_gpu_layers; the output layer when n_gpu_layers > n_layer;
 // token_embd stays on the CPU), src/llama-kv-cache.cpp (K and V tensors of
-// n_embd_k_gqa × kv_size per layer), src/llama-context.cpp (graph reserve at
-// n_ubatch tokens against a full cache).
+// n_embd_k_gqa × kv_size per layer, on the device of their layer),
+// src/llama-context.cpp (graph reserve at n_ubatch tokens against a full cache).
+//
+// Several GPUs (hardware.count) share the model as --split-mode says
+// (parallel/layer_split.hpp): each GPU gets its own weights, KV cache, compute
+// buffer and CUDA context. The report's components are those of the fullest
+// GPU, which decides the fit; the engine detail "split" lists every GPU.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "vram/budget/weights.hpp"
 #include "vram/model.hpp"
+#include "vram/parallel/layer_split.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
 #include "vram/units.hpp"
@@ -36,6 +43,47 @@ std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max);
 /// Llama-3.1-8B, n_ctx 8192, n_ubatch 512, no flash attention: 512 + 16 + 32 = 560 MiB.
 Bytes compute_buffer_bytes(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
                            bool holds_output);
+
+/// What ggml's scheduler adds to each GPU's compute buffer when it pipelines
+/// micro-batches over several GPUs: GGML_SCHED_MAX_COPIES = 4 copies of every
+/// input a GPU receives instead of one, i.e. 3 more of the KQ mask
+/// (n_kv × n_ubatch padded to 64 × 4 B) and of the incoming hidden state
+/// (n_ubatch × n_embd × 4 B). Llama-3.1-8B, 8,192 cells, n_ubatch 512:
+/// 3 × (16 MiB + 8 MiB) = 72 MiB.
+Bytes pipeline_copies_bytes(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch);
+
+/// One GPU's share of a llama.cpp model.
+struct GpuShare {
+  bool used = false;             ///< in llama.cpp's device list (split_mode none: main_gpu only)
+  std::int64_t first_layer = 0;  ///< repeating layers [first_layer, end_layer) are assigned to this GPU
+  std::int64_t end_layer = 0;
+  bool output = false;  ///< the output layer (final norm, lm_head and the logits) is on this GPU
+  WeightsEstimate weights;
+  Bytes kv;
+  Bytes compute;
+  Bytes context;
+  Bytes total() const { return weights.bytes + kv + compute + context; }
+};
+
+/// Where a llama.cpp model sits: every GPU, and what stays in host memory.
+struct Placement {
+  LlamaSplitMode mode = LlamaSplitMode::layer;
+  std::vector<int> devices;         ///< llama.cpp's device list (hardware GPU indices)
+  std::vector<double> proportions;  ///< tensor_split of those devices, as applied
+  parallel::LayerMap map;           ///< layer → hardware GPU index (parallel::kHost for the CPU)
+  std::vector<GpuShare> gpus;       ///< one per hardware GPU
+  std::size_t heaviest = 0;         ///< the GPU with the largest total: it decides the fit
+  std::int64_t n_layer = 0;
+  std::int64_t n_gpu_layers = 0;  ///< as llama.cpp counts it: 0 .. n_layer + 1 (the output layer)
+  std::int64_t cells = 0;
+  Bytes host_weights;     ///< token_embd, the CPU layers, and the output layer when it is not offloaded
+  Bytes host_kv;          ///< KV of the CPU layers (llama.cpp keeps it beside them)
+  bool pipeline = false;  ///< ggml's scheduler pipelines micro-batches over the GPUs
+  Bytes host_total() const { return host_weights + host_kv; }
+};
+
+/// The placement of a llama.cpp scenario (figures only, no text).
+Placement place(const Scenario& s, WeightsMemo* memo = nullptr);
 
 /// Fills `report` for a llama.cpp scenario.
 void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);

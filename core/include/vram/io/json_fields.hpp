@@ -8,9 +8,13 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "vram/error.hpp"
+#include "vram/workloads.hpp"
 
 namespace vram::io {
 
@@ -51,10 +55,28 @@ std::optional<std::string> optional_string(const json& obj, std::string_view key
 std::optional<std::string> optional_choice(const json& obj, std::string_view key, const std::string& path,
                                            std::initializer_list<std::string_view> allowed);
 
+/// String field that must name one entry of `table` (a `Choice<E>` table from
+/// workloads.hpp); the error lists the table's names.
+template <typename E, std::size_t N>
+std::optional<E> optional_enum(const json& obj, std::string_view key, const std::string& path,
+                               const std::array<Choice<E>, N>& table) {
+  const auto v = optional_string(obj, key, path);
+  if (!v) return std::nullopt;
+  std::string names;
+  for (const auto& c : table) {
+    if (c.name == *v) return c.value;
+    (names += names.empty() ? "" : ", ") += c.name;
+  }
+  throw InputError(join_path(path, key), "unknown value \"" + *v + "\"; allowed: " + names);
+}
+
 /// Adds a warning for each key of `obj` not in `known` (a typo such as "contxt",
 /// or a field of a newer contract version): named, listed with what is allowed,
 /// never silently dropped. The key "extra" is always allowed.
 void warn_unknown_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known,
+                       std::vector<std::string>& warnings);
+/// The same over a table of field names (one table the parser and the page both read).
+void warn_unknown_keys(const json& obj, const std::string& path, std::span<const std::string_view> known,
                        std::vector<std::string>& warnings);
 
 /// Throws if `obj` has a key not in `known` (catches typos such as "contxt").

@@ -1,0 +1,40 @@
+// Formula text from budget terms: the one place that turns a Term's factors
+// into the words and numbers a report shows.
+//
+// A rendered formula reads as arithmetic that can be checked by hand:
+//
+//   formula  := [what ": "] expr " = " N " B" ["/" per | " ≈ " X unit] ["; " note]
+//   expr     := operand (" + " operand)*  |  operand (" − " operand)*  |  factor (" × " factor)*
+//   factor   := number [" " unit] [" (" tag ")"]  |  "(" group ")"
+//   group    := [what ": "] expr " = " N " B" ["; " others " is lower"]
+//
+// Every number before the first " = " is a factor, a part or a figure of the
+// arithmetic; a unit beginning with GiB or MiB scales its number by 2^30 or
+// 2^20. A real factor is written with at most four decimals. A max shows the
+// part it takes and names the others as lower.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "vram/budget/term.hpp"
+#include "vram/report.hpp"
+
+namespace vram::io {
+
+/// The formula of `t`, ending in "= N B ≈ X GiB" (or "= N B/token" for a per-unit term).
+std::string render(const Term& t);
+
+/// A report line from a term: the formula and the source (followed by
+/// `more_source`, when given) are rendered only when `explain`; the figure and
+/// the range always.
+Component component(std::string_view id, std::string_view label, const Term& t, bool explain,
+                    std::string_view more_source = {});
+
+/// vLLM's KV pool in blocks and tokens: "A GiB / (P B per layer-block × G layers)
+/// = N blocks; N / K groups × B tokens = T tokens".
+std::string render_kv_pool(Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
+                           std::int64_t groups, std::int64_t block_size, std::int64_t tokens);
+
+}  // namespace vram::io

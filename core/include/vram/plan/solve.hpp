@@ -1,0 +1,44 @@
+// One search for every "largest X that fits" question: a setting of the
+// scenario, the range to search, and the fit verdict (plan/fit.hpp). The
+// verdict is monotone in each setting listed here (more tokens, sequences or
+// layers on the GPU never need less memory), so a bisection finds the
+// boundary exactly. Workloads add settings to `Setting`, not loops.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "vram/scenario.hpp"
+
+namespace vram {
+
+class WeightsMemo;
+
+/// A scenario setting a solver may vary.
+enum class Setting : std::uint8_t {
+  context,       ///< inference.context (tokens per sequence)
+  concurrency,   ///< inference.concurrency (llama.cpp's n_seq_max follows it)
+  n_gpu_layers,  ///< inference.llama_cpp.n_gpu_layers
+};
+
+/// The scenario field a setting is, as a JSON pointer ("/inference/context").
+std::string_view setting_path(Setting setting);
+
+/// `s` with `setting` set to `value` (and whatever the engine ties to it).
+void apply_setting(Scenario& s, Setting setting, std::int64_t value);
+
+/// How to search: bisection over [lo, hi], or doubling from lo up to hi
+/// first (for settings whose answer is usually far below the limit).
+struct SearchRange {
+  std::int64_t lo = 1;
+  std::int64_t hi = 1;
+  bool doubling = false;
+};
+
+/// The largest value in [lo, hi] at which the scenario fits; nullopt when not
+/// even `lo` fits. Never changes `s`.
+std::optional<std::int64_t> largest_fitting(const Scenario& s, Setting setting, SearchRange range,
+                                            WeightsMemo* memo = nullptr);
+
+}  // namespace vram

@@ -1,0 +1,134 @@
+// The settings of the workloads beyond inference (CONTRACT v1.1 section 1):
+// training / fine-tuning, and image or video generation. Each allowed value is
+// an enum with one table of names, read by the parser, its error messages and
+// the `defaults()` export alike.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace vram {
+
+/// One allowed value of a setting and the name the scenario spells it with.
+template <typename E>
+struct Choice {
+  E value;
+  std::string_view name;
+};
+
+/// The name of `value` in `table` ("" when absent: a table is always complete).
+template <typename E, std::size_t N>
+constexpr std::string_view name_of(const std::array<Choice<E>, N>& table, E value) {
+  for (const auto& c : table)
+    if (c.value == value) return c.name;
+  return "";
+}
+
+enum class Framework : std::uint8_t { transformers, torchtune, torchtitan, unsloth, deepspeed, diffusers };
+enum class TrainMethod : std::uint8_t { full, lora, qlora, freeze };
+enum class Precision : std::uint8_t { bf16_mixed, fp16_mixed, bf16, fp32 };
+enum class Optimizer : std::uint8_t { adamw, adamw_8bit, paged_adamw_8bit, adafactor, sgd, sgd_momentum, lion };
+enum class Checkpointing : std::uint8_t { none, selective, full };
+enum class TrainAttention : std::uint8_t { flash, sdpa, eager };
+enum class Sharding : std::uint8_t { none, ddp, zero1, zero2, zero3, fsdp };
+enum class TrainOffload : std::uint8_t { none, optimizer, optimizer_params };
+
+inline constexpr std::array<Choice<Framework>, 6> kFrameworks{{{Framework::transformers, "transformers"},
+                                                              {Framework::torchtune, "torchtune"},
+                                                              {Framework::torchtitan, "torchtitan"},
+                                                              {Framework::unsloth, "unsloth"},
+                                                              {Framework::deepspeed, "deepspeed"},
+                                                              {Framework::diffusers, "diffusers"}}};
+inline constexpr std::array<Choice<TrainMethod>, 4> kTrainMethods{
+    {{TrainMethod::full, "full"}, {TrainMethod::lora, "lora"}, {TrainMethod::qlora, "qlora"}, {TrainMethod::freeze, "freeze"}}};
+inline constexpr std::array<Choice<Precision>, 4> kPrecisions{{{Precision::bf16_mixed, "bf16-mixed"},
+                                                              {Precision::fp16_mixed, "fp16-mixed"},
+                                                              {Precision::bf16, "bf16"},
+                                                              {Precision::fp32, "fp32"}}};
+inline constexpr std::array<Choice<Optimizer>, 7> kOptimizers{{{Optimizer::adamw, "adamw"},
+                                                              {Optimizer::adamw_8bit, "adamw-8bit"},
+                                                              {Optimizer::paged_adamw_8bit, "paged-adamw-8bit"},
+                                                              {Optimizer::adafactor, "adafactor"},
+                                                              {Optimizer::sgd, "sgd"},
+                                                              {Optimizer::sgd_momentum, "sgd-momentum"},
+                                                              {Optimizer::lion, "lion"}}};
+inline constexpr std::array<Choice<Checkpointing>, 3> kCheckpointing{
+    {{Checkpointing::none, "none"}, {Checkpointing::selective, "selective"}, {Checkpointing::full, "full"}}};
+inline constexpr std::array<Choice<TrainAttention>, 3> kTrainAttention{
+    {{TrainAttention::flash, "flash"}, {TrainAttention::sdpa, "sdpa"}, {TrainAttention::eager, "eager"}}};
+inline constexpr std::array<Choice<Sharding>, 6> kShardings{{{Sharding::none, "none"},
+                                                            {Sharding::ddp, "ddp"},
+                                                            {Sharding::zero1, "zero1"},
+                                                            {Sharding::zero2, "zero2"},
+                                                            {Sharding::zero3, "zero3"},
+                                                            {Sharding::fsdp, "fsdp"}}};
+inline constexpr std::array<Choice<TrainOffload>, 3> kTrainOffloads{{{TrainOffload::none, "none"},
+                                                                    {TrainOffload::optimizer, "optimizer"},
+                                                                    {TrainOffload::optimizer_params, "optimizer+params"}}};
+
+/// `training` (CONTRACT 1.1): defaults are the contract's.
+struct TrainingSettings {
+  Framework framework = Framework::transformers;
+  TrainMethod method = TrainMethod::full;
+  std::int64_t lora_rank = 16;
+  std::vector<std::string> lora_targets;  ///< empty = all-linear
+  Precision precision = Precision::bf16_mixed;
+  Optimizer optimizer = Optimizer::adamw;
+  std::int64_t micro_batch = 1;
+  std::int64_t seq_len = 2048;
+  std::int64_t grad_accum = 1;
+  Checkpointing checkpointing = Checkpointing::none;
+  TrainAttention attention = TrainAttention::flash;
+  Sharding sharding = Sharding::none;
+  TrainOffload offload = TrainOffload::none;
+  std::int64_t tensor_parallel = 1;
+  std::int64_t pipeline_parallel = 1;
+  std::int64_t context_parallel = 1;
+  std::int64_t shard_group_size = 0;  ///< 0 = all GPUs (hardware.count)
+  bool optimizer_in_backward = false;
+  bool chunked_loss = false;
+  bool activation_offload = false;
+  bool fp8 = false;
+  bool train_text_encoder = false;
+};
+
+enum class GenOffload : std::uint8_t { none, model, sequential, group };
+enum class TextEncoderPlace : std::uint8_t { gpu, cpu, sharded };
+enum class VaePlace : std::uint8_t { gpu, cpu };
+enum class GenAttention : std::uint8_t { efficient, naive };
+
+inline constexpr std::array<Choice<GenOffload>, 4> kGenOffloads{
+    {{GenOffload::none, "none"}, {GenOffload::model, "model"}, {GenOffload::sequential, "sequential"}, {GenOffload::group, "group"}}};
+inline constexpr std::array<Choice<TextEncoderPlace>, 3> kTextEncoderPlaces{
+    {{TextEncoderPlace::gpu, "gpu"}, {TextEncoderPlace::cpu, "cpu"}, {TextEncoderPlace::sharded, "sharded"}}};
+inline constexpr std::array<Choice<VaePlace>, 2> kVaePlaces{{{VaePlace::gpu, "gpu"}, {VaePlace::cpu, "cpu"}}};
+inline constexpr std::array<Choice<GenAttention>, 2> kGenAttention{
+    {{GenAttention::efficient, "efficient"}, {GenAttention::naive, "naive"}}};
+
+/// `generation` (CONTRACT 1.1), for image and video workloads and for training
+/// a diffusion model. Geometry left unset (0) takes the pipeline's native one.
+struct GenerationSettings {
+  std::int64_t width = 0;
+  std::int64_t height = 0;
+  std::int64_t frames = 0;  ///< video only
+  std::int64_t batch = 1;
+  std::int64_t steps = 0;     ///< denoising steps (time, not memory); 0 = the pipeline's
+  std::optional<bool> cfg;    ///< classifier-free guidance; unset = the model's usual
+  GenOffload offload = GenOffload::none;
+  TextEncoderPlace text_encoder = TextEncoderPlace::gpu;
+  VaePlace vae = VaePlace::gpu;
+  GenAttention attention = GenAttention::efficient;
+  bool vae_tiling = false;
+  bool vae_slicing = false;
+  std::int64_t sequence_parallel = 1;
+  bool fsdp = false;
+  /// Per-component storage format ("transformer" → "nf4"); "none" = not loaded.
+  std::vector<std::pair<std::string, std::string>> component_weights;
+};
+
+}  // namespace vram

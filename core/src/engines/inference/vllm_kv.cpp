@@ -1,0 +1,98 @@
+// vLLM's KV cache: layer groups of equal page size, the pool of blocks an
+// available budget buys, and the cache a workload needs.
+#include <algorithm>
+#include <climits>
+
+#include "vram/budget/kv_cache.hpp"
+#include "vram/engines/vllm.hpp"
+
+namespace vram::vllm {
+
+namespace {
+
+constexpr std::string_view kPageSource = "vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes (v0.19.0)";
+
+using TypeCount = KvLayout::Type;
+
+/// Layers per attention type (kind and window) in [first, end); Mamba layers hold no pages.
+std::vector<TypeCount> attention_types(const Architecture& a, std::int32_t first, std::int32_t end) {
+  std::vector<TypeCount> types;
+  const auto n = static_cast<std::int32_t>(a.layer_specs.size());
+  for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) {
+    const auto& l = a.layer_specs[i];
+    if (l.kind == LayerKind::mamba || l.kind == LayerKind::cross_attention) continue;
+    const bool windowed = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
+    const std::int64_t window = windowed ? l.window : 0;
+    auto it = std::find_if(types.begin(), types.end(),
+                           [&](const TypeCount& t) { return t.kind == l.kind && t.window == window; });
+    if (it == types.end())
+      types.push_back({l.kind, window, 1});
+    else
+      it->layers += 1;
+  }
+  return types;
+}
+
+}  // namespace
+
+KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
+                   std::int32_t first, std::int32_t end) {
+  KvLayout k;
+  k.types = attention_types(a, first, end);
+  const auto& types = k.types;
+  Bytes page;
+  for (const auto& t : types)
+    page = std::max(page, kv_bytes_per_token_layer(a, LayerSpec{t.kind, t.window, false}, d, tp) * block_size);
+  if (types.empty()) return k;
+  std::int64_t min_n = INT64_MAX, max_n = 0;
+  for (const auto& t : types) {
+    min_n = std::min(min_n, t.layers);
+    max_n = std::max(max_n, t.layers);
+  }
+  // One type: one group of all layers. Several: groups of min_n layers, or of max_n
+  // when max_n < 1.5 × min_n (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).
+  k.group_size = types.size() == 1 ? max_n : (2 * max_n < 3 * min_n ? max_n : min_n);
+  for (const auto& t : types) k.groups += (t.layers + k.group_size - 1) / k.group_size;
+  k.page_bytes = page;
+  return k;
+}
+
+KvPool kv_pool(const KvLayout& k, Bytes available, std::int64_t block_size, std::int64_t context,
+               std::int64_t max_batched) {
+  KvPool p;
+  if (k.groups == 0 || available <= Bytes{}) return p;
+  const Bytes block_all_groups = k.page_bytes * k.group_size;  // one block id spans group_size layer tensors
+  p.blocks = available.in_bytes() / block_all_groups.in_bytes();
+  p.tokens = p.blocks / k.groups * block_size;
+  // Pages one request of `context` tokens needs in each group: full layers cdiv(context, block);
+  // sliding layers cdiv(min(window − 1 + max_num_batched_tokens, context), block) + 1
+  // (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes).
+  std::int64_t pages = 0;
+  for (const auto& t : k.types) {
+    const std::int64_t groups = (t.layers + k.group_size - 1) / k.group_size;
+    std::int64_t per_group = (context + block_size - 1) / block_size;
+    if (t.kind == LayerKind::sliding_attention) {
+      per_group = (std::min(t.window - 1 + max_batched, context) + block_size - 1) / block_size + 1;
+    } else if (t.kind == LayerKind::chunked_attention) {
+      // ChunkedLocalAttentionSpec.max_memory_usage_bytes: cdiv(min(chunk + batched, max_model_len), block).
+      per_group = (std::min(t.window + max_batched, context) + block_size - 1) / block_size;
+    }
+    pages += per_group * groups;
+  }
+  p.max_concurrency = pages > 0 ? static_cast<double>(p.blocks) / static_cast<double>(pages) : 0;
+  return p;
+}
+
+Term kv_needed_term(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
+                    std::int64_t context, std::int64_t concurrency, std::int32_t first, std::int32_t end,
+                    std::int64_t state_bits) {
+  const std::int64_t blocks = checked::ceil_div(context, block_size);
+  Term attention = kv_sequences_term(a, d, tp, concurrency, blocks, block_size, first, end);
+  Term state = mamba_state_term(a, state_bits, tp, concurrency, first, end);
+  // The recurrent state is counted here, so the attention term's remark that
+  // Mamba layers hold a state instead does not apply.
+  if (state.bytes != Bytes{}) attention.note = {};
+  return sum_nonzero(terms(std::move(attention), std::move(state))).cite(kPageSource);
+}
+
+}  // namespace vram::vllm

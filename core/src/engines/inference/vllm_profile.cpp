@@ -1,0 +1,162 @@
+// vLLM's profiling run: the scheduler limits it runs at and the peak of its
+// forward pass, sampler step and persistent workspaces, as terms.
+#include <algorithm>
+#include <cctype>
+
+#include "vram/budget/activations.hpp"
+#include "vram/engines/vllm.hpp"
+
+namespace vram::vllm {
+
+namespace {
+
+constexpr std::string_view kSamplerSource =
+    "vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run; vllm/v1/sample/sampler.py; "
+    "vllm/v1/sample/ops/topk_topp_triton.py (v0.19.0)";
+constexpr std::string_view kForwardSource = "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run (v0.19.0)";
+constexpr std::string_view kV0Source = "vllm/worker/model_runner.py profile_run (v0.6.4)";
+constexpr std::string_view kMoeSource =
+    "vllm/model_executor/layers/fused_moe/fused_moe.py TritonExperts.workspace_shapes; vllm/v1/worker/workspace.py "
+    "(v0.19.0)";
+constexpr std::string_view kPipelineSource = "vllm/v1/worker/gpu_model_runner.py make_empty_intermediate_tensors (v0.19.0)";
+
+/// cuBLAS workspace, allocated through the caching allocator on first use:
+/// 4096 × 8 KiB = 32 MiB on sm90 (pytorch aten/src/ATen/cuda/CublasHandlePool.cpp, v2.8).
+constexpr Factor kCublasWorkspace = Factor::mib(32, "MiB cuBLAS workspace");
+
+/// "A100" anywhere in the name, in any case (no copy: this runs on every estimate).
+bool names_a100(std::string_view name) {
+  constexpr std::string_view kA100 = "a100";
+  for (std::size_t i = 0; i + kA100.size() <= name.size(); ++i) {
+    bool match = true;
+    for (std::size_t k = 0; k < kA100.size() && match; ++k)
+      match = std::tolower(static_cast<unsigned char>(name[i + k])) == kA100[k];
+    if (match) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, const GpuChoice& gpu, std::int64_t context) {
+  SchedulerLimits l{};
+  if (!v.v1_engine()) {
+    // V0 schedules a whole prompt at once unless chunked prefill is on, which it
+    // is by default only past 32,768 tokens: max_num_batched_tokens =
+    // max(max_model_len, 2048), else 2048; max_num_seqs = 256 (vllm/engine/arg_utils.py, v0.6.4).
+    l.max_num_batched_tokens = context > 32768 ? 2048 : std::max<std::int64_t>(context, 2048);
+    l.max_num_seqs = 256;
+    l.why = context > 32768 ? "V0 defaults (v<0.8) with chunked prefill past 32k: 2048 tokens, 256 sequences"
+                            : "V0 defaults (v<0.8): max(max_model_len, 2048) tokens, 256 sequences";
+  } else if (v.at_least(0, 10)) {
+    // Since v0.10 the defaults depend on the device: GPUs with at least 70 GiB,
+    // A100s excepted, get 8192 batched tokens and 1024 sequences for `vllm serve`
+    // (vllm/engine/arg_utils.py EngineArgs.get_batch_defaults, v0.19.0).
+    const bool large = gpu.memory >= Bytes::from(70, kGiB) && !names_a100(gpu.name);
+    l.max_num_batched_tokens = large ? 8192 : 2048;
+    l.max_num_seqs = large ? 1024 : 256;
+    l.why = large ? "vllm serve defaults for GPUs with ≥ 70 GiB: 8192 tokens, 1024 sequences"
+                  : "vllm serve defaults for GPUs under 70 GiB or A100s: 2048 tokens, 256 sequences";
+  } else {
+    l.max_num_batched_tokens = 2048;
+    l.max_num_seqs = 256;
+    l.why = "V1 vllm serve defaults (v0.8–0.9): 2048 tokens, 256 sequences";
+  }
+  if (s.max_num_batched_tokens) {
+    l.max_num_batched_tokens = *s.max_num_batched_tokens;
+    l.why = "as set";
+  }
+  if (s.max_num_seqs) l.max_num_seqs = *s.max_num_seqs;
+  return l;
+}
+
+std::int64_t sampler_scratch_rows(std::int64_t sms, std::int64_t rows) {
+  std::int64_t pow2 = 1;
+  while (pow2 < std::min(sms, rows)) pow2 *= 2;
+  return std::min(pow2, sms);
+}
+
+Term profile_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                          std::int64_t b, std::int64_t sms, bool sms_assumed) {
+  const Factor seqs = Factor::of(rows, "seqs");
+  const Factor v = Factor::of(vocab, "vocab");
+  const std::int64_t scratch_rows = sampler_scratch_rows(sms, rows);
+  auto part = [](std::vector<Factor> f) { return Term::product(std::move(f)); };
+  return sum_nonzero(terms(
+                         part({seqs, v, Factor::of(b, "B logits")}),                               // lm_head output
+                         part({seqs, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}),               // logits.to(float32)
+                         part({Factor::of(scratch_rows, sms_assumed ? "scratch rows (one per SM, 132 assumed)"
+                                                                    : "scratch rows (one per SM)"),
+                               v, Factor::of(4, "B top-k/top-p scratch")}),
+                         part({Factor::of(2, "(probabilities + exponential draw)"), seqs, v, Factor::bytes(4)}),
+                         part({Factor::of(checked::add(tokens, checked::mul(2, rows)), "rows (tokens + 2 × seqs)"),
+                               Factor::of(hidden, "hidden"), Factor::bytes(b)}),  // hidden, last rows, rand_like
+                         part({kCublasWorkspace})))
+      .named("sampler step")
+      .cite(kSamplerSource);
+}
+
+Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                            std::int64_t b, std::int64_t sms) {
+  return profile_sampler_term(rows, tokens, vocab, hidden, b, sms).bytes;
+}
+
+Term profile_forward_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
+  // gate_up output (2I) and silu_and_mul output (I) alive together, plus four T × H
+  // tensors (residual, normed input, attention input and output).
+  const std::int64_t width = (a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) / tp;
+  const Factor t = Factor::of(tokens, "tokens");
+  return Term::sum(terms(Term::product({t, Factor::of(3, "(gate_up 2 + silu_and_mul 1)"), Factor::of(width, "MLP width"),
+                                        Factor::bytes(b)}),
+                         Term::product({t, Factor::of(4, "(residual, normed input, attention input and output)"),
+                                        Factor::of(a.hidden, "hidden"), Factor::bytes(b)}),
+                         Term::product({kCublasWorkspace})))
+      .named("profiling forward pass")
+      .cite(kForwardSource);
+}
+
+Bytes profile_forward_bytes(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
+  return profile_forward_term(a, tokens, tp, b).bytes;
+}
+
+Term v0_forward_term(const Architecture& a, std::int64_t tokens, std::int64_t b) {
+  // V0 eager forward: MLP temporaries 3·I plus three T × H tensors per token.
+  const Factor t = Factor::of(tokens, "tokens");
+  return Term::sum(terms(Term::product({t, Factor::of(3, "(gate_up 2 + silu_and_mul 1)"),
+                                        Factor::of(a.intermediate, "MLP width"), Factor::bytes(b)}),
+                         Term::product({t, Factor::of(3, "(residual, normed input, attention output)"),
+                                        Factor::of(a.hidden, "hidden"), Factor::bytes(b)})))
+      .named("V0 eager forward pass")
+      .cite(kV0Source);
+}
+
+Bytes v0_forward_bytes(const Architecture& a, std::int64_t tokens, std::int64_t b) {
+  return v0_forward_term(a, tokens, b).bytes;
+}
+
+Term moe_workspace_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
+  if (a.experts == 0) return Term::given(Bytes{}).named("no experts");
+  // TritonExperts workspace_shapes: (M, topk, max(N/2, K)) + (M, topk, max(N, K)) with
+  // N = 2·I/tp, K = H, M = T; persistent.
+  const std::int64_t i = a.expert_intermediate / tp;
+  const Factor t = Factor::of(tokens, "tokens");
+  const Factor k = Factor::of(a.experts_per_token, "experts per token");
+  return Term::sum(terms(Term::product({t, k, Factor::of(std::max(i, a.hidden), "(max of I/tp and H)"), Factor::bytes(b)}),
+                         Term::product({t, k, Factor::of(std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)"),
+                                        Factor::bytes(b)})))
+      .named("fused-MoE workspace")
+      .cite(kMoeSource);
+}
+
+Bytes moe_workspace_bytes(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
+  return moe_workspace_term(a, tokens, tp, b).bytes;
+}
+
+Term pipeline_buffers_term(std::int64_t tokens, std::int64_t hidden, std::int64_t b) {
+  return Term::product({Factor::of(2, "(hidden states + residual)"), Factor::of(tokens, "tokens"),
+                        Factor::of(hidden, "hidden"), Factor::bytes(b)})
+      .named("pipeline intermediate tensors")
+      .cite(kPipelineSource);
+}
+
+}  // namespace vram::vllm

@@ -1,0 +1,222 @@
+#include "vram/io/json_read.hpp"
+
+#include <string>
+#include <vector>
+
+#include "vram/error.hpp"
+#include "vram/io/json_fields.hpp"
+#include "vram/units.hpp"
+
+namespace vram::io {
+
+using nlohmann::json;
+
+std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned char c = s[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    // Lead byte → sequence length and the allowed range of the second byte
+    // (RFC 3629 section 4: excludes overlong forms, surrogates, > U+10FFFF).
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + len > n) return i;
+    if (s[i + 1] < lo || s[i + 1] > hi) return i;
+    for (std::size_t k = 2; k < len; ++k) {
+      if (s[i + k] < 0x80 || s[i + k] > 0xBF) return i;
+    }
+    i += len;
+  }
+  return std::nullopt;
+}
+
+std::string describe_value(const json& v) {
+  switch (v.type()) {
+    case json::value_t::object: return "an object of " + std::to_string(v.size()) + " fields";
+    case json::value_t::array: return "an array of " + std::to_string(v.size()) + " values";
+    case json::value_t::string: {
+      const auto& s = v.get_ref<const std::string&>();
+      std::string cut = s.size() > 40 ? s.substr(0, 40) : s;
+      // Never end inside a UTF-8 sequence.
+      while (!cut.empty() && first_invalid_utf8(cut)) cut.pop_back();
+      return "the string \"" + cut + (s.size() > 40 ? "…\"" : "\"");
+    }
+    case json::value_t::discarded: return "nothing";
+    default: return v.dump();  // null, booleans and numbers: short by nature
+  }
+}
+
+namespace {
+
+/// Builds the document from nlohmann's SAX events, refusing duplicate keys and
+/// nesting beyond the limit. `stack` holds the open containers; `keys` the key
+/// being filled in each open object.
+class BoundedBuilder {
+ public:
+  using number_integer_t = json::number_integer_t;
+  using number_unsigned_t = json::number_unsigned_t;
+  using number_float_t = json::number_float_t;
+  using string_t = json::string_t;
+  using binary_t = json::binary_t;
+
+  BoundedBuilder(json& root, int max_depth) : root_(root), max_depth_(max_depth) {}
+
+  bool null() { return put(nullptr); }
+  bool boolean(bool v) { return put(v); }
+  bool number_integer(number_integer_t v) { return put(v); }
+  bool number_unsigned(number_unsigned_t v) { return put(v); }
+  bool number_float(number_float_t v, const string_t&) { return put(v); }
+  bool string(string_t& v) { return put(std::move(v)); }
+  bool binary(binary_t& v) { return put(json::binary(std::move(v))); }
+
+  bool start_object(std::size_t) { return open(json::value_t::object); }
+  bool start_array(std::size_t) { return open(json::value_t::array); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(string_t& k) {
+    json& obj = *stack_.back();
+    if (obj.contains(k)) {
+      fail(join_path(path_of_open(), k), "duplicate key \"" + k + "\": each field may appear once in an object");
+      return false;
+    }
+    keys_.back() = k;
+    slot_ = &obj[k];
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
+    if (!error_) {
+      std::string what = ex.what();
+      // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." → after the ": ".
+      const auto colon = what.find(": ");
+      if (colon != std::string::npos) what = what.substr(colon + 2);
+      if (first_invalid_utf8(what)) what = "syntax error";
+      // A number the parser cannot hold (1e999) is named by its field's
+      // pointer; other syntax errors by their offset alone.
+      const bool number = ex.id == 406;  // nlohmann out_of_range.406: "number overflow parsing ..."
+      fail(number ? path_of_next() : std::string(), "malformed JSON at byte offset " + std::to_string(position > 0 ? position - 1 : 0) + ": " +
+                               what);
+    }
+    return false;
+  }
+
+  const std::optional<InputError>& error() const { return error_; }
+
+ private:
+  /// Where the next value goes: the root, the end of the open array, or the
+  /// slot of the last key of the open object.
+  json* place(json&& v) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    json& top = *stack_.back();
+    if (top.is_array()) {
+      top.push_back(std::move(v));
+      return &top.back();
+    }
+    *slot_ = std::move(v);
+    return slot_;
+  }
+
+  bool put(json&& v) {
+    place(std::move(v));
+    return true;
+  }
+
+  bool open(json::value_t type) {
+    if (static_cast<int>(stack_.size()) >= max_depth_) {
+      fail(path_of_next(), "values nested deeper than " + std::to_string(max_depth_) +
+                               " levels of arrays and objects; at most " + std::to_string(max_depth_) +
+                               " levels are allowed");
+      return false;
+    }
+    stack_.push_back(place(json(type)));
+    keys_.emplace_back();
+    return true;
+  }
+
+  bool close() {
+    stack_.pop_back();
+    keys_.pop_back();
+    return true;
+  }
+
+  /// JSON pointer of the innermost open container.
+  std::string path_of_open() const {
+    std::string path;
+    for (std::size_t i = 1; i < stack_.size(); ++i) path = join_path(path, segment(i - 1, false));
+    return path;
+  }
+  /// JSON pointer of the value about to be placed in the innermost container.
+  std::string path_of_next() const {
+    if (stack_.empty()) return "";
+    return join_path(path_of_open(), segment(stack_.size() - 1, true));
+  }
+  /// The member name or index, inside open container `i`, of its child: the
+  /// last one placed (`next` false) or the one about to be placed.
+  std::string segment(std::size_t i, bool next) const {
+    const json& c = *stack_[i];
+    if (c.is_object()) return keys_[i];
+    return std::to_string(next ? c.size() : c.size() - 1);
+  }
+
+  void fail(std::string path, std::string message) {
+    if (!error_) error_.emplace(std::move(path), message);
+  }
+
+  json& root_;
+  int max_depth_;
+  std::vector<json*> stack_;
+  std::vector<std::string> keys_;
+  json* slot_ = nullptr;
+  std::optional<InputError> error_;
+};
+
+}  // namespace
+
+json read_json(std::string_view text, std::string_view what, const ReadLimits& limits) {
+  if (text.size() > limits.max_bytes) {
+    throw InputError("", std::string(what) + " is " + group_thousands(static_cast<std::int64_t>(text.size())) +
+                             " bytes; at most " + format(Bytes::of(static_cast<std::int64_t>(limits.max_bytes)), kMiB, 0) +
+                             " (" + group_thousands(static_cast<std::int64_t>(limits.max_bytes)) +
+                             " bytes) is read");
+  }
+  // nlohmann's reader takes a NUL byte for the end of the text: refuse it
+  // rather than read half a document (JSON allows it only escaped, \u0000).
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    throw InputError("", std::string(what) + " holds a NUL byte at byte offset " + std::to_string(nul) +
+                             "; JSON text allows it only escaped, as \\u0000");
+  }
+  if (const auto bad = first_invalid_utf8(text)) {
+    throw InputError("", std::string(what) + " is not valid UTF-8: byte offset " + std::to_string(*bad) +
+                             " begins an ill-formed sequence (JSON text must be UTF-8, RFC 8259 section 8.1)");
+  }
+  json root;
+  BoundedBuilder builder(root, limits.max_depth);
+  const bool ok = json::sax_parse(text.begin(), text.end(), &builder, json::input_format_t::json, true, false);
+  if (builder.error()) throw *builder.error();
+  if (!ok) throw InputError("", std::string("malformed ") + std::string(what));
+  return root;
+}
+
+}  // namespace vram::io

@@ -1,0 +1,200 @@
+#include "vram/io/render.hpp"
+
+#include <algorithm>
+
+namespace vram::io {
+
+namespace {
+
+using Op = Term::Op;
+
+/// `text` with each "{}" replaced by the next argument, thousands grouped.
+void append_template(std::string& out, std::string_view text, const std::int64_t* args, std::size_t n) {
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{' && i + 1 < text.size() && text[i + 1] == '}') {
+      out += group_thousands(next < n ? args[next] : 0);
+      ++next;
+      ++i;
+    } else {
+      out += text[i];
+    }
+  }
+}
+
+/// "8,192 tokens", "2 B (bf16)", "0.9 gpu_memory_utilization".
+void append_factor(std::string& out, const Factor& f) {
+  out += f.integer ? group_thousands(f.count) : format_decimal(f.value, 4);
+  if (!f.unit.empty()) {
+    out += ' ';
+    append_template(out, f.unit, f.args.data(), f.args.size());
+  }
+  if (!f.tag.empty()) {
+    out += " (";
+    out += f.tag;
+    out += ')';
+  }
+}
+
+/// "16,060,522,496 B" or "131,072 B/token".
+void append_figure(std::string& out, const Term& t) {
+  out += format_exact(t.bytes);
+  if (!t.per.empty()) {
+    out += '/';
+    out += t.per;
+  }
+}
+
+/// "weights 16,094,076,928 B": a part shown by its figure only.
+void append_named_figure(std::string& out, const Term& t) {
+  if (!t.what.empty()) {
+    out += t.what;
+    out += ' ';
+  }
+  append_figure(out, t);
+}
+
+/// A part of a sum is written inline when it is a bare product or a figure.
+bool inline_part(const Term& t) {
+  return t.what.empty() && t.per.empty() && ((t.op == Op::product && t.parts.empty()) || t.op == Op::given);
+}
+
+/// "what: " before an expression; a max adds the name of the part it takes.
+void append_prefix(std::string& out, const Term& t) {
+  const Term* c = t.chosen();
+  const std::string_view inner = c ? c->what : std::string_view{};
+  if (t.what.empty() && inner.empty()) return;
+  if (!t.what.empty() && !inner.empty()) {
+    out += t.what;
+    out += " (";
+    out += inner;
+    out += ')';
+  } else {
+    out += t.what.empty() ? inner : t.what;
+  }
+  out += ": ";
+}
+
+/// "profiling forward pass 0.94 GiB is lower": the parts a max does not take.
+void append_lower(std::string& out, const Term& t) {
+  const Term* c = t.chosen();
+  int n = 0;
+  for (const auto& p : t.parts) {
+    if (&p == c) continue;
+    if (n++ > 0) out += " and ";
+    out += p.what.empty() ? std::string_view("the other part") : p.what;
+    out += ' ';
+    out += format(p.bytes, t.shown);
+  }
+  out += n > 1 ? " are lower" : " is lower";
+}
+
+void append_group(std::string& out, const Term& t);
+
+void append_expr(std::string& out, const Term& t) {
+  switch (t.op) {
+    case Op::product: {
+      bool first = true;
+      for (const auto& p : t.parts) {
+        out += first ? "" : " × ";
+        first = false;
+        append_group(out, p);
+      }
+      for (const auto& f : t.factors) {
+        out += first ? "" : " × ";
+        first = false;
+        append_factor(out, f);
+      }
+      if (first) out += '1';
+      return;
+    }
+    case Op::sum:
+      for (std::size_t i = 0; i < t.parts.size(); ++i) {
+        if (i > 0) out += " + ";
+        inline_part(t.parts[i]) ? append_expr(out, t.parts[i]) : append_group(out, t.parts[i]);
+      }
+      return;
+    case Op::difference:
+      for (std::size_t i = 0; i < t.parts.size(); ++i) {
+        if (i > 0) out += " − ";
+        append_named_figure(out, t.parts[i]);
+      }
+      return;
+    case Op::max:
+      if (const Term* c = t.chosen()) return append_expr(out, *c);
+      return append_figure(out, t);
+    case Op::given: return append_figure(out, t);
+  }
+}
+
+/// "(what: expr = N B)", with the lower parts of a max after a semicolon.
+void append_group(std::string& out, const Term& t) {
+  out += '(';
+  if (t.op == Op::given) {
+    append_named_figure(out, t);
+    out += ')';
+    return;
+  }
+  append_prefix(out, t);
+  append_expr(out, t);
+  out += " = ";
+  append_figure(out, t);
+  if (t.op == Op::max && t.parts.size() > 1) {
+    out += "; ";
+    append_lower(out, t);
+  }
+  out += ')';
+}
+
+}  // namespace
+
+std::string render(const Term& t) {
+  std::string out;
+  out.reserve(192);
+  if (t.op == Op::given) {
+    append_named_figure(out, t);
+  } else {
+    append_prefix(out, t);
+    append_expr(out, t);
+    out += " = ";
+    append_figure(out, t);
+  }
+  if (t.per.empty()) {
+    out += " ≈ ";
+    out += format(t.bytes, t.shown);
+  }
+  if (t.op == Op::max && t.parts.size() > 1) {
+    out += " (";
+    append_lower(out, t);
+    out += ')';
+  }
+  if (!t.note.empty()) {
+    out += "; ";
+    append_template(out, t.note, t.note_args.data(), t.note_args.size());
+  }
+  return out;
+}
+
+Component component(std::string_view id, std::string_view label, const Term& t, bool explain,
+                    std::string_view more_source) {
+  Component c{id, label, t.bytes, {}, {}};
+  c.range = t.range;
+  if (!explain) return c;
+  c.formula = render(t);
+  c.source = t.source;
+  if (!more_source.empty()) {
+    if (!c.source.empty()) c.source += "; ";
+    c.source += more_source;
+  }
+  return c;
+}
+
+std::string render_kv_pool(Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
+                           std::int64_t groups, std::int64_t block_size, std::int64_t tokens) {
+  return format_iec(available) + " / (" + format_exact(page) + " per layer-block × " + std::to_string(group_size) +
+         " layers) = " + group_thousands(blocks) + " blocks; " + group_thousands(blocks) + " / " +
+         std::to_string(std::max<std::int64_t>(1, groups)) + " groups × " + std::to_string(block_size) +
+         " tokens = " + group_thousands(tokens) + " tokens";
+}
+
+}  // namespace vram::io

@@ -1,0 +1,182 @@
+// Vision towers and projectors of multimodal configs, counted from
+// vision_config. Every formula is over checked counts, so an absurd tower
+// throws ArithmeticOverflow instead of wrapping.
+//
+// Towers whose layout the family fixes exactly (transformers v4.56.0):
+// Mllama (modeling_mllama.py MllamaVisionModel: local + gated global layers,
+// tiled position embeddings), Pixtral (modeling_pixtral.py: RMSNorm, gated
+// MLP, 2D RoPE so no position table) with the Mistral3 patch-merger projector,
+// and Llama 4 (modeling_llama4.py Llama4VisionModel + pixel-shuffle MLP).
+// Others (SigLIP, CLIP, MoonViT, ...) are counted with the standard ViT block
+// and labelled as such in the notes.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "model_internal.hpp"
+#include "vram/error.hpp"
+#include "vram/io/json_read.hpp"
+
+namespace vram::model_detail {
+
+using checked::Count;
+using io::join_path;
+using io::optional_bool;
+using io::optional_int;
+using io::optional_int_any;
+using io::optional_string;
+using io::require_int_any;
+
+namespace {
+
+/// The fields every family layout reads from vision_config.
+struct VitShape {
+  Count h, inter, layers, patch, channels;
+};
+
+VitShape read_family_vit(const json& vit, const std::string& vp) {
+  VitShape v;
+  v.h = require_int_any(vit, {"hidden_size"}, vp, kDim);
+  v.inter = require_int_any(vit, {"intermediate_size"}, vp, kDim);
+  v.layers = require_int_any(vit, {"num_hidden_layers"}, vp, kLayers);
+  v.patch = optional_int(vit, "patch_size", vp, kDim).value_or(14);
+  v.channels = optional_int(vit, "num_channels", vp, kCount).value_or(3);
+  return v;
+}
+
+Count mllama_vision(const VitShape& v, const json& vit, const std::string& vp, Count text_hidden) {
+  const Count h = v.h, inter = v.inter, patch = v.patch;
+  const Count global = optional_int(vit, "num_global_layers", vp, kLayers).value_or(8);
+  const Count image = require_int_any(vit, {"image_size"}, vp, kDim);
+  const Count tiles = optional_int(vit, "max_num_tiles", vp, kCount).value_or(4);
+  Count ratios = 8;  // supported_aspect_ratios of the released checkpoints
+  if (const json* r = optional_array(vit, "supported_aspect_ratios", vp, "of [width, height] tile layouts"))
+    ratios = static_cast<std::int64_t>(r->size());
+  const Count positions = (image / patch) * (image / patch) + 1;  // patches + class token
+  const Count block = 4 * h * h + (h * inter + inter) + (inter * h + h) + 2 * (2 * h);
+  const Count tower = v.channels * patch * patch * h              // patch conv, no bias
+                      + h                                         // class embedding
+                      + positions * h + 1                         // gated position embedding
+                      + (ratios + 1) * tiles * positions * h      // tile position embedding
+                      + 2 * ((ratios + 1) * tiles * h + 1)        // pre/post tile embeddings + gates
+                      + 2 * (2 * h)                               // layernorm pre/post
+                      + v.layers * block + global * (block + 2);  // local + gated global layers
+  const Count out_dim = require_int_any(vit, {"vision_output_dim"}, vp, kDim);
+  return tower + out_dim * text_hidden + text_hidden;  // multi_modal_projector
+}
+
+Count pixtral_vision(const VitShape& v, const json& outer, const std::string& path, Count text_hidden) {
+  const Count h = v.h;
+  const Count block = 2 * h + 4 * h * h + 3 * h * v.inter;                        // two RMSNorms, q/k/v/o, gated MLP
+  const Count tower = v.channels * v.patch * v.patch * h + h + v.layers * block;  // patch conv, ln_pre, layers
+  const Count merge = optional_int(outer, "spatial_merge_size", path, kCount).value_or(2);
+  const bool bias = optional_bool(outer, "multimodal_projector_bias", path).value_or(true);
+  const Count projector = h                        // norm
+                          + h * merge * merge * h  // patch merger
+                          + h * text_hidden + text_hidden * text_hidden + (bias ? 2 * text_hidden : Count{0});
+  return tower + projector;
+}
+
+Count llama4_vision(const VitShape& v, const json& vit, const std::string& vp, Count text_hidden) {
+  const Count h = v.h, inter = v.inter, patch = v.patch;
+  const Count image = require_int_any(vit, {"image_size"}, vp, kDim);
+  const Count block = 4 * (h * h + h) + (h * inter + inter) + (inter * h + h) + 2 * (2 * h);
+  const Count in_dim = require_int_any(vit, {"projector_input_dim"}, vp, kDim);
+  const Count out_dim = require_int_any(vit, {"projector_output_dim"}, vp, kDim);
+  const Count tower = v.channels * patch * patch * h                     // unfold-conv linear, no bias
+                      + h + ((image / patch) * (image / patch) + 1) * h  // class + position embeddings
+                      + 2 * (2 * h) + v.layers * block                   // layernorms pre/post, layers
+                      + inter * in_dim + in_dim * out_dim;               // pixel-shuffle MLP
+  const Count vision_out = require_int_any(vit, {"vision_output_dim"}, vp, kDim);
+  return tower + vision_out * text_hidden;  // multi_modal_projector, no bias
+}
+
+// The tower of a family whose layout is known exactly; `known` false otherwise
+// (then nothing is read, so the generic layout's aliases apply).
+Count family_vision_params(const std::string& outer_type, const json& vit, const json& outer, const std::string& vp,
+                           const std::string& path, Count text_hidden, bool& known) {
+  known = is_one_of(outer_type, {"mllama", "mistral3", "llama4"});
+  if (!known) return 0;
+  const VitShape v = read_family_vit(vit, vp);
+  if (outer_type == "mllama") return mllama_vision(v, vit, vp, text_hidden);
+  if (outer_type == "mistral3") return pixtral_vision(v, outer, path, text_hidden);
+  return llama4_vision(v, vit, vp, text_hidden);
+}
+
+// The standard ViT block: q,k,v,o with biases, a two-matrix MLP with biases,
+// two LayerNorms with bias; patch embedding and learned position embedding
+// (modeling_siglip.py, modeling_clip.py, transformers v4.56.0).
+Count generic_tower(const json& vit, const std::string& vp, Count& h, Count& inter, Count& layers) {
+  h = require_int_any(vit, {"hidden_size", "embed_dim"}, vp, kDim);
+  layers = require_int_any(vit, {"num_hidden_layers", "depth"}, vp, kLayers);
+  inter = optional_int_any(vit, {"intermediate_size", "mlp_ratio_dim"}, vp, kDim).value_or(4 * h);
+  const Count patch = optional_int(vit, "patch_size", vp, kDim).value_or(14);
+  const Count channels = optional_int(vit, "num_channels", vp, kCount).value_or(3);
+  const Count image = optional_int(vit, "image_size", vp, kDim).value_or(0);
+  const Count patches = image > 0 ? (image / patch) * (image / patch) : Count{0};
+  const Count block = 4 * (h * h + h) + (inter * h + inter) + (h * inter + h) + 2 * (2 * h);
+  Count tower = channels * patch * patch * h + h  // patch embedding (conv) + bias
+                + patches * h                     // learned position embedding
+                + layers * block + 2 * h;         // blocks + post LayerNorm
+  // SigLIP's attention-pooling head, present unless vision_use_head is false
+  // (SiglipVisionConfig default true; modeling_siglip.py SiglipMultiheadAttentionPoolingHead):
+  // probe h + in_proj 3h² + 3h + out_proj h² + h + LayerNorm 2h + MLP h·I + I + I·h + h.
+  if (optional_string(vit, "model_type", vp).value_or("") == "siglip_vision_model" &&
+      optional_bool(vit, "vision_use_head", vp).value_or(true)) {
+    tower += h + (3 * h * h + 3 * h) + (h * h + h) + 2 * h + (h * inter + inter) + (inter * h + h);
+  }
+  return tower;
+}
+
+// Gemma 3: one projection matrix plus an RMSNorm over the vision width
+// (modeling_gemma3.py Gemma3MultiModalProjector); others: LLaVA's two-layer MLP with biases.
+// vision_feature_layer: one layer index, or a list whose layers LLaVA-NeXT
+// concatenates (the projector's input is that many times the vision width).
+Count feature_layer_count(const json& outer, const std::string& path) {
+  const auto fl = outer.find("vision_feature_layer");
+  if (fl == outer.end() || fl->is_null() || fl->is_number_integer()) return 1;
+  const std::string p = join_path(path, "vision_feature_layer");
+  if (!fl->is_array()) {
+    throw InputError(p, "must be a layer index or a list of layer indexes, such as -2 or [-24, -20, -12, -1]; got " +
+                            io::describe_value(*fl));
+  }
+  for (std::size_t i = 0; i < fl->size(); ++i) {
+    if (!(*fl)[i].is_number_integer()) {
+      throw InputError(join_path(p, std::to_string(i)),
+                       "must be a layer index (an integer); got " + io::describe_value((*fl)[i]));
+    }
+  }
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(fl->size()));
+}
+
+Count generic_projector(const json& outer, const std::string& path, const std::string& outer_type, Count h,
+                        Count text_hidden) {
+  const Count in = h * feature_layer_count(outer, path);
+  Count projector = in * text_hidden + text_hidden + text_hidden * text_hidden + text_hidden;
+  if (outer_type == "gemma3") projector = h * text_hidden + h;
+  if (outer_type == "llava_next") projector += text_hidden;  // image_newline
+  return projector;
+}
+
+}  // namespace
+
+std::int64_t vision_tower_params(const json& outer, const std::string& path, std::int64_t text_hidden,
+                                 std::vector<std::string>& notes) {
+  const json* vit = optional_object(outer, "vision_config", path, "the vision tower's config");
+  if (vit == nullptr) return 0;
+  const std::string vp = join_path(path, "vision_config");
+  const std::string outer_type = optional_string(outer, "model_type", path).value_or("");
+  bool known = false;
+  const Count exact = family_vision_params(outer_type, *vit, outer, vp, path, text_hidden, known);
+  if (known) return exact;
+  Count h, inter, layers;
+  const Count tower = generic_tower(*vit, vp, h, inter, layers);
+  const Count projector = generic_projector(outer, path, outer_type, h, text_hidden);
+  if (outer_type != "gemma3") {  // Gemma 3's SigLIP + projector is the exact layout
+    notes.push_back("vision tower counted with the generic ViT layout (" + std::to_string(layers) +
+                    " blocks of width " + std::to_string(h) + ") plus a two-layer projector");
+  }
+  return tower + projector;
+}
+
+}  // namespace vram::model_detail

@@ -1,0 +1,32 @@
+// The module's public functions. Each accepts any arguments and hands exactly
+// the expected number to the C++ side, which checks their types and answers
+// every mistake with {"ok": false, "error": {...}}: a call with a missing
+// argument, a number or null returns an error text instead of throwing.
+//
+// One check cannot be made in C++: a JavaScript string with a lone UTF-16
+// surrogate has no UTF-8 form (the copy into the module would merge or mangle
+// it), so such text is refused here, before it is copied.
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+var vramLoneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+function vramWellFormed(text) {
+  return typeof text.isWellFormed === 'function' ? text.isWellFormed() : !vramLoneSurrogate.test(text);
+}
+function vramText(fn, scenario, call) {
+  if (typeof scenario === 'string' && !vramWellFormed(scenario)) {
+    return JSON.stringify({ ok: false, error: { path: '', message: fn + '() was given text with a lone UTF-16 surrogate, which has no UTF-8 form' } });
+  }
+  return call();
+}
+Module['estimate'] = function (scenario) {
+  return vramText('estimate', scenario, function () { return Module['vramEstimate'](scenario); });
+};
+Module['plan'] = function (scenario) {
+  return vramText('plan', scenario, function () { return Module['vramPlan'](scenario); });
+};
+Module['sweep'] = function (scenario) {
+  return vramText('sweep', scenario, function () { return Module['vramSweep'](scenario); });
+};
+Module['grid'] = function (scenario, nContexts, nConcurrency) {
+  return vramText('grid', scenario, function () { return Module['vramGrid'](scenario, nContexts, nConcurrency); });
+};
+Module['catalog'] = function () { return Module['vramCatalog'](); };
