@@ -107,6 +107,15 @@ CaseResult run_case(const json& c, const Catalog& catalog, int line) {
       m.predicted = p->value;
       m.rel_error = (p->value - value) / value;
       m.within_bound = !upper || p->value <= value;
+      // A measurement so small that the relative error leaves the doubles is not
+      // a measurement of this metric (1e-300 bytes).
+      if (!std::isfinite(m.rel_error)) {
+        r.checks.clear();
+        malformed(r, io::join_path("/measured", name),
+                  "is too small to compare with: the relative error of " + format_decimal(p->value, 2) +
+                      " predicted is beyond any number; give the measured figure in the metric's unit");
+        return r;
+      }
     }
     r.checks.push_back(m);
   }

@@ -75,7 +75,7 @@ Term forward_peak_term(const Architecture& a, std::int64_t tokens, std::int64_t 
     any_moe = any_moe || l.moe;
     any_dense = any_dense || (!l.moe && l.kind != LayerKind::mamba);
   }
-  std::vector<Term> layer = terms(attention_transient_term(tokens, q_dim, kv_dim, b));
+  Terms layer = terms(attention_transient_term(tokens, q_dim, kv_dim, b));
   const std::int64_t dense_width = (a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) / tp;
   if (any_dense || a.family == Family::mamba)
     layer.push_back(mlp_transient_term(tokens, dense_width, a.block.gated_mlp, b));

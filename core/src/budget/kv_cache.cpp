@@ -108,7 +108,7 @@ LayerCounts count_layers(const Architecture& a, std::int32_t first, std::int32_t
 
 /// One token's K and V rows in one layer: heads × dims × element bytes, or whole
 /// blocks of a block-quantized type (kv_bytes_per_token_layer).
-void append_row_factors(std::vector<Factor>& f, const Architecture& a, bool mla, const KvDtype& d, std::int64_t tp) {
+void append_row_factors(Factors& f, const Architecture& a, bool mla, const KvDtype& d, std::int64_t tp) {
   const std::int64_t be = d.block_elems;
   if (mla) {
     const std::int64_t elems = checked::add(a.kv_lora_rank, a.qk_rope_head_dim);
@@ -159,30 +159,40 @@ std::string_view layers_label(LayerKind kind) {
   }
 }
 
-/// Layers per attention type (kind and window) in [first, end), in order of first appearance.
+/// Layers per attention type (kind and window) in [first, end), in order of
+/// first appearance, and the layers of each kind, in one pass.
 struct AttentionType {
   LayerKind kind;
   std::int64_t window;
   std::int64_t layers;
 };
-std::vector<AttentionType> attention_types(const Architecture& a, std::int32_t first, std::int32_t end) {
+struct LayerCensus {
   std::vector<AttentionType> types;
+  LayerCounts counts;
+};
+LayerCensus census(const Architecture& a, std::int32_t first, std::int32_t end) {
+  LayerCensus c;
   for_layers(a, first, end, [&](const LayerSpec& l) {
-    if (l.kind == LayerKind::mamba || l.kind == LayerKind::cross_attention) return;
+    switch (l.kind) {
+      case LayerKind::mamba: ++c.counts.mamba; return;
+      case LayerKind::cross_attention: ++c.counts.cross; return;
+      case LayerKind::mla: ++c.counts.mla; break;
+      default: ++c.counts.attention; break;
+    }
     const bool capped = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
     const std::int64_t window = capped ? l.window : 0;
-    auto it = std::find_if(types.begin(), types.end(),
+    auto it = std::find_if(c.types.begin(), c.types.end(),
                            [&](const AttentionType& t) { return t.kind == l.kind && t.window == window; });
-    if (it == types.end())
-      types.push_back({l.kind, window, 1});
+    if (it == c.types.end())
+      c.types.push_back({l.kind, window, 1});
     else
       it->layers += 1;
   });
-  return types;
+  return c;
 }
 
 /// The tokens one layer of type `t` holds: whole blocks, or its window when shorter.
-void append_token_factors(std::vector<Factor>& f, const AttentionType& t, std::int64_t blocks, std::int64_t block_size) {
+void append_token_factors(Factors& f, const AttentionType& t, std::int64_t blocks, std::int64_t block_size) {
   const std::int64_t tokens = checked::mul(blocks, block_size);
   if (t.window > 0 && t.window < tokens) {
     f.push_back(Factor::of(t.window, t.kind == LayerKind::sliding_attention ? "tokens (sliding window)"
@@ -200,11 +210,11 @@ void append_token_factors(std::vector<Factor>& f, const AttentionType& t, std::i
 Term kv_per_token_term(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int32_t first,
                        std::int32_t end) {
   const LayerCounts n = count_layers(a, first, end);
-  std::vector<Term> parts;
+  Terms parts;
   for (const bool mla : {false, true}) {
     const std::int64_t layers = mla ? n.mla : n.attention;
     if (layers == 0) continue;
-    std::vector<Factor> f;
+    Factors f;
     f.reserve(7);
     f.push_back(Factor::of(layers, mla ? "MLA layers" : "layers"));
     append_row_factors(f, a, mla, d, tp);
@@ -217,9 +227,11 @@ Term kv_per_token_term(const Architecture& a, const KvDtype& d, std::int64_t tp,
 
 Term kv_sequences_term(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t sequences,
                        std::int64_t blocks, std::int64_t block_size, std::int32_t first, std::int32_t end) {
-  std::vector<Term> parts;
-  for (const AttentionType& t : attention_types(a, first, end)) {
-    std::vector<Factor> f;
+  const LayerCensus layers = census(a, first, end);
+  Terms parts;
+  parts.reserve(layers.types.size());
+  for (const AttentionType& t : layers.types) {
+    Factors f;
     f.reserve(9);
     f.push_back(Factor::of(sequences, "sequences"));
     append_token_factors(f, t, blocks, block_size);
@@ -229,12 +241,13 @@ Term kv_sequences_term(const Architecture& a, const KvDtype& d, std::int64_t tp,
     parts.push_back(Term::product(std::move(f)));
   }
   if (parts.empty()) parts.push_back(Term::product({Factor::of(0, "attention layers")}));
-  return with_layer_note(sum_nonzero(std::move(parts)).cite(kKvSource), count_layers(a, first, end));
+  return with_layer_note(sum_nonzero(std::move(parts)).cite(kKvSource), layers.counts);
 }
 
 Term mamba_state_term(const Architecture& a, std::int64_t bits, std::int64_t tp, std::int64_t sequences,
                       std::int32_t first, std::int32_t end) {
-  const std::int64_t layers = count_layers(a, first, end).mamba;
+  // Without a state width no layer holds a state (the figure is 0 either way).
+  const std::int64_t layers = a.ssm_inner == 0 ? 0 : count_layers(a, first, end).mamba;
   if (layers == 0) return Term::given(Bytes{}).named("no Mamba layers");
   if (bits % 8 != 0) {
     const Bytes one = mamba_state_bytes_per_sequence(a, bits, tp, first, end);

@@ -5,6 +5,75 @@
 
 namespace vram {
 
+namespace detail {
+
+namespace {
+// Size classes of 128 B to 8 KiB (powers of two); larger blocks go to the
+// general allocator. At most 64 free blocks are kept per class.
+constexpr std::size_t kClasses = 7;
+constexpr std::size_t kSmallest = 128;
+constexpr std::size_t kKept = 64;
+
+struct FreeBlock {
+  FreeBlock* next;
+};
+
+struct Pool {
+  FreeBlock* head[kClasses] = {};
+  std::size_t count[kClasses] = {};
+  ~Pool() {
+    for (auto* h : head) {
+      while (h) {
+        FreeBlock* next = h->next;
+        ::operator delete(h);
+        h = next;
+      }
+    }
+  }
+};
+
+Pool& pool() {
+  thread_local Pool p;
+  return p;
+}
+
+/// The class of a block of `bytes`, or kClasses when it is too large for the pool.
+std::size_t size_class(std::size_t bytes) {
+  std::size_t c = 0;
+  for (std::size_t size = kSmallest; c < kClasses; ++c, size *= 2) {
+    if (bytes <= size) return c;
+  }
+  return kClasses;
+}
+}  // namespace
+
+void* pooled_allocate(std::size_t bytes) {
+  const std::size_t c = size_class(bytes);
+  if (c == kClasses) return ::operator new(bytes);
+  Pool& p = pool();
+  if (FreeBlock* b = p.head[c]) {
+    p.head[c] = b->next;
+    --p.count[c];
+    return b;
+  }
+  return ::operator new(kSmallest << c);
+}
+
+void pooled_deallocate(void* ptr, std::size_t bytes) noexcept {
+  const std::size_t c = size_class(bytes);
+  Pool& p = pool();
+  if (c == kClasses || p.count[c] >= kKept) {
+    ::operator delete(ptr);
+    return;
+  }
+  auto* b = static_cast<FreeBlock*>(ptr);
+  b->next = p.head[c];
+  p.head[c] = b;
+  ++p.count[c];
+}
+
+}  // namespace detail
+
 namespace {
 
 /// Doubles at or beyond 2^63 do not convert to int64.
@@ -19,7 +88,7 @@ std::int64_t to_whole(double x, Rounding r) {
   return static_cast<std::int64_t>(x);
 }
 
-bool has_zero(const std::vector<Factor>& factors, const std::vector<Term>& parts) {
+bool has_zero(const Factors& factors, const Terms& parts) {
   for (const auto& f : factors) {
     if (f.integer ? f.count == 0 : f.value == 0) return true;
   }
@@ -30,7 +99,7 @@ bool has_zero(const std::vector<Factor>& factors, const std::vector<Term>& parts
 }
 
 /// ∏ of the integer factors (count × scale) and the parts' bytes, checked.
-std::int64_t integer_product(const std::vector<Factor>& factors, const std::vector<Term>& parts) {
+std::int64_t integer_product(const Factors& factors, const Terms& parts) {
   std::int64_t p = 1;
   for (const auto& part : parts) p = checked::mul(p, part.bytes.in_bytes());
   for (const auto& f : factors) {
@@ -40,7 +109,7 @@ std::int64_t integer_product(const std::vector<Factor>& factors, const std::vect
 }
 
 /// ∏ of the real factors (value × scale); 1 when there are none.
-double real_product(const std::vector<Factor>& factors, bool& any) {
+double real_product(const Factors& factors, bool& any) {
   double r = 1;
   any = false;
   for (const auto& f : factors) {
@@ -52,16 +121,27 @@ double real_product(const std::vector<Factor>& factors, bool& any) {
   return r;
 }
 
-Bytes evaluate(const std::vector<Factor>& factors, const std::vector<Term>& parts, Rounding rounding) {
+/// A zero factor or part makes the product zero before any overflow could
+/// occur; otherwise the integer product (checked) times the real factors.
+Bytes evaluate(const Factors& factors, const Terms& parts, Rounding rounding) {
   if (has_zero(factors, parts)) return Bytes{};
-  const std::int64_t whole = integer_product(factors, parts);
+  std::int64_t whole = 1;
+  double real = 1;
   bool any_real = false;
-  const double real = real_product(factors, any_real);
+  for (const auto& part : parts) whole = checked::mul(whole, part.bytes.in_bytes());
+  for (const auto& f : factors) {
+    if (f.integer) {
+      whole = checked::mul(whole, f.scale == 1 ? f.count : checked::mul(f.count, f.scale));
+    } else {
+      real *= f.value * static_cast<double>(f.scale);
+      any_real = true;
+    }
+  }
   if (!any_real) return Bytes::of(whole);
   return Bytes::of(to_whole(static_cast<double>(whole) * real, rounding));
 }
 
-std::optional<ByteRange> summed_range(const std::vector<Term>& parts, bool subtract_rest) {
+std::optional<ByteRange> summed_range(const Terms& parts, bool subtract_rest) {
   bool any = false;
   for (const auto& p : parts) any = any || p.range.has_value();
   if (!any || parts.empty()) return std::nullopt;
@@ -82,11 +162,11 @@ std::optional<ByteRange> summed_range(const std::vector<Term>& parts, bool subtr
 
 }  // namespace
 
-Term Term::product(std::vector<Factor> factors, Rounding r) {
+Term Term::product(Factors factors, Rounding r) {
   return product({}, std::move(factors), r);
 }
 
-Term Term::product(std::vector<Term> parts, std::vector<Factor> factors, Rounding r) {
+Term Term::product(Terms parts, Factors factors, Rounding r) {
   Term t;
   t.op = Op::product;
   t.rounding = r;
@@ -96,7 +176,7 @@ Term Term::product(std::vector<Term> parts, std::vector<Factor> factors, Roundin
   return t;
 }
 
-Term Term::shown_as(Bytes exact, std::vector<Factor> factors) {
+Term Term::shown_as(Bytes exact, Factors factors) {
   Term t;
   t.op = Op::product;
   t.rounding = Rounding::nearest;
@@ -105,7 +185,7 @@ Term Term::shown_as(Bytes exact, std::vector<Factor> factors) {
   return t;
 }
 
-Term Term::sum(std::vector<Term> parts) {
+Term Term::sum(Terms parts) {
   Term t;
   t.op = Op::sum;
   for (const auto& p : parts) t.bytes += p.bytes;
@@ -114,7 +194,7 @@ Term Term::sum(std::vector<Term> parts) {
   return t;
 }
 
-Term Term::difference(std::vector<Term> parts) {
+Term Term::difference(Terms parts) {
   Term t;
   t.op = Op::difference;
   for (std::size_t i = 0; i < parts.size(); ++i) t.bytes = i == 0 ? parts[i].bytes : t.bytes - parts[i].bytes;
@@ -123,7 +203,7 @@ Term Term::difference(std::vector<Term> parts) {
   return t;
 }
 
-Term Term::max_of(std::vector<Term> parts) {
+Term Term::max_of(Terms parts) {
   Term t;
   t.op = Op::max;
   bool any_range = false;
@@ -160,7 +240,7 @@ namespace {
 bool plain_sum(const Term& t) {
   return t.op == Term::Op::sum && t.what.empty() && t.note.empty() && t.per.empty() && !t.range;
 }
-void flatten_into(std::vector<Term>& out, Term&& t) {
+void flatten_into(Terms& out, Term&& t) {
   if (plain_sum(t)) {
     for (auto& p : t.parts) flatten_into(out, std::move(p));
     return;
@@ -169,7 +249,7 @@ void flatten_into(std::vector<Term>& out, Term&& t) {
 }
 }  // namespace
 
-Term sum_nonzero(std::vector<Term> parts) {
+Term sum_nonzero(Terms parts) {
   if (parts.empty()) return Term::given(Bytes{});
   // All zero: the first part stands for them (a formula that shows why it is zero).
   const bool all_zero = std::all_of(parts.begin(), parts.end(), [](const Term& p) { return p.bytes == Bytes{} && !p.range; });
@@ -180,7 +260,7 @@ Term sum_nonzero(std::vector<Term> parts) {
     if (parts.size() == 1) return std::move(parts.front());
     return Term::sum(std::move(parts));
   }
-  std::vector<Term> kept;
+  Terms kept;
   kept.reserve(parts.size());
   for (auto& p : parts) flatten_into(kept, std::move(p));
   if (kept.size() == 1) return std::move(kept.front());

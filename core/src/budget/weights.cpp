@@ -147,7 +147,7 @@ Term codec_term(const WeightsEstimate::Part& part) {
 Term weights_term(const WeightsEstimate& w) {
   if (w.parts.empty()) return Term::product({Factor::of(0, "params")});
   if (w.parts.size() == 1) return codec_term(w.parts.front());
-  std::vector<Term> parts;
+  Terms parts;
   parts.reserve(w.parts.size());
   for (const auto& part : w.parts) parts.push_back(codec_term(part));
   return Term::sum(std::move(parts));

@@ -141,6 +141,8 @@ void stage_kv(const Setting& c, StageAccount& sa) {
   const std::int64_t state_bits = 8 * c.b;
   sa.kv_needed = kv_needed_term(c.a, inf.kv, c.tp, bs, inf.context, inf.concurrency, sa.first_layer, sa.end_layer,
                                 state_bits);
+  // Without a state width no Mamba layer holds a state (and the sum is 0).
+  if (c.a.ssm_inner == 0) return;
   const Bytes state = mamba_state_bytes_per_sequence(c.a, state_bits, c.tp, sa.first_layer, sa.end_layer);
   if (state == Bytes{}) return;
   const Bytes kv_per_seq = kv_bytes_for_sequence(c.a, inf.kv, c.tp, checked::ceil_div(inf.context, bs) * bs,

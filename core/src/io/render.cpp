@@ -150,7 +150,7 @@ void append_group(std::string& out, const Term& t) {
 
 std::string render(const Term& t) {
   std::string out;
-  out.reserve(192);
+  out.reserve(384);  // most formulas fit; the longest (a sampler step) takes one more growth
   if (t.op == Op::given) {
     append_named_figure(out, t);
   } else {

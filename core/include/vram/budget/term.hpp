@@ -15,6 +15,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -31,6 +32,29 @@ struct ByteRange {
   Bytes low;
   Bytes high;
   bool operator==(const ByteRange&) const = default;
+};
+
+namespace detail {
+/// Blocks for the factor and part lists of terms, recycled per thread: every
+/// estimate of a sweep builds and drops a few dozen small lists, and a
+/// general-purpose allocator would then cost more than the arithmetic.
+void* pooled_allocate(std::size_t bytes);
+void pooled_deallocate(void* p, std::size_t bytes) noexcept;
+}  // namespace detail
+
+/// A std::allocator that draws on the per-thread pool above.
+template <typename T>
+struct PoolAllocator {
+  using value_type = T;
+  PoolAllocator() = default;
+  template <typename U>
+  constexpr PoolAllocator(const PoolAllocator<U>&) noexcept {}  // NOLINT: rebinding
+  T* allocate(std::size_t n) { return static_cast<T*>(detail::pooled_allocate(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { detail::pooled_deallocate(p, n * sizeof(T)); }
+  template <typename U>
+  bool operator==(const PoolAllocator<U>&) const noexcept {
+    return true;
+  }
 };
 
 /// How a product with a real factor becomes whole bytes.
@@ -87,14 +111,18 @@ struct Factor {
   }
 };
 
+struct Term;
+using Factors = std::vector<Factor, PoolAllocator<Factor>>;
+using Terms = std::vector<Term, PoolAllocator<Term>>;
+
 struct Term {
   enum class Op : std::uint8_t { product, sum, difference, max, given };
 
   Bytes bytes;
   Op op = Op::given;
   Rounding rounding = Rounding::exact;  ///< products with a real factor
-  std::vector<Factor> factors;
-  std::vector<Term> parts;
+  Factors factors;
+  Terms parts;
   std::string_view source;  ///< paper, documentation page or code path pinned to a version
   std::optional<ByteRange> range;
   std::string_view what;  ///< names the term in its formula ("sampler step"); a literal
@@ -104,15 +132,15 @@ struct Term {
   Unit shown = kGiB;     ///< the unit of the rounded figure after "≈"
 
   /// ∏ factors (checked); with a real factor, rounded as `r`.
-  static Term product(std::vector<Factor> factors, Rounding r = Rounding::exact);
+  static Term product(Factors factors, Rounding r = Rounding::exact);
   /// ∏ factors × ∏ parts' bytes: a derived figure scaled by counts or a ratio.
-  static Term product(std::vector<Term> parts, std::vector<Factor> factors, Rounding r = Rounding::exact);
+  static Term product(Terms parts, Factors factors, Rounding r = Rounding::exact);
   /// A product whose exact bytes are known from elsewhere (a per-tensor sum);
   /// the factors show it to within their rounding. `consistent` checks that.
-  static Term shown_as(Bytes exact, std::vector<Factor> factors);
-  static Term sum(std::vector<Term> parts);
-  static Term difference(std::vector<Term> parts);
-  static Term max_of(std::vector<Term> parts);
+  static Term shown_as(Bytes exact, Factors factors);
+  static Term sum(Terms parts);
+  static Term difference(Terms parts);
+  static Term max_of(Terms parts);
   /// A constant, shown as its exact bytes.
   static Term given(Bytes b);
 
@@ -149,15 +177,15 @@ struct Term {
 
 /// Moves its arguments into a vector (an initializer list would copy them).
 template <typename... T>
-std::vector<Term> terms(T&&... t) {
-  std::vector<Term> v;
+Terms terms(T&&... t) {
+  Terms v;
   v.reserve(sizeof...(T));
   (v.push_back(std::move(t)), ...);
   return v;
 }
 
 /// A sum of the non-zero parts; one part alone is returned as it is.
-Term sum_nonzero(std::vector<Term> parts);
+Term sum_nonzero(Terms parts);
 
 /// The figure of a product's factors and parts before rounding (real), for checks.
 double unrounded_product(const Term& t);

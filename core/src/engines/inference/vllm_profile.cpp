@@ -81,7 +81,7 @@ Term profile_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t v
   const Factor seqs = Factor::of(rows, "seqs");
   const Factor v = Factor::of(vocab, "vocab");
   const std::int64_t scratch_rows = sampler_scratch_rows(sms, rows);
-  auto part = [](std::vector<Factor> f) { return Term::product(std::move(f)); };
+  auto part = [](Factors f) { return Term::product(std::move(f)); };
   return sum_nonzero(terms(
                          part({seqs, v, Factor::of(b, "B logits")}),                               // lm_head output
                          part({seqs, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}),               // logits.to(float32)
