@@ -55,7 +55,7 @@ Setting setting(const Scenario& s, WeightsMemo* memo) {
                  ver,
                  inf.tensor_parallel,
                  inf.pipeline_parallel,
-                 s.weights.name == "fp32" ? 4 : 2,
+                 activation_elem_bytes(s.weights),
                  scheduler_limits(inf.vllm, ver, s.gpu, inf.context),
                  sms,
                  requested_memory_term(s.gpu.memory, inf.vllm.gpu_memory_utilization),
