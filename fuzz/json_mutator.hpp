@@ -70,6 +70,8 @@ inline std::string a_name(Rng& rng) {
 }
 
 inline json a_number(Rng& rng, const json& old) {
+  // Edges of int64 and double, and the bounds the scenario reader states
+  // (counts 1024 / 4096 / 100,000, widths 10^7, contexts 10^8, positions 10^9, ...).
   static const json edges[] = {0,
                                1,
                                -1,
@@ -78,7 +80,13 @@ inline json a_number(Rng& rng, const json& old) {
                                7,
                                64,
                                1000,
+                               1024,
                                4096,
+                               100'000,
+                               1'000'000,
+                               10'000'000,
+                               100'000'000,
+                               1'000'000'000,
                                1 << 20,
                                std::int64_t{1} << 31,
                                std::int64_t{1} << 32,
@@ -86,10 +94,13 @@ inline json a_number(Rng& rng, const json& old) {
                                std::int64_t{1} << 53,
                                (std::int64_t{1} << 53) + 1,
                                std::int64_t{100'000'000'000'000},
+                               std::int64_t{1'000'000'000'000'000},
                                std::numeric_limits<std::int64_t>::max(),
                                std::numeric_limits<std::int64_t>::min(),
                                std::numeric_limits<std::uint64_t>::max(),
+                               0.01,
                                0.5,
+                               0.9,
                                0.999999,
                                1.5,
                                -0.0,

@@ -6,7 +6,7 @@
 // That holds for any argument: a number, null, a missing argument, text over
 // 4 MiB (refused before it is copied into the module), text with a lone UTF-16
 // surrogate, JSON nested deeper than 64 levels, duplicate keys, or figures
-// beyond 10^18 bytes. The module answers the same after any number of such
+// beyond 2^53 bytes. The module answers the same after any number of such
 // calls, and its memory does not grow with them.
 
 /** A scenario, CONTRACT v1 section 1 (see shared design docs / README). */
@@ -22,7 +22,7 @@ export interface VramBudgetModule {
   plan(scenario: ScenarioJson): string;
   /** Chart data: {ok, contexts: number[], concurrency, totals: number[] (bytes per GPU),
    *  fits: boolean[], usable_bytes, capacity_bytes}. The contexts stop before the first
-   *  one whose figures would leave any real system (beyond 10^18 bytes). */
+   *  one whose figures would leave any real system (beyond 2^53 bytes). */
   sweep(scenario: ScenarioJson): string;
   /** Context × concurrency grid (row-major by concurrency): {ok, points, contexts, concurrencies,
    *  totals: (number|null)[] (bytes per GPU; null where beyond any real system),

@@ -95,7 +95,7 @@ InputError absurd_figure(const Scenario& s, std::string_view figure) {
   return InputError("/model", what);
 }
 
-/// Every figure of the report is a byte count in [0, 10^18]: a negative or
+/// Every figure of the report is a byte count in [0, 2^53]: a negative or
 /// larger one comes from an input far outside any real system.
 void check_plausible(const Scenario& s, const Report& r) {
   for (const auto& c : r.components) {
@@ -103,7 +103,8 @@ void check_plausible(const Scenario& s, const Report& r) {
   }
   if (r.total > kMaxPlausibleBytes) throw absurd_figure(s, "the total");
   for (const auto& m : r.metrics) {
-    if (!std::isfinite(m.value) || std::fabs(m.value) > 1e18) throw absurd_figure(s, m.name);
+    if (!std::isfinite(m.value) || std::fabs(m.value) > static_cast<double>(kMaxPlausibleBytes.in_bytes()))
+      throw absurd_figure(s, m.name);
   }
 }
 

@@ -100,7 +100,7 @@ std::string to_json_text(const Report& r) {
     w.key(m.name);
     if (!std::isfinite(m.value))
       w.null();
-    else if (m.value == std::floor(m.value) && std::fabs(m.value) < 9e15)
+    else if (m.value == std::floor(m.value) && std::fabs(m.value) <= 9007199254740992.0)  // 2^53: exact in a double
       w.value(static_cast<std::int64_t>(m.value));
     else
       w.value(std::round(m.value * 10000.0) / 10000.0);

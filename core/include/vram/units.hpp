@@ -168,9 +168,10 @@ constexpr Bytes bytes_for_bits(std::int64_t bits) {
   return Bytes::of(checked::ceil_div(bits, 8));
 }
 
-/// The largest figure any report may carry: 10^18 B (about 888 PiB), a
-/// million times the memory of the largest GPU set. Above it an input is absurd.
-inline constexpr Bytes kMaxPlausibleBytes = Bytes::of(1'000'000'000'000'000'000);
+/// The largest figure any report may carry: 2^53 B (8 PiB), the largest
+/// integer every JSON reader holds exactly (an IEEE double; RFC 8259 section 6),
+/// fifty thousand times the memory of the largest GPU. Above it an input is absurd.
+inline constexpr Bytes kMaxPlausibleBytes = Bytes::of(std::int64_t{1} << 53);
 
 /// "24.21 GiB": value in `unit` with `decimals` places and the unit's own label.
 std::string format(Bytes b, Unit unit, int decimals = 2);
