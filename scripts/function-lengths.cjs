@@ -23,15 +23,30 @@ function longFunctions(file) {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
   const out = [];
   let start = -1;
+  let pending = -1;  // a column-0 signature line whose parameters wrap onto the next lines
   for (let i = 0; i < lines.length; ++i) {
     const line = lines[i];
-    const opensBody = start < 0 && /^[A-Za-z].*\)\s*(const\s*)?(noexcept\s*)?(->\s*[\w:<>]+\s*)?\{\s*$/.test(line) &&
-      !/^(namespace|struct|class|enum|union|extern)\b/.test(line);
-    if (opensBody) {
-      // The signature may begin on earlier lines (wrapped parameters).
-      start = i;
-      while (start > 0 && /^\s+\S/.test(lines[start]) === false && /^[A-Za-z]/.test(lines[start - 1]) &&
-             !/[;{}]\s*$/.test(lines[start - 1]) && !/^\s*\/\//.test(lines[start - 1])) start -= 1;
+    if (start < 0) {
+      const head = /^[A-Za-z]/.test(line) && !/^(namespace|struct|class|enum|union|extern|using|template)\b/.test(line);
+      if (head && /\)\s*(const\s*)?(noexcept\s*)?(->\s*[\w:<>]+\s*)?\{\s*$/.test(line)) {
+        start = i;
+        pending = -1;
+        continue;
+      }
+      if (head && line.includes('(') && !/[;{}]\s*$/.test(line)) {
+        pending = i;
+        continue;
+      }
+      if (pending >= 0 && /^\s+\S/.test(line)) {
+        if (/\{\s*$/.test(line)) {
+          start = pending;
+          pending = -1;
+        } else if (/;\s*$/.test(line)) {
+          pending = -1;
+        }
+        continue;
+      }
+      pending = -1;
       continue;
     }
     if (start >= 0 && /^\}\s*$/.test(line)) {

@@ -164,6 +164,20 @@ WeightFormat make(std::string name, std::string summary, std::string source, Cod
   return f;
 }
 
+namespace {
+/// bitsandbytes NF4: 64-value blocks with an fp32 absmax, or with double
+/// quantization an 8-bit absmax per block plus an fp32 constant per 256 blocks.
+WeightFormat nf4_format(bool double_quant, const Codec& rest) {
+  Codec c = double_quant ? blocks_codec("nf4 (double quant)", 64 * 256, 64 * 256 * 4 + 256 * 8 + 32, 0)
+                         : blocks_codec("nf4", 64, 64 * 4 + 32, 0);
+  c.flat = true;  // bitsandbytes quantizes the flattened weight
+  return make("nf4",
+              double_quant ? "linear weights NF4 with double-quantized absmax (4.127 bits)"
+                           : "linear weights NF4 + fp32 absmax per 64 values (4.5 bits)",
+              "bitsandbytes Linear4bit (QLoRA §3)", c, rest);
+}
+}  // namespace
+
 WeightFormat named_format(const std::string& name, std::int64_t group, bool double_quant, const std::string& native,
                           const std::string& path) {
   const Codec rest = unquantized_codec(native);
@@ -204,17 +218,7 @@ WeightFormat named_format(const std::string& name, std::int64_t group, bool doub
     return make(name, "linear weights int4 + fp16 scale and 4-bit zero per " + g + " inputs",
                 "AutoAWQ WQLinear_GEMM: qweight, qzeros, scales fp16", group_codec("int4 g" + g, 4, group, 16, 4, 0, 0),
                 rest);
-  if (name == "nf4") {
-    // 64-value blocks; absmax fp32 (32 bits per block), or with double quantization
-    // an 8-bit absmax per block plus an fp32 constant per 256 blocks.
-    Codec c = double_quant ? blocks_codec("nf4 (double quant)", 64 * 256, 64 * 256 * 4 + 256 * 8 + 32, 0)
-                           : blocks_codec("nf4", 64, 64 * 4 + 32, 0);
-    c.flat = true;  // bitsandbytes quantizes the flattened weight
-    return make(name,
-                double_quant ? "linear weights NF4 with double-quantized absmax (4.127 bits)"
-                             : "linear weights NF4 + fp32 absmax per 64 values (4.5 bits)",
-                "bitsandbytes Linear4bit (QLoRA §3)", c, rest);
-  }
+  if (name == "nf4") return nf4_format(double_quant, rest);
   if (name == "mxfp4")
     return make(name, "linear weights MXFP4: 32 fp4 values + one e8m0 scale = 17 B per 32 (4.25 bits)",
                 "OCP Microscaling Formats v1.0", blocks_codec("mxfp4", 32, 32 * 4 + 8, 0), rest);
@@ -363,6 +367,43 @@ std::optional<std::pair<std::int64_t, std::int64_t>> block_size_pair(const json&
   return std::make_pair(io::require_int(pair, "0", p, {1, 4096}), io::require_int(pair, "1", p, {1, 4096}));
 }
 
+/// compressed-tensors: the first config group's weight scheme.
+WeightFormat compressed_tensors_format(const json& qc, const std::string& qpath, const std::string& native,
+                                       const std::string& mpath) {
+  const json* q = &qc;
+  WeightFormat f;
+  std::int64_t bits = 8;
+  std::string type = "float";
+  std::int64_t group = 128;
+  std::string strategy = "channel";
+  if (const json* groups = optional_object(*q, "config_groups", qpath); groups != nullptr && !groups->empty()) {
+    const std::string gpath = io::join_path(io::join_path(qpath, "config_groups"), groups->begin().key());
+    const json& group_obj = io::require_object(groups->begin().value(), gpath, "a config group");
+    if (const json* w = optional_object(group_obj, "weights", gpath)) {
+      const std::string wpath = io::join_path(gpath, "weights");
+      bits = io::optional_int(*w, "num_bits", wpath, {2, 16}).value_or(bits);
+      type = io::optional_choice(*w, "type", wpath, {"float", "int"}).value_or(type);
+      group = io::optional_int(*w, "group_size", wpath, {-1, 1'000'000}).value_or(group);
+      if (group == 0) throw InputError(io::join_path(wpath, "group_size"), "must be -1 (per channel) or 1 to 1000000; got 0");
+      if (group < 0) group = 1'000'000'000;  // one group per row: per-channel scales
+      strategy = io::optional_string(*w, "strategy", wpath).value_or(strategy);
+    }
+  }
+  if (bits == 4 && type == "float")
+    f = named_format("nvfp4", 16, false, native, mpath);
+  else if (bits == 4)
+    f = named_format("w4a16", group, false, native, mpath);
+  else if (type == "float")
+    f = named_format("fp8", 128, false, native, mpath);
+  else
+    f = named_format("w8a8", 128, false, native, mpath);
+  if (strategy == "tensor" && bits == 8) {
+    f.linear.kind = Codec::Kind::plain;
+    f.linear.tensor_bits = 32;
+  }
+  return f;
+}
+
 }  // namespace
 
 WeightFormat format_from_quantization_config(const json& config, const std::string& path, const std::string& native,
@@ -416,36 +457,7 @@ WeightFormat format_from_quantization_config(const json& config, const std::stri
     const std::string algo = io::optional_string(*q, "quant_algo", qpath).value_or("FP8");
     f = named_format(algo.find("FP4") != std::string::npos ? "nvfp4" : "fp8", 16, false, native, mpath);
   } else if (method == "compressed-tensors") {
-    // Read the first config group's weight scheme.
-    std::int64_t bits = 8;
-    std::string type = "float";
-    std::int64_t group = 128;
-    std::string strategy = "channel";
-    if (const json* groups = optional_object(*q, "config_groups", qpath); groups != nullptr && !groups->empty()) {
-      const std::string gpath = io::join_path(io::join_path(qpath, "config_groups"), groups->begin().key());
-      const json& group_obj = io::require_object(groups->begin().value(), gpath, "a config group");
-      if (const json* w = optional_object(group_obj, "weights", gpath)) {
-        const std::string wpath = io::join_path(gpath, "weights");
-        bits = io::optional_int(*w, "num_bits", wpath, {2, 16}).value_or(bits);
-        type = io::optional_choice(*w, "type", wpath, {"float", "int"}).value_or(type);
-        group = io::optional_int(*w, "group_size", wpath, {-1, 1'000'000}).value_or(group);
-        if (group == 0) throw InputError(io::join_path(wpath, "group_size"), "must be -1 (per channel) or 1 to 1000000; got 0");
-        if (group < 0) group = 1'000'000'000;  // one group per row: per-channel scales
-        strategy = io::optional_string(*w, "strategy", wpath).value_or(strategy);
-      }
-    }
-    if (bits == 4 && type == "float")
-      f = named_format("nvfp4", 16, false, native, mpath);
-    else if (bits == 4)
-      f = named_format("w4a16", group, false, native, mpath);
-    else if (type == "float")
-      f = named_format("fp8", 128, false, native, mpath);
-    else
-      f = named_format("w8a8", 128, false, native, mpath);
-    if (strategy == "tensor" && bits == 8) {
-      f.linear.kind = Codec::Kind::plain;
-      f.linear.tensor_bits = 32;
-    }
+    f = compressed_tensors_format(*q, qpath, native, mpath);
   } else {
     throw InputError(mpath, "unknown quant_method \"" + method +
                                 "\"; allowed: fp8, compressed-tensors, gptq, awq, bitsandbytes, mxfp4, modelopt");
