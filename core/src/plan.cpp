@@ -48,16 +48,13 @@ bool tp_valid(const Architecture& a, std::int64_t tp) {
 
 Scenario with_gpus(const Scenario& s, std::int64_t tp) {
   Scenario t = s;
-  t.inference().tensor_parallel = tp;
-  t.inference().pipeline_parallel = 1;
   t.gpu_count = tp;
+  t.parallel = inference_parallelism(tp, tp, 1);
   if (t.inference().engine == Engine::llama_cpp) {  // llama.cpp splits layers, not heads
-    t.inference().tensor_parallel = 1;
-    t.inference().pipeline_parallel = tp;
+    t.parallel = inference_parallelism(tp, 1, tp);
     t.inference().llama_cpp.tensor_split.clear();  // llama.cpp's default: equal shares on identical GPUs
     if (t.inference().llama_cpp.main_gpu >= tp) t.inference().llama_cpp.main_gpu = 0;
   }
-  t.parallel = inference_parallelism(tp, t.inference().tensor_parallel, t.inference().pipeline_parallel);
   return t;
 }
 
@@ -222,7 +219,7 @@ std::vector<Hint> hints(const Scenario& s) {
     llama_cpp_hints(s, consider);
   } else if (!base.fits) {
     if (auto tp = smallest_tensor_parallel(s, 8);
-        tp && *tp > s.inference().tensor_parallel * s.inference().pipeline_parallel) {
+        tp && *tp > s.parallel.tensor * s.parallel.pipeline) {
       consider(with_gpus(s, *tp), std::to_string(*tp) + " GPUs (tensor_parallel = " + std::to_string(*tp) + ")",
                {{"hardware", {{"count", *tp}}}, {"inference", {{"tensor_parallel", *tp}}}});
     }

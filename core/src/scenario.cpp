@@ -217,13 +217,13 @@ void parse_llama_gpus(const json& block, const std::string& path, Scenario& out)
 /// For llama.cpp hardware.count is the number of GPUs the model is split over.
 void check_llama_gpus(const json& block, Scenario& out) {
   const InferenceSettings& st = out.inference();
-  if (st.tensor_parallel > 1) {
+  if (out.parallel.tensor > 1) {
     throw InputError("/inference/tensor_parallel",
                      "llama.cpp does not split attention heads: it splits whole layers (llama_cpp.split_mode "
                      "\"layer\", the default) or weight rows (\"row\") over hardware.count GPUs; leave "
                      "tensor_parallel at 1 and set hardware.count");
   }
-  if (st.pipeline_parallel != 1 && st.pipeline_parallel != out.gpu_count) {
+  if (out.parallel.pipeline != 1 && out.parallel.pipeline != out.gpu_count) {
     throw InputError("/inference/pipeline_parallel",
                      "llama.cpp splits layers over all hardware.count (" + std::to_string(out.gpu_count) +
                          ") GPUs; pipeline_parallel must be 1 or equal hardware.count");
@@ -337,27 +337,27 @@ std::string valid_tp_sizes(std::int64_t heads) {
 }
 
 void parse_parallel_sizes(const json& inf, const std::string& p, Scenario& out) {
-  InferenceSettings& st = out.inference();
   const Architecture& a = out.model->arch;
   const bool bare = a.family == Family::bare;
-  st.tensor_parallel = io::optional_int(inf, "tensor_parallel", p, {1, 1024}).value_or(1);
-  st.pipeline_parallel = io::optional_int(inf, "pipeline_parallel", p, {1, 1024}).value_or(1);
-  if (!bare && a.heads > 0 && a.heads % st.tensor_parallel != 0) {
+  const std::int64_t tp = io::optional_int(inf, "tensor_parallel", p, {1, 1024}).value_or(1);
+  const std::int64_t pp = io::optional_int(inf, "pipeline_parallel", p, {1, 1024}).value_or(1);
+  if (!bare && a.heads > 0 && a.heads % tp != 0) {
     throw InputError(p + "/tensor_parallel", "must divide the number of attention heads (" + std::to_string(a.heads) +
-                                                 "); got " + std::to_string(st.tensor_parallel) +
+                                                 "); got " + std::to_string(tp) +
                                                  ". Valid sizes: " + valid_tp_sizes(a.heads));
   }
-  if (!bare && st.pipeline_parallel > a.layers) {
+  if (!bare && pp > a.layers) {
     throw InputError(p + "/pipeline_parallel",
                      "must not exceed the number of layers (" + std::to_string(a.layers) + ")");
   }
-  const std::int64_t per_replica = st.tensor_parallel * st.pipeline_parallel;
+  const std::int64_t per_replica = tp * pp;
   if (per_replica > out.gpu_count) {
     throw InputError("/hardware/count", "is " + std::to_string(out.gpu_count) +
                                             " but tensor_parallel x pipeline_parallel needs " +
                                             std::to_string(per_replica) + " GPUs");
   }
-  if (per_replica < out.gpu_count && st.engine != Engine::llama_cpp) {
+  out.parallel = inference_parallelism(out.gpu_count, tp, pp);
+  if (per_replica < out.gpu_count && out.inference().engine != Engine::llama_cpp) {
     out.warnings.push_back("hardware.count " + std::to_string(out.gpu_count) +
                            " > tensor_parallel x pipeline_parallel (" + std::to_string(per_replica) +
                            "): the other GPUs run independent replicas; figures are per GPU of one replica");
@@ -536,10 +536,7 @@ void parse_settings(const json& s, Scenario& out) {
       parse_inference(s, out);
       finish_inference(s, out);
       // llama.cpp splits the layers over every GPU it is given (--split-mode layer).
-      out.parallel = out.inference().engine == Engine::llama_cpp
-                         ? inference_parallelism(out.gpu_count, 1, out.gpu_count)
-                         : inference_parallelism(out.gpu_count, out.inference().tensor_parallel,
-                                                 out.inference().pipeline_parallel);
+      if (out.inference().engine == Engine::llama_cpp) out.parallel = inference_parallelism(out.gpu_count, 1, out.gpu_count);
       break;
     case Workload::training: {
       TrainingWorkload t{io::parse_training(s, out.gpu_count, notes), std::nullopt};

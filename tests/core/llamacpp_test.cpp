@@ -227,7 +227,7 @@ TEST_CASE("a bare parameter count at gguf:Q4_K_M uses Q4_K's nominal 4.5 bits", 
   CHECK(test::metric(r, "weights_bytes") == 7'312'500'000.0);
   const Component* w = r.find_component("weights");
   REQUIRE(w != nullptr);
-  CHECK(w->formula.find("nominal 4.5 bits per weight of its base type Q4_K") != std::string::npos);
+  CHECK(w->formula.find("13,000,000,000 params × 0.5625 B (Q4_K)") != std::string::npos);
   CHECK(std::any_of(r.warnings.begin(), r.warnings.end(),
                     [](const std::string& x) { return x.find("4.5 bits") != std::string::npos; }));
   // Two GPUs with tensor_split [3, 1]: GPU 0 holds three quarters.

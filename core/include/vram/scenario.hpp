@@ -72,9 +72,7 @@ struct InferenceSettings {
   Engine engine = Engine::vllm;
   std::int64_t context = 0;  ///< tokens per sequence
   std::int64_t concurrency = 1;
-  KvDtype kv;
-  std::int64_t tensor_parallel = 1;
-  std::int64_t pipeline_parallel = 1;
+  KvDtype kv;  ///< tensor and pipeline sizes are in Scenario::parallel
   VllmSettings vllm;
   LlamaCppSettings llama_cpp;
 };

@@ -8,6 +8,7 @@
 #include "vram/budget/weights.hpp"
 #include "vram/formats.hpp"
 #include "vram/io/json_writer.hpp"
+#include "vram/io/render.hpp"
 
 namespace vram::llamacpp {
 
@@ -52,20 +53,6 @@ std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max) {
   return pad(checked::mul(context, n_seq_max), 256);
 }
 
-Bytes compute_buffer_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
-                           bool holds_output) {
-  const std::int64_t f32 = 4;
-  // The KQ mask (f32, n_kv × n_ubatch) is a graph input living in the compute buffer.
-  const Bytes mask = Bytes::product(n_kv, pad(n_ubatch, 64), f32);
-  // Residual input, normed input, Q and the attention output: four n_ubatch × n_embd f32 rows.
-  const Bytes rows = Bytes::product(4, n_ubatch, a.hidden, f32);
-  // Without flash attention the f32 KQ scores are materialised (softmax runs in place).
-  Bytes peak = flash_attn ? mask + rows : Bytes::product(n_kv, n_ubatch, a.heads, f32) + mask + rows;
-  // The output device ends with the logits of the micro-batch.
-  if (holds_output) peak = std::max(peak, Bytes::product(n_ubatch, a.vocab + a.hidden, f32));
-  return peak;
-}
-
 Bytes pipeline_copies_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch) {
   // ggml-backend.cpp ggml_backend_sched: n_copies = GGML_SCHED_MAX_COPIES (4) when pipelining; one copy is
   // already in compute_buffer_bytes.
@@ -76,27 +63,6 @@ Bytes pipeline_copies_bytes(const Architecture& a, std::int64_t n_kv, std::int64
 }
 
 namespace {
-
-/// KV of layers [first, end): n_ctx cells each (windowed layers fewer), plus recurrent f32 states.
-Bytes kv_range_bytes(const Architecture& a, const InferenceSettings& inf, std::int64_t cells, std::int64_t first,
-                     std::int64_t end) {
-  const LlamaCppSettings& lc = inf.llama_cpp;
-  Bytes kv;
-  const auto n_specs = static_cast<std::int64_t>(a.layer_specs.size());
-  for (std::int64_t i = first; i < end && i < n_specs; ++i) {
-    const auto& l = a.layer_specs[static_cast<std::size_t>(i)];
-    // SWA and chunked (Llama 4) layers share the iSWA cache of n_swa × n_seq_max + n_ubatch cells
-    // (llama-kv-cache-iswa.cpp), padded to 256.
-    const bool windowed = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
-    const std::int64_t held = windowed ? std::min(cells, pad(l.window * lc.n_seq_max + lc.n_ubatch, 256)) : cells;
-    kv += kv_bytes_per_token_layer(a, l, inf.kv, 1) * held;
-  }
-  if (end <= first) return kv;
-  // Recurrent layers keep an f32 state per sequence (llama-memory-recurrent.cpp: r_l, s_l as F32).
-  return kv +
-         mamba_state_bytes_per_sequence(a, 32, 1, static_cast<std::int32_t>(first), static_cast<std::int32_t>(end)) *
-             lc.n_seq_max;
-}
 
 /// Whole layers [first, end) (and the output layer when `head`) of the text model; token_embd never.
 WeightsEstimate layer_weights(const Scenario& s, std::int64_t first, std::int64_t end, bool head, WeightsMemo* memo) {
@@ -306,116 +272,61 @@ Placement place(const Scenario& s, WeightsMemo* memo) {
 
 namespace {
 
-/// Where the fullest GPU sits in the split, for the formulas: "" on a single GPU.
-std::string gpu_note(const Placement& p) {
-  if (p.devices.size() < 2) return std::string();
-  return "GPU " + std::to_string(p.heaviest) + " of " + std::to_string(p.devices.size()) + ", the fullest: " +
-         (p.mode == LlamaSplitMode::row ? std::string("row slices of every offloaded layer's 2D weights, ") : "") +
-         layers_text(p.gpus[p.heaviest].first_layer, p.gpus[p.heaviest].end_layer, p.gpus[p.heaviest].output);
-}
-
 /// The nominal bits per weight of a GGUF type stored as whole blocks (Q4_K: 144 B per 256 = 4.5 bits).
 double nominal_bits(const Codec& c) {
   return c.group > 0 ? static_cast<double>(c.block_bits) / static_cast<double>(c.group) : 0.0;
 }
 
-std::string weights_note(const Scenario& s, const Placement& p) {
-  const Architecture& a = s.model->arch;
-  if (is_bare(a)) {
-    std::string note;
-    if (s.weights.gguf) {
-      note = " (" + s.weights.name + " at the nominal " + format_decimal(nominal_bits(s.weights.linear), 4) +
-             " bits per weight of its base type " + s.weights.linear.name +
-             ": a bare count has no tensor shapes for the mixture's other types)";
-    }
-    if (p.devices.size() > 1) {
-      const double sum = std::accumulate(p.proportions.begin(), p.proportions.end(), 0.0);
-      const auto k = static_cast<std::size_t>(
-          std::find(p.devices.begin(), p.devices.end(), static_cast<int>(p.heaviest)) - p.devices.begin());
-      note += " — on GPU " + std::to_string(p.heaviest) + " of " + std::to_string(p.devices.size()) +
-              ", the fullest: its tensor_split share " + format_decimal(p.proportions[k] / sum, 4) + " of the weights";
-    }
-    return note;
-  }
-  const GpuShare& g = p.gpus[p.heaviest];
-  if (p.devices.size() < 2) {
-    return " (" + layers_text(g.first_layer, g.end_layer, g.output) + " on this GPU; token_embd in host memory)";
-  }
-  return " (" + gpu_note(p) + "; token_embd in host memory)";
+/// A term placed on the fullest GPU: its note says where.
+Term placed(Term t, const Placement& p) {
+  const Location loc = location(p, p.heaviest);
+  return std::move(t).noted(loc.note, loc.args);
 }
 
-void add_weights(const Scenario& s, const Placement& p, Report& r) {
-  const GpuShare& g = p.gpus[p.heaviest];
+/// The weights of the fullest GPU. A bare count has no layers: each GPU takes
+/// its tensor_split share of the whole.
+Term weights_on_gpu(const Scenario& s, const Placement& p, WeightsMemo* memo) {
+  if (!is_bare(s.model->arch)) return placed(weights_term(p.gpus[p.heaviest].weights), p);
+  Term all = weights_term(weights_for(*s.model, s.weights, WeightPlacement{}, memo));
+  if (p.devices.size() < 2) return all;
+  const double sum = std::accumulate(p.proportions.begin(), p.proportions.end(), 0.0);
+  const auto k = static_cast<std::size_t>(
+      std::find(p.devices.begin(), p.devices.end(), static_cast<int>(p.heaviest)) - p.devices.begin());
+  const Factor share = Factor::real(sum > 0 ? p.proportions[k] / sum : 0.0, "tensor_split share of GPU {}")
+                           .with(static_cast<std::int64_t>(p.heaviest));
+  return Term::product(terms(std::move(all)), {share}, Rounding::floor);
+}
+
+void add_weights(const Scenario& s, const Placement& p, Report& r, WeightsMemo* memo) {
   const bool one = p.devices.size() < 2;
-  r.add({"weights", one ? "Model weights (CUDA0 model buffer)" : "Model weights (model buffer of the fullest GPU)",
-         g.weights.bytes, explained(r, [&] { return weights_formula(g.weights) + weights_note(s, p); }),
-         explained(r, [&] {
-           return std::string(s.weights.source) + (one ? std::string() : std::string("; split: ") + kSplitSource);
-         })});
+  Term w = weights_on_gpu(s, p, memo).cite(s.weights.source);
+  if (!is_bare(s.model->arch)) w.what = "model buffer (token_embd stays in host memory)";
+  r.add(io::component("weights", one ? "Model weights (CUDA0 model buffer)" : "Model weights (model buffer of the fullest GPU)",
+                      w, r.explain, one ? std::string_view{} : kSplitSource));
 }
 
 void add_kv(const Scenario& s, const Placement& p, Report& r) {
-  const Architecture& a = s.model->arch;
-  const InferenceSettings& inf = s.inference();
   const GpuShare& g = p.gpus[p.heaviest];
-  r.add({"kv_cache", "KV cache", g.kv,
-         explained(r,
-                   [&] {
-                     const Bytes recurrent =
-                         mamba_state_bytes_per_sequence(a, 32, 1, static_cast<std::int32_t>(g.first_layer),
-                                                        static_cast<std::int32_t>(g.end_layer)) *
-                         inf.llama_cpp.n_seq_max;
-                     const bool all = g.first_layer == 0 && g.end_layer == p.n_layer;
-                     const std::string per_token =
-                         all ? kv_per_token_formula(a, inf.kv, 1)
-                             : format_exact(kv_bytes_per_token(a, inf.kv, 1, static_cast<std::int32_t>(g.first_layer),
-                                                               static_cast<std::int32_t>(g.end_layer))) +
-                                   "/token over " + layers_text(g.first_layer, g.end_layer, false);
-                     return group_thousands(p.cells) + " cells (" + std::to_string(inf.context) + " × " +
-                            std::to_string(inf.llama_cpp.n_seq_max) + " sequences, padded to 256) × " + per_token +
-                            (recurrent > Bytes{} ? " + recurrent f32 states " + format_exact(recurrent)
-                                                 : std::string()) +
-                            " = " + format_exact(g.kv) + " ≈ " + format(g.kv, kMiB) +
-                            (p.devices.size() > 1 ? " on " + gpu_note(p) : std::string());
-                   }),
-         explained(r, [&] {
-           return std::string(
-               "llama.cpp src/llama-kv-cache.cpp (K and V: n_embd_k_gqa × kv_size per layer, on the "
-               "device of the layer)");
-         })});
+  Term kv = kv_range_term(s.model->arch, s.inference(), p.cells, g.first_layer, g.end_layer).shown_in(kMiB);
+  r.add(io::component("kv_cache", "KV cache", placed(std::move(kv), p), r.explain));
 }
 
-std::string compute_source(const Placement& p) {
-  std::string src = "llama.cpp src/llama-graph.cpp build_attn_mha; ggml-alloc graph allocator";
-  if (p.devices.size() < 2) return src;
-  return src +
-         ". Under a split (rule, not measured per GPU): ggml-backend.cpp ggml_backend_sched gives every GPU its "
-         "own compute buffer, the graph allocator's peak over the layers it runs, one layer's attention at a "
-         "time, so each GPU holding layers needs the single-GPU figure and the output GPU adds the logits; the "
-         "row-split slices of the other GPUs come from the CUDA memory pool and are not counted. When the "
-         "scheduler pipelines micro-batches it keeps GGML_SCHED_MAX_COPIES = 4 copies of each GPU's inputs: up "
-         "to 3 × (KQ mask + n_ubatch × n_embd × 4 B) more per GPU, not included (the one published two-device "
-         "log, over RPC, shows none)";
-}
+constexpr std::string_view kSplitComputeSource =
+    "under a split (rule, not measured per GPU): ggml-backend.cpp ggml_backend_sched gives every GPU its own "
+    "compute buffer, the graph allocator's peak over the layers it runs, one layer's attention at a time, so each "
+    "GPU holding layers needs the single-GPU figure and the output GPU adds the logits; the row-split slices of the "
+    "other GPUs come from the CUDA memory pool and are not counted. When the scheduler pipelines micro-batches it "
+    "keeps GGML_SCHED_MAX_COPIES = 4 copies of each GPU's inputs: up to 3 × (KQ mask + n_ubatch × n_embd × 4 B) "
+    "more per GPU, not included (the one published two-device log, over RPC, shows none)";
 
 void add_compute(const Scenario& s, const Placement& p, Report& r) {
-  const Architecture& a = s.model->arch;
   const LlamaCppSettings& lc = s.inference().llama_cpp;
   const GpuShare& g = p.gpus[p.heaviest];
-  r.add({"activations", "Compute buffer", g.compute,
-         explained(r,
-                   [&] {
-                     return std::string(
-                                lc.flash_attn
-                                    ? "flash attention (no score matrix): max(KQ mask + 4 × n_ubatch × n_embd × 4 B, "
-                                      "output logits n_ubatch × (n_vocab + n_embd) × 4 B)"
-                                    : "KQ scores " + group_thousands(p.cells) + " × " + std::to_string(lc.n_ubatch) +
-                                          " × " + std::to_string(a.heads) +
-                                          " heads × 4 B + KQ mask + 4 × n_ubatch × n_embd × 4 B") +
-                            " = " + format_exact(g.compute) + " ≈ " + format(g.compute, kMiB) +
-                            (p.devices.size() > 1 ? " on " + gpu_note(p) : std::string());
-                   }),
-         explained(r, [&] { return compute_source(p); })});
+  const bool holds = g.end_layer > g.first_layer || g.output;
+  Term c = compute_buffer_term(s.model->arch, p.cells, lc.n_ubatch, lc.flash_attn, holds && g.output).shown_in(kMiB);
+  if (c.bytes != g.compute) c = Term::given(g.compute).named("compute buffer");
+  r.add(io::component("activations", "Compute buffer", placed(std::move(c), p), r.explain,
+                      p.devices.size() < 2 ? std::string_view{} : kSplitComputeSource));
 }
 
 }  // namespace
@@ -508,7 +419,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   const Architecture& a = s.model->arch;
   const Placement p = place(s, memo);
   const GpuShare& g = p.gpus[p.heaviest];
-  add_weights(s, p, r);
+  add_weights(s, p, r, memo);
   if (!is_bare(a)) {
     add_kv(s, p, r);
     add_compute(s, p, r);

@@ -16,12 +16,15 @@
 // GPU, which decides the fit; the engine detail "split" lists every GPU.
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <vector>
 
 #include "vram/budget/weights.hpp"
 #include "vram/model.hpp"
 #include "vram/parallel/layer_split.hpp"
+#include "vram/budget/term.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
 #include "vram/units.hpp"
@@ -43,6 +46,18 @@ std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max);
 /// Llama-3.1-8B, n_ctx 8192, n_ubatch 512, no flash attention: 512 + 16 + 32 = 560 MiB.
 Bytes compute_buffer_bytes(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
                            bool holds_output);
+/// The same as a term: max(attention parts, output logits).
+Term compute_buffer_term(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
+                         bool holds_output);
+
+/// KV of layers [first, end): `cells` cells per layer (windowed layers hold
+/// n_swa × n_seq_max + n_ubatch, padded to 256, when fewer), plus the f32
+/// recurrent states of n_seq_max sequences in Mamba layers. One product per
+/// group of layers that hold as many cells at the same cost.
+Term kv_range_term(const Architecture& arch, const InferenceSettings& inf, std::int64_t cells, std::int64_t first,
+                   std::int64_t end);
+Bytes kv_range_bytes(const Architecture& arch, const InferenceSettings& inf, std::int64_t cells, std::int64_t first,
+                     std::int64_t end);
 
 /// What ggml's scheduler adds to each GPU's compute buffer when it pipelines
 /// micro-batches over several GPUs: GGML_SCHED_MAX_COPIES = 4 copies of every
@@ -81,6 +96,15 @@ struct Placement {
   bool pipeline = false;  ///< ggml's scheduler pipelines micro-batches over the GPUs
   Bytes host_total() const { return host_weights + host_kv; }
 };
+
+/// Where on the split a GPU's figure sits, as a note for its terms: a literal
+/// with "{}" for its layer range (and, on several GPUs, its index and count).
+struct Location {
+  std::string_view note;
+  std::array<std::int64_t, 4> args{};
+};
+Location location(const Placement& p, std::size_t gpu);
+
 
 /// The placement of a llama.cpp scenario (figures only, no text).
 Placement place(const Scenario& s, WeightsMemo* memo = nullptr);

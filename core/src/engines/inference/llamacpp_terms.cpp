@@ -1,0 +1,149 @@
+// llama.cpp's budget terms: the compute buffer, the KV cache of a layer range
+// and where on the split a figure sits. llamacpp.cpp places the layers and
+// composes these into the report.
+#include <algorithm>
+#include <array>
+
+#include "vram/budget/kv_cache.hpp"
+#include "vram/engines/llamacpp.hpp"
+
+namespace vram::llamacpp {
+
+namespace {
+
+constexpr std::string_view kComputeSource = "llama.cpp src/llama-graph.cpp build_attn_mha; ggml-alloc graph allocator";
+constexpr std::string_view kKvSource =
+    "llama.cpp src/llama-kv-cache.cpp (K and V: n_embd_k_gqa × kv_size per layer, on the device of the layer), "
+    "src/llama-kv-cache-iswa.cpp (windowed layers: n_swa × n_seq_max + n_ubatch cells), "
+    "src/llama-memory-recurrent.cpp (recurrent states r_l, s_l in F32)";
+
+std::int64_t pad(std::int64_t n, std::int64_t to) {
+  return checked::ceil_div(n, to) * to;
+}
+
+/// The KQ mask (f32, n_kv × n_ubatch padded to 64), a graph input living in the compute buffer.
+Term kq_mask_term(std::int64_t n_kv, std::int64_t n_ubatch) {
+  return Term::product({Factor::of(n_kv, "cells"), Factor::of(pad(n_ubatch, 64), "ubatch rows (padded to 64)"),
+                        Factor::bytes(4, "f32")})
+      .named("KQ mask");
+}
+
+/// Residual input, normed input, Q and the attention output: four n_ubatch × n_embd f32 rows.
+Term hidden_rows_term(std::int64_t n_ubatch, std::int64_t hidden) {
+  return Term::product({Factor::of(4, "rows (input, norm, Q, attention out)"), Factor::of(n_ubatch, "ubatch"),
+                        Factor::of(hidden, "n_embd"), Factor::bytes(4, "f32")})
+      .named("hidden rows");
+}
+
+/// Layers [first, end) grouped by how many cells each holds and what a cell costs there.
+struct KvGroup {
+  std::int64_t layers = 0;
+  std::int64_t cells = 0;
+  Bytes per_cell;
+};
+
+std::vector<KvGroup> kv_groups(const Architecture& a, const InferenceSettings& inf, std::int64_t cells,
+                               std::int64_t first, std::int64_t end) {
+  const LlamaCppSettings& lc = inf.llama_cpp;
+  std::vector<KvGroup> groups;
+  const auto n_specs = static_cast<std::int64_t>(a.layer_specs.size());
+  for (std::int64_t i = first; i < end && i < n_specs; ++i) {
+    const auto& l = a.layer_specs[static_cast<std::size_t>(i)];
+    const bool windowed = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
+    const std::int64_t held =
+        windowed ? std::min(cells, pad(checked::add(checked::mul(l.window, lc.n_seq_max), lc.n_ubatch), 256)) : cells;
+    const Bytes per = kv_bytes_per_token_layer(a, l, inf.kv, 1);
+    if (per == Bytes{}) continue;
+    auto same = [&](const KvGroup& g) { return g.cells == held && g.per_cell == per; };
+    if (auto it = std::find_if(groups.begin(), groups.end(), same); it != groups.end()) {
+      ++it->layers;
+    } else {
+      groups.push_back({1, held, per});
+    }
+  }
+  return groups;
+}
+
+}  // namespace
+
+Term compute_buffer_term(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
+                         bool holds_output) {
+  Terms parts;
+  if (!flash_attn) {
+    // Without flash attention the f32 KQ scores are materialised (softmax runs in place).
+    parts.push_back(Term::product({Factor::of(n_kv, "cells"), Factor::of(n_ubatch, "ubatch"),
+                                   Factor::of(a.heads, "heads"), Factor::bytes(4, "f32")})
+                        .named("KQ scores"));
+  }
+  parts.push_back(kq_mask_term(n_kv, n_ubatch));
+  parts.push_back(hidden_rows_term(n_ubatch, a.hidden));
+  Term attention = Term::sum(std::move(parts)).named(flash_attn ? "flash attention (no score matrix)" : "attention");
+  if (!holds_output) return std::move(attention).cite(kComputeSource);
+  // The output device ends with the logits of the micro-batch.
+  Term logits = Term::product({Factor::of(n_ubatch, "ubatch"), Factor::of(checked::add(a.vocab, a.hidden),
+                                                                          "(n_vocab + n_embd)"),
+                               Factor::bytes(4, "f32")})
+                    .named("output logits");
+  return Term::max_of(terms(std::move(attention), std::move(logits))).cite(kComputeSource);
+}
+
+Bytes compute_buffer_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
+                           bool holds_output) {
+  return compute_buffer_term(a, n_kv, n_ubatch, flash_attn, holds_output).bytes;
+}
+
+Term kv_range_term(const Architecture& a, const InferenceSettings& inf, std::int64_t cells, std::int64_t first,
+                   std::int64_t end) {
+  Terms parts;
+  for (const KvGroup& g : kv_groups(a, inf, cells, first, end)) {
+    const Factor held = g.cells == cells
+                            ? Factor::of(g.cells, "cells ({} context × {} seqs, padded to 256)")
+                                  .with(inf.context, inf.llama_cpp.n_seq_max)
+                            : Factor::of(g.cells, "cells (window × n_seq_max + n_ubatch, padded to 256)");
+    parts.push_back(
+        Term::product({Factor::of(g.layers, "layers"), held, Factor::of(g.per_cell.in_bytes(), "B per cell (K,V)")}));
+  }
+  if (end > first) {
+    // Recurrent layers keep an f32 state per sequence.
+    Term rec = mamba_state_term(a, 32, 1, inf.llama_cpp.n_seq_max, static_cast<std::int32_t>(first),
+                                static_cast<std::int32_t>(end));
+    if (rec.bytes > Bytes{}) parts.push_back(std::move(rec).named("recurrent f32 states"));
+  }
+  if (parts.empty()) return Term::given(Bytes{}).named("no cache on these layers").cite(kKvSource);
+  return sum_nonzero(std::move(parts)).cite(kKvSource);
+}
+
+Bytes kv_range_bytes(const Architecture& a, const InferenceSettings& inf, std::int64_t cells, std::int64_t first,
+                     std::int64_t end) {
+  return kv_range_term(a, inf, cells, first, end).bytes;
+}
+
+Location location(const Placement& p, std::size_t gpu) {
+  const GpuShare& g = p.gpus[gpu];
+  const bool some = g.end_layer > g.first_layer;
+  const int phrase = some ? (g.output ? 1 : 0) : (g.output ? 2 : 3);
+  const bool multi = p.devices.size() > 1;
+  const bool row = multi && p.mode == LlamaSplitMode::row;
+  // [where][phrase]: where = one GPU, several GPUs, several GPUs split by rows.
+  static constexpr std::array<std::array<std::string_view, 4>, 3> kWhere{{
+      {"layers {}–{} on this GPU", "layers {}–{} + output on this GPU", "the output layer only on this GPU",
+       "no layers on this GPU"},
+      {"on GPU {} of {}, the fullest: layers {}–{}", "on GPU {} of {}, the fullest: layers {}–{} + output",
+       "on GPU {} of {}, the fullest: the output layer only", "on GPU {} of {}, the fullest: no layers"},
+      {"on GPU {} of {}, the fullest: row slices of every offloaded layer's 2D weights, layers {}–{}",
+       "on GPU {} of {}, the fullest: row slices of every offloaded layer's 2D weights, layers {}–{} + output",
+       "on GPU {} of {}, the fullest: row slices of every offloaded layer's 2D weights, the output layer",
+       "on GPU {} of {}, the fullest: row slices of every offloaded layer's 2D weights"},
+  }};
+  Location loc;
+  loc.note = kWhere[row ? 2 : (multi ? 1 : 0)][static_cast<std::size_t>(phrase)];
+  if (multi) {
+    loc.args = {static_cast<std::int64_t>(gpu), static_cast<std::int64_t>(p.devices.size()), g.first_layer,
+                g.end_layer - 1};
+  } else {
+    loc.args = {g.first_layer, g.end_layer - 1, 0, 0};
+  }
+  return loc;
+}
+
+}  // namespace vram::llamacpp
