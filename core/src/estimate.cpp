@@ -151,13 +151,16 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
   check_plausible(s, r);
   apply_fit(r, s.gpu.memory, s.headroom);
   if (!r.explain) return r;
-  Bytes outside_allocator;
-  for (const auto& c : r.components) {
-    if (c.id == "cuda_context" || c.id == "non_torch" || c.id == "cuda_graphs") outside_allocator += c.bytes;
+  // llama.cpp allocates through ggml, not a torch caching allocator.
+  const bool torch = s.workload != Workload::inference || s.inference().engine != Engine::llama_cpp;
+  if (torch && r.find_metric("peak_reserved_bytes") == nullptr) {
+    Bytes reserved;
+    for (const auto& c : r.components)
+      if (c.torch_allocator) reserved += c.bytes;
+    r.metric("peak_reserved_bytes", static_cast<double>(reserved.in_bytes()));
   }
-  if (s.inference().engine != Engine::llama_cpp)
-    r.metric("peak_reserved_bytes", static_cast<double>((r.total - outside_allocator).in_bytes()));
-  r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
+  if (r.find_metric("peak_device_bytes") == nullptr)
+    r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
   io::ObjectText gpu;
   gpu.set("id", s.gpu.id)
       .set("name", s.gpu.name)

@@ -176,60 +176,92 @@ WeightFormat nf4_format(bool double_quant, const Codec& rest) {
                            : "linear weights NF4 + fp32 absmax per 64 values (4.5 bits)",
               "bitsandbytes Linear4bit (QLoRA §3)", c, rest);
 }
+
+/// The group- and block-quantized named formats (GPTQ, AWQ, NF4, MXFP4, NVFP4).
+WeightFormat quantized_format(FormatKind kind, const std::string& name, std::int64_t group, bool double_quant,
+                              const Codec& rest) {
+  const std::string g = std::to_string(group);
+  switch (kind) {
+    case FormatKind::gptq_int4:
+    case FormatKind::gptq_int8: {
+      const std::int64_t bits = kind == FormatKind::gptq_int4 ? 4 : 8;
+      return make(name,
+                  "linear weights int" + std::to_string(bits) + " + fp16 scale and packed zero per " + g +
+                      " inputs + int32 g_idx per input column",
+                  "GPTQ QuantLinear: qweight, qzeros, scales fp16, g_idx int32",
+                  group_codec("int" + std::to_string(bits) + " g" + g, bits, group, 16, bits, 32, 0), rest);
+    }
+    case FormatKind::awq_int4:
+      return make(name, "linear weights int4 + fp16 scale and 4-bit zero per " + g + " inputs",
+                  "AutoAWQ WQLinear_GEMM: qweight, qzeros, scales fp16",
+                  group_codec("int4 g" + g, 4, group, 16, 4, 0, 0), rest);
+    case FormatKind::nf4: return nf4_format(double_quant, rest);
+    case FormatKind::mxfp4:
+      return make(name, "linear weights MXFP4: 32 fp4 values + one e8m0 scale = 17 B per 32 (4.25 bits)",
+                  "OCP Microscaling Formats v1.0", blocks_codec("mxfp4", 32, 32 * 4 + 8, 0), rest);
+    case FormatKind::nvfp4:
+      return make(name,
+                  "linear weights NVFP4: 16 fp4 values + one fp8 scale = 9 B per 16 (4.5 bits) + fp32 global scales",
+                  "NVIDIA Model Optimizer NVFP4", blocks_codec("nvfp4", 16, 16 * 4 + 8, 64), rest);
+    default: return make(name, "", "", rest, rest);  // the plain kinds are handled by named_format
+  }
+}
 }  // namespace
+
+}  // namespace
+
+WeightFormat named_format(FormatKind kind, std::int64_t group, bool double_quant, const std::string& native) {
+  const Codec rest = unquantized_codec(native);
+  const std::string g = std::to_string(group);
+  const std::string name(name_of(kNamedFormats, kind));
+  WeightFormat f;
+  switch (kind) {
+    case FormatKind::fp32:
+      f = make(name, "every tensor in fp32 (4 B)", "IEEE 754 binary32", plain_codec("fp32", 32), plain_codec("fp32", 32));
+      break;
+    case FormatKind::fp16:
+      f = make(name, "every tensor in fp16 (2 B)", "IEEE 754 binary16", plain_codec("fp16", 16), plain_codec("fp16", 16));
+      break;
+    case FormatKind::bf16:
+      f = make(name, "every tensor in bf16 (2 B)", "bfloat16", plain_codec("bf16", 16), plain_codec("bf16", 16));
+      break;
+    case FormatKind::fp8:
+      f = make(name,
+               "linear weights fp8 e4m3 (1 B) + one fp32 scale per output channel; embeddings, norms, lm_head 16-bit",
+               "compressed-tensors FP8 channel-wise (weight_scale [out,1] fp32)", per_row_codec("fp8", 8, 32), rest);
+      break;
+    case FormatKind::int8:
+    case FormatKind::w8a8:
+      f = make(name,
+               "linear weights int8 (1 B) + one fp32 scale per output channel; embeddings, norms, lm_head 16-bit",
+               "compressed-tensors W8A8 channel-wise (weight_scale [out,1] fp32)", per_row_codec("int8", 8, 32), rest);
+      break;
+    case FormatKind::int4:
+      f = make(name, "linear weights at exactly 4 bits, no scales (a lower bound; real formats add scales)",
+               "4 bits per element", plain_codec("int4", 4), rest);
+      break;
+    case FormatKind::w4a16:
+      f = make(
+          name, "linear weights int4 + one bf16 scale per " + g + " inputs (symmetric, no zero point)",
+          "compressed-tensors pack-quantized: weight_packed int32, weight_scale bf16 [out, in/g], weight_shape int64[2]",
+          group_codec("int4 g" + g, 4, group, 16, 0, 0, 128), rest);
+      break;
+    default: f = quantized_format(kind, name, group, double_quant, rest); break;
+  }
+  f.kind = kind;
+  return f;
+}
+
+namespace {
 
 WeightFormat named_format(const std::string& name, std::int64_t group, bool double_quant, const std::string& native,
                           const std::string& path) {
-  const Codec rest = unquantized_codec(native);
-  const std::string g = std::to_string(group);
-  if (name == "fp32")
-    return make(name, "every tensor in fp32 (4 B)", "IEEE 754 binary32", plain_codec("fp32", 32),
-                plain_codec("fp32", 32));
-  if (name == "fp16")
-    return make(name, "every tensor in fp16 (2 B)", "IEEE 754 binary16", plain_codec("fp16", 16),
-                plain_codec("fp16", 16));
-  if (name == "bf16")
-    return make(name, "every tensor in bf16 (2 B)", "bfloat16", plain_codec("bf16", 16), plain_codec("bf16", 16));
-  if (name == "fp8")
-    return make(name,
-                "linear weights fp8 e4m3 (1 B) + one fp32 scale per output channel; embeddings, norms, lm_head 16-bit",
-                "compressed-tensors FP8 channel-wise (weight_scale [out,1] fp32)", per_row_codec("fp8", 8, 32), rest);
-  if (name == "int8" || name == "w8a8")
-    return make(name,
-                "linear weights int8 (1 B) + one fp32 scale per output channel; embeddings, norms, lm_head 16-bit",
-                "compressed-tensors W8A8 channel-wise (weight_scale [out,1] fp32)", per_row_codec("int8", 8, 32), rest);
-  if (name == "int4")
-    return make(name, "linear weights at exactly 4 bits, no scales (a lower bound; real formats add scales)",
-                "4 bits per element", plain_codec("int4", 4), rest);
-  if (name == "w4a16")
-    return make(
-        name, "linear weights int4 + one bf16 scale per " + g + " inputs (symmetric, no zero point)",
-        "compressed-tensors pack-quantized: weight_packed int32, weight_scale bf16 [out, in/g], weight_shape int64[2]",
-        group_codec("int4 g" + g, 4, group, 16, 0, 0, 128), rest);
-  if (name == "gptq-int4" || name == "gptq-int8") {
-    const std::int64_t bits = name == "gptq-int4" ? 4 : 8;
-    return make(name,
-                "linear weights int" + std::to_string(bits) + " + fp16 scale and packed zero per " + g +
-                    " inputs + int32 g_idx per input column",
-                "GPTQ QuantLinear: qweight, qzeros, scales fp16, g_idx int32",
-                group_codec("int" + std::to_string(bits) + " g" + g, bits, group, 16, bits, 32, 0), rest);
+  const FormatKind* kind = find_choice(kNamedFormats, name);
+  if (kind == nullptr) {
+    throw InputError(path, "unknown weight format \"" + name + "\"; allowed: " + choice_list(kNamedFormats) +
+                               ", gguf:<TYPE> (e.g. gguf:Q4_K_M)");
   }
-  if (name == "awq-int4")
-    return make(name, "linear weights int4 + fp16 scale and 4-bit zero per " + g + " inputs",
-                "AutoAWQ WQLinear_GEMM: qweight, qzeros, scales fp16", group_codec("int4 g" + g, 4, group, 16, 4, 0, 0),
-                rest);
-  if (name == "nf4") return nf4_format(double_quant, rest);
-  if (name == "mxfp4")
-    return make(name, "linear weights MXFP4: 32 fp4 values + one e8m0 scale = 17 B per 32 (4.25 bits)",
-                "OCP Microscaling Formats v1.0", blocks_codec("mxfp4", 32, 32 * 4 + 8, 0), rest);
-  if (name == "nvfp4")
-    return make(name,
-                "linear weights NVFP4: 16 fp4 values + one fp8 scale = 9 B per 16 (4.5 bits) + fp32 global scales",
-                "NVIDIA Model Optimizer NVFP4", blocks_codec("nvfp4", 16, 16 * 4 + 8, 64), rest);
-  std::string list;
-  for (const auto& n : weight_format_names()) list += (list.empty() ? "" : ", ") + n;
-  throw InputError(path,
-                   "unknown weight format \"" + name + "\"; allowed: " + list + ", gguf:<TYPE> (e.g. gguf:Q4_K_M)");
+  return named_format(*kind, group, double_quant, native);
 }
 
 WeightFormat gguf_format(const std::string& type_in, const std::string& path) {
@@ -238,7 +270,7 @@ WeightFormat gguf_format(const std::string& type_in, const std::string& path) {
     if (type == ft.name) {
       WeightFormat f;
       f.name = "gguf:" + type;
-      f.gguf = true;
+            f.kind = FormatKind::gguf;
       f.gguf_type = type;
       f.linear = ggml_codec(ft.base);
       f.other = plain_codec("F32", 32);
@@ -277,8 +309,9 @@ std::int64_t safetensors_dtype_bytes(const std::string& dtype, const std::string
 }
 
 std::vector<std::string> weight_format_names() {
-  return {"fp32",      "fp16",      "bf16",     "fp8", "int8", "w8a8",  "w4a16",
-          "gptq-int4", "gptq-int8", "awq-int4", "nf4", "int4", "mxfp4", "nvfp4"};
+  std::vector<std::string> names;
+  for (const auto& c : kNamedFormats) names.emplace_back(c.name);
+  return names;
 }
 
 WeightFormat native_format(const std::string& native) {
@@ -368,8 +401,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> block_size_pair(const json&
 }
 
 /// compressed-tensors: the first config group's weight scheme.
-WeightFormat compressed_tensors_format(const json& qc, const std::string& qpath, const std::string& native,
-                                       const std::string& mpath) {
+WeightFormat compressed_tensors_format(const json& qc, const std::string& qpath, const std::string& native) {
   const json* q = &qc;
   WeightFormat f;
   std::int64_t bits = 8;
@@ -390,13 +422,13 @@ WeightFormat compressed_tensors_format(const json& qc, const std::string& qpath,
     }
   }
   if (bits == 4 && type == "float")
-    f = named_format("nvfp4", 16, false, native, mpath);
+    f = named_format(FormatKind::nvfp4, 16, false, native);
   else if (bits == 4)
-    f = named_format("w4a16", group, false, native, mpath);
+    f = named_format(FormatKind::w4a16, group, false, native);
   else if (type == "float")
-    f = named_format("fp8", 128, false, native, mpath);
+    f = named_format(FormatKind::fp8, 128, false, native);
   else
-    f = named_format("w8a8", 128, false, native, mpath);
+    f = named_format(FormatKind::w8a8, 128, false, native);
   if (strategy == "tensor" && bits == 8) {
     f.linear.kind = Codec::Kind::plain;
     f.linear.tensor_bits = 32;
@@ -428,7 +460,7 @@ WeightFormat format_from_quantization_config(const json& config, const std::stri
   WeightFormat f;
   const std::string mpath = io::join_path(qpath, "quant_method");
   if (method == "fp8") {
-    f = named_format("fp8", 128, false, native, mpath);
+    f = named_format(FormatKind::fp8, 128, false, native);
     if (const auto block = block_size_pair(*q, qpath)) {
       f.linear.kind = Codec::Kind::block2d;
       f.linear.block_rows = block->first;
@@ -445,19 +477,20 @@ WeightFormat format_from_quantization_config(const json& config, const std::stri
   } else if (method == "gptq" || method == "awq") {
     const std::int64_t bits = io::optional_int(*q, "bits", qpath, {2, 8}).value_or(4);
     const std::int64_t group = io::optional_int(*q, "group_size", qpath, {-1, 1'000'000}).value_or(128);
-    const std::string name = method == "awq" ? "awq-int4" : (bits == 8 ? "gptq-int8" : "gptq-int4");
-    f = named_format(name, group > 0 ? group : 1'000'000'000, false, native, mpath);
+    const FormatKind kind =
+        method == "awq" ? FormatKind::awq_int4 : (bits == 8 ? FormatKind::gptq_int8 : FormatKind::gptq_int4);
+    f = named_format(kind, group > 0 ? group : 1'000'000'000, false, native);
   } else if (method == "bitsandbytes") {
     const bool four = io::optional_bool(*q, "load_in_4bit", qpath).value_or(false);
     const bool dq = io::optional_bool(*q, "bnb_4bit_use_double_quant", qpath).value_or(false);
-    f = four ? named_format("nf4", 64, dq, native, mpath) : named_format("int8", 128, false, native, mpath);
+    f = four ? named_format(FormatKind::nf4, 64, dq, native) : named_format(FormatKind::int8, 128, false, native);
   } else if (method == "mxfp4") {
-    f = named_format("mxfp4", 32, false, native, mpath);
+    f = named_format(FormatKind::mxfp4, 32, false, native);
   } else if (method == "modelopt") {
     const std::string algo = io::optional_string(*q, "quant_algo", qpath).value_or("FP8");
-    f = named_format(algo.find("FP4") != std::string::npos ? "nvfp4" : "fp8", 16, false, native, mpath);
+    f = named_format(algo.find("FP4") != std::string::npos ? FormatKind::nvfp4 : FormatKind::fp8, 16, false, native);
   } else if (method == "compressed-tensors") {
-    f = compressed_tensors_format(*q, qpath, native, mpath);
+    f = compressed_tensors_format(*q, qpath, native);
   } else {
     throw InputError(mpath, "unknown quant_method \"" + method +
                                 "\"; allowed: fp8, compressed-tensors, gptq, awq, bitsandbytes, mxfp4, modelopt");
@@ -518,7 +551,7 @@ const Codec& gguf_codec(const WeightFormat& f, const Tensor& t, const Architectu
 }  // namespace
 
 const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architecture& a) {
-  if (f.gguf) return gguf_codec(f, t, a);
+  if (f.gguf()) return gguf_codec(f, t, a);
   if (!t.quantizable) return f.other;
   for (auto r : f.keep_unquantized) {
     if (r == t.role) return f.other;

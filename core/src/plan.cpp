@@ -184,12 +184,12 @@ std::vector<Hint> hints(const Scenario& s) {
     }
   };
   if (a.family != Family::bare) {
-    if (s.inference().kv.name != "fp8" && s.inference().engine == Engine::vllm) {
+    if (s.inference().kv.kind != KvKind::fp8 && s.inference().engine == Engine::vllm) {
       Scenario t = s;
       t.inference().kv = {"fp8", 1, 1};
       consider(t, "kv_cache_dtype = fp8", {{"inference", {{"kv_cache_dtype", "fp8"}}}});
     }
-    if (s.inference().engine == Engine::llama_cpp && s.inference().kv.name == "fp16") {
+    if (s.inference().engine == Engine::llama_cpp && s.inference().kv.kind == KvKind::fp16) {
       Scenario t = s;
       t.inference().kv = {"q8_0", 32, 34};
       consider(t, "kv_cache_dtype = q8_0", {{"inference", {{"kv_cache_dtype", "q8_0"}}}});
@@ -204,7 +204,7 @@ std::vector<Hint> hints(const Scenario& s) {
   }
   const std::string native = a.native_dtype.empty() ? "bf16" : a.native_dtype;
   const char* quant =
-      s.inference().engine == Engine::llama_cpp ? "gguf:Q4_K_M" : (s.weights.name == "fp8" ? "awq-int4" : "fp8");
+      s.inference().engine == Engine::llama_cpp ? "gguf:Q4_K_M" : (s.weights.kind == FormatKind::fp8 ? "awq-int4" : "fp8");
   if (s.weights.name != quant && !(s.weights.quantized() && std::string(quant) == "fp8")) {
     Scenario t = s;
     t.weights = parse_weight_format(json(quant), "/weights", native);

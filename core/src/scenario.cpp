@@ -44,19 +44,13 @@ const json& member_or_empty(const json& obj, const char* key) {
 // The GPU a scenario gets when it names none: the most common serving GPU.
 constexpr const char* kDefaultGpu = "H100-SXM-80GB";
 
-KvDtype kv_dtype(const std::string& name, const std::string& native_activation) {
-  if (name == "fp16" || name == "f16") return {"fp16", 1, 2};
-  if (name == "bf16") return {"bf16", 1, 2};
-  if (name == "fp32" || name == "f32") return {"fp32", 1, 4};
-  if (name == "fp8" || name == "fp8_e4m3" || name == "fp8_e5m2") return {"fp8", 1, 1};
-  if (name == "q8_0") return {"q8_0", 32, 34};  // ggml block_q8_0
-  if (name == "q4_0") return {"q4_0", 32, 18};  // ggml block_q4_0
-  if (name == "q4_1" || name == "q5_0" || name == "q5_1" || name == "iq4_nl") {
-    const GgmlType t = ggml_type(name, "/inference/kv_cache_dtype");  // ggml block layouts (formats.cpp)
-    return {name, t.block_elems, t.block_bytes};
-  }
-  if (name == "auto") return kv_dtype(native_activation, native_activation);
-  return {"", 0, 0};
+/// "auto" takes the activation dtype (`native_activation`: fp16, bf16 or fp32).
+constexpr std::string_view kAutoKv = "auto";
+
+std::optional<KvDtype> kv_dtype(const std::string& name, const std::string& native_activation) {
+  const KvKind* kind = find_choice(kKvCacheDtypes, name == kAutoKv ? std::string_view(native_activation) : name);
+  if (kind == nullptr) return std::nullopt;
+  return kv_dtype_of(*kind);
 }
 
 /// A catalog id, with the close ids named when it is unknown.
@@ -163,15 +157,10 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
   out.gpu.price_usd_per_hour = io::optional_number(*g, "price_usd_per_hour", "/hardware/gpu", 0, 1e6);
 }
 
-/// llama.cpp's cache types (ggml block types), which only llama.cpp allocates.
-bool is_ggml_cache_type(const std::string& name) {
-  return name == "q8_0" || name == "q4_0" || name == "q4_1" || name == "q5_0" || name == "q5_1" || name == "iq4_nl";
-}
-
 /// llama.cpp --cache-type-k/-v accept f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl,
 /// q5_0, q5_1 (common/arg.cpp kv_cache_types, ggml-org/llama.cpp @ b6000): no fp8.
 void check_llama_kv(const InferenceSettings& st, const std::string& given, const std::string& path) {
-  if (st.engine != Engine::llama_cpp || st.kv.name != "fp8") return;
+  if (st.engine != Engine::llama_cpp || st.kv.kind != KvKind::fp8) return;
   throw InputError(path, "\"" + given +
                              "\" is not a llama.cpp cache type; llama.cpp (--cache-type-k / --cache-type-v) "
                              "allows f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 (here: auto, fp32, fp16, "
@@ -308,21 +297,21 @@ void parse_kv_dtype(const json& inf, const std::string& p, Scenario& out) {
   const Architecture& a = out.model->arch;
   std::string act =
       out.weights.quantized() ? (a.native_dtype == "fp32" ? "bf16" : a.native_dtype) : out.weights.linear.name;
-  if (out.weights.gguf) act = "fp16";
+  if (out.weights.gguf()) act = "fp16";
   if (act != "fp32" && act != "fp16" && act != "bf16") act = "bf16";
   std::string kvname = io::optional_string(inf, "kv_cache_dtype", p).value_or("");
   if (kvname.empty()) {
     kvname = st.engine == Engine::llama_cpp ? "fp16" : "auto";
     out.defaults_used.push_back("inference.kv_cache_dtype = " + kvname);
   }
-  st.kv = kv_dtype(kvname, act);
-  if (st.kv.name.empty()) {
-    throw InputError(p + "/kv_cache_dtype",
-                     "unknown KV cache dtype \"" + kvname +
-                         "\"; allowed: auto, fp16, bf16, fp32, fp8, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1");
+  const std::optional<KvDtype> kv = kv_dtype(kvname, act);
+  if (!kv) {
+    throw InputError(p + "/kv_cache_dtype", "unknown KV cache dtype \"" + kvname +
+                                                "\"; allowed: auto, " + choice_list(kKvCacheDtypes));
   }
+  st.kv = *kv;
   check_llama_kv(st, kvname, p + "/kv_cache_dtype");
-  if (is_ggml_cache_type(st.kv.name) && st.engine != Engine::llama_cpp) {
+  if (st.kv.ggml() && st.engine != Engine::llama_cpp) {
     throw InputError(p + "/kv_cache_dtype", "\"" + kvname + "\" is a llama.cpp cache type; with " +
                                                 std::string(to_string(st.engine)) + " use auto, fp16, bf16 or fp8");
   }
@@ -638,6 +627,24 @@ json scenario_defaults_json() {
 
 Scenario parse_scenario_text(const std::string& text, const Catalog& catalog) {
   return parse_scenario(io::read_json(text, "the scenario"), catalog);
+}
+
+KvDtype kv_dtype_of(KvKind kind) {
+  KvDtype d;
+  d.kind = kind;
+  d.name = std::string(name_of(kKvCacheDtypes, kind));
+  switch (kind) {
+    case KvKind::fp16:
+    case KvKind::bf16: d.block_bytes = 2; break;
+    case KvKind::fp32: d.block_bytes = 4; break;
+    case KvKind::fp8: d.block_bytes = 1; break;
+    default: {
+      const GgmlType t = ggml_type(d.name, "/inference/kv_cache_dtype");  // ggml block layouts (formats.cpp)
+      d.block_elems = t.block_elems;
+      d.block_bytes = t.block_bytes;
+    }
+  }
+  return d;
 }
 
 }  // namespace vram

@@ -8,9 +8,9 @@ using namespace vram;
 
 namespace {
 using test::arch;
-const KvDtype kBf16{"bf16", 1, 2};
-const KvDtype kFp8{"fp8", 1, 1};
-const KvDtype kQ8{"q8_0", 32, 34};
+const KvDtype kBf16 = kv_dtype_of(KvKind::bf16);
+const KvDtype kFp8 = kv_dtype_of(KvKind::fp8);
+const KvDtype kQ8 = kv_dtype_of(KvKind::q8_0);
 }  // namespace
 
 TEST_CASE("GQA KV per token: layers × 2 × KV heads × head_dim × bytes", "[kv]") {
@@ -84,7 +84,7 @@ TEST_CASE("Mllama cross-attention layers add no per-token cache", "[kv]") {
 }
 
 TEST_CASE("the KV terms give the same bytes as the layer sums, for every catalog model", "[kv][term]") {
-  const KvDtype kQ4{"q4_0", 32, 18};
+  const KvDtype kQ4 = kv_dtype_of(KvKind::q4_0);
   for (const auto& cm : test::catalog().models()) {
     const Architecture& a = cm.model.arch;
     for (const KvDtype* d : {&kBf16, &kFp8, &kQ8, &kQ4}) {
@@ -132,4 +132,16 @@ TEST_CASE("KV terms by hand: sliding layers at their window, blocks of a block t
   CHECK(m.bytes.in_bytes() == 2LL * 64 * 8192 * 3 * 2 + 2LL * 64 * 8192 * 16 * 2);
   CHECK(kv_per_token_formula(arch("tiiuae/falcon-mamba-7b"), kBf16, 1) ==
         "0 attention layers = 0 B/token; 64 Mamba layers hold a constant state per sequence instead");
+}
+
+TEST_CASE("KV cache types: one table of names, ggml block layouts from the formats table", "[kv][dtype]") {
+  CHECK(kv_dtype_of(KvKind::bf16).block_bytes == 2);
+  CHECK(kv_dtype_of(KvKind::fp32).block_bytes == 4);
+  CHECK(kv_dtype_of(KvKind::fp8).block_bytes == 1);
+  // ggml block_q8_0: 32 int8 values + one fp16 scale = 34 B; block_q4_0: 16 B of nibbles + fp16 = 18 B.
+  CHECK((kv_dtype_of(KvKind::q8_0).block_elems == 32 && kv_dtype_of(KvKind::q8_0).block_bytes == 34));
+  CHECK((kv_dtype_of(KvKind::q4_0).block_elems == 32 && kv_dtype_of(KvKind::q4_0).block_bytes == 18));
+  CHECK(kv_dtype_of(KvKind::fp16).name == "fp16");
+  CHECK(kv_dtype_of(KvKind::iq4_nl).ggml());
+  CHECK_FALSE(kv_dtype_of(KvKind::fp8).ggml());
 }

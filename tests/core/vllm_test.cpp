@@ -11,7 +11,7 @@ using namespace vram::vllm;
 
 namespace {
 using test::arch;
-const KvDtype kBf16{"bf16", 1, 2};
+const KvDtype kBf16 = kv_dtype_of(KvKind::bf16);
 }  // namespace
 
 TEST_CASE("vLLM scheduler defaults follow the version and the GPU", "[vllm]") {

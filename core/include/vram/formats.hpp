@@ -5,11 +5,13 @@
 // types never round to 0 bytes per element and overheads stay visible.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
+#include "vram/choice.hpp"
 #include "vram/model.hpp"
 #include "vram/units.hpp"
 
@@ -49,18 +51,39 @@ struct GgufMixCodecs {
   Codec f32, q8_0, q6_k, q5_k, q4_k, q3_k;
 };
 
+/// The named weight formats a scenario may give, and GGUF files (gguf:<TYPE>).
+enum class FormatKind : std::uint8_t {
+  fp32, fp16, bf16, fp8, int8, w8a8, w4a16, gptq_int4, gptq_int8, awq_int4, nf4, int4, mxfp4, nvfp4, gguf
+};
+inline constexpr std::array<Choice<FormatKind>, 14> kNamedFormats{{{FormatKind::fp32, "fp32"},
+                                                                  {FormatKind::fp16, "fp16"},
+                                                                  {FormatKind::bf16, "bf16"},
+                                                                  {FormatKind::fp8, "fp8"},
+                                                                  {FormatKind::int8, "int8"},
+                                                                  {FormatKind::w8a8, "w8a8"},
+                                                                  {FormatKind::w4a16, "w4a16"},
+                                                                  {FormatKind::gptq_int4, "gptq-int4"},
+                                                                  {FormatKind::gptq_int8, "gptq-int8"},
+                                                                  {FormatKind::awq_int4, "awq-int4"},
+                                                                  {FormatKind::nf4, "nf4"},
+                                                                  {FormatKind::int4, "int4"},
+                                                                  {FormatKind::mxfp4, "mxfp4"},
+                                                                  {FormatKind::nvfp4, "nvfp4"}}};
+
 /// The weight format of a scenario: which codec each tensor gets.
 struct WeightFormat {
+  FormatKind kind = FormatKind::bf16;
   std::string name;     ///< canonical name, e.g. "gptq-int4", "gguf:Q4_K_M"
   std::string summary;  ///< one line for reports: what is stored
   std::string source;   ///< where the layout is documented
   Codec linear;         ///< quantizable linear weights
   Codec other;          ///< everything else (embeddings, norms, routers, vision)
-  bool gguf = false;    ///< per-tensor recipe (llama.cpp mixtures), see codec_for
   std::string gguf_type;
   GgufMixCodecs mix;                         ///< the types a GGUF mixture raises tensors to
   std::vector<TensorRole> keep_unquantized;  ///< roles excluded by the checkpoint's ignore list
-  bool quantized() const { return linear.name != other.name || gguf; }
+  /// A GGUF file: a per-tensor recipe (llama.cpp mixtures), see codec_for.
+  bool gguf() const { return kind == FormatKind::gguf; }
+  bool quantized() const { return linear.name != other.name || gguf(); }
 };
 
 /// Names accepted in the scenario's "weights" field.
@@ -69,6 +92,9 @@ std::vector<std::string> weight_format_names();
 /// Parses the scenario "weights" value (a string or {"format", "group_size"}).
 /// `native` is the model's own 16/32-bit dtype for the unquantized tensors.
 WeightFormat parse_weight_format(const nlohmann::json& value, const std::string& path, const std::string& native);
+
+/// The layout of a named format (group size for GPTQ/AWQ/w4a16, double quantization for NF4).
+WeightFormat named_format(FormatKind kind, std::int64_t group, bool double_quant, const std::string& native);
 
 /// The format a checkpoint's `quantization_config` describes (compressed-tensors,
 /// fp8, gptq, awq, bitsandbytes, mxfp4, modelopt), with its ignore list.

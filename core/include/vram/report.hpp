@@ -24,6 +24,9 @@ struct Component {
   /// Allocated outside the engine's own reservation (vLLM: the CUDA context
   /// before it, CUDA graphs after it); see plan/fit.hpp.
   bool outside_reservation = false;
+  /// Held by the framework's caching allocator (torch.cuda.memory_reserved
+  /// counts it); false for the CUDA context, NCCL and other non-torch memory.
+  bool torch_allocator = true;
   /// Where a calibrated figure may lie (CONTRACT 1.1); none for a derived one.
   std::optional<ByteRange> range = std::nullopt;
 };

@@ -12,22 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "vram/choice.hpp"
+
 namespace vram {
-
-/// One allowed value of a setting and the name the scenario spells it with.
-template <typename E>
-struct Choice {
-  E value;
-  std::string_view name;
-};
-
-/// The name of `value` in `table` ("" when absent: a table is always complete).
-template <typename E, std::size_t N>
-constexpr std::string_view name_of(const std::array<Choice<E>, N>& table, E value) {
-  for (const auto& c : table)
-    if (c.value == value) return c.name;
-  return "";
-}
 
 enum class Framework : std::uint8_t { transformers, torchtune, torchtitan, unsloth, deepspeed, diffusers };
 enum class TrainMethod : std::uint8_t { full, lora, qlora, freeze };

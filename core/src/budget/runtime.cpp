@@ -28,6 +28,7 @@ Term cuda_context(bool multi_gpu) {
 Component cuda_context_component(bool multi_gpu, bool explain) {
   Component c = io::component("cuda_context", "CUDA context", cuda_context(multi_gpu), explain);
   c.outside_reservation = true;  // created before any engine reserves memory
+  c.torch_allocator = false;
   return c;
 }
 

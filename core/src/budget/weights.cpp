@@ -92,7 +92,7 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
     const std::int64_t per_layer = t.rows * t.cols * t.count;
     const bool varies_by_layer = t.role == TensorRole::attn_v || t.role == TensorRole::attn_o ||
                                  t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
-    if (format.gguf && varies_by_layer && end - first > 1) {
+    if (format.gguf() && varies_by_layer && end - first > 1) {
       // llama.cpp mixtures choose the type of these tensors layer by layer.
       Tensor one = t;
       one.layers = 1;

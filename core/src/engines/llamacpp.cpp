@@ -399,7 +399,7 @@ void add_warnings(const Scenario& s, const Placement& p, Report& r) {
         "inputs, up to " +
         format_iec(pipeline_copies_bytes(a, p.cells, lc.n_ubatch)) + " per GPU beyond this estimate");
   }
-  if (is_bare(a) && s.weights.gguf) {
+  if (is_bare(a) && s.weights.gguf()) {
     r.warnings.push_back("a bare parameter count with " + s.weights.name + ": every weight is counted at " +
                          format_decimal(nominal_bits(s.weights.linear), 4) +
                          " bits, the nominal size of the base type " + s.weights.linear.name +

@@ -124,7 +124,7 @@ Term stage_activation(const Setting& c, bool head) {
   Term peak = head ? Term::max_of(terms(profile_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b, c.sms, c.s.gpu.sm_count <= 0),
                                         std::move(forward)))
                    : std::move(forward);
-  Term moe = c.ver.v1_engine() && c.s.weights.name != "mxfp4" ? moe_workspace_term(c.a, T, c.tp, c.b)
+  Term moe = c.ver.v1_engine() && c.s.weights.kind != FormatKind::mxfp4 ? moe_workspace_term(c.a, T, c.tp, c.b)
                                                               : Term::given(Bytes{});
   Term buffers = c.pp > 1 ? pipeline_buffers_term(T, c.a.hidden, c.b) : Term::given(Bytes{});
   return sum_nonzero(terms(std::move(peak), std::move(moe), std::move(buffers))).noted(c.lim.why).cite(kProfileSource);
@@ -210,10 +210,13 @@ void add_components(const Setting& c, const StageAccount& h, const Term& graphs,
     r.add(io::component("kv_cache", "KV cache (needed)", h.kv_needed, x));
     r.add(io::component("activations", "Activation peak (profiling run)", h.activation, x));
   }
-  r.add(io::component("non_torch", "Non-torch workspaces", h.non_torch, x));
+  Component nt = io::component("non_torch", "Non-torch workspaces", h.non_torch, x);
+  nt.torch_allocator = false;
+  r.add(std::move(nt));
   if (graphs.bytes > Bytes{}) {
     Component g = io::component("cuda_graphs", "CUDA graph pools", graphs, x);
     g.outside_reservation = true;
+    g.torch_allocator = false;  // vLLM measures the graph pools apart from its profiled peak
     r.add(std::move(g));
   }
   r.add(cuda_context_component(c.tp * c.pp > 1, x));
