@@ -72,28 +72,36 @@ Codec plain_codec(const std::string& name, std::int64_t bits) {
 
 namespace {
 
-constexpr std::array<GgmlType, 26> kGgmlTypes{{
-    {"F32", 1, 4},        {"F16", 1, 2},       {"BF16", 1, 2},     {"Q4_0", 32, 18},     {"Q4_1", 32, 20},
-    {"Q5_0", 32, 22},     {"Q5_1", 32, 24},    {"Q8_0", 32, 34},   {"Q8_1", 32, 36},     {"Q2_K", 256, 84},
-    {"Q3_K", 256, 110},   {"Q4_K", 256, 144},  {"Q5_K", 256, 176}, {"Q6_K", 256, 210},   {"Q8_K", 256, 292},
-    {"IQ2_XXS", 256, 66}, {"IQ2_XS", 256, 74}, {"IQ2_S", 256, 82}, {"IQ3_XXS", 256, 98}, {"IQ3_S", 256, 110},
-    {"IQ1_S", 256, 50},   {"IQ1_M", 256, 56},  {"IQ4_NL", 32, 18}, {"IQ4_XS", 256, 136}, {"TQ1_0", 256, 54},
-    {"MXFP4", 32, 17},
+// ggml's tensor types: elements per block, bytes per block and the type id a
+// GGUF file stores (ggml-org/llama.cpp @ 00342301d01a ggml/include/ggml.h enum
+// ggml_type, ggml/src/ggml.c type_traits; ids 4, 5 and 31–33, 36–38 are retired).
+constexpr std::array<GgmlType, 32> kGgmlTypes{{
+    {"F32", 1, 4, 0},        {"F16", 1, 2, 1},        {"BF16", 1, 2, 30},     {"Q4_0", 32, 18, 2},
+    {"Q4_1", 32, 20, 3},     {"Q5_0", 32, 22, 6},     {"Q5_1", 32, 24, 7},    {"Q8_0", 32, 34, 8},
+    {"Q8_1", 32, 36, 9},     {"Q2_K", 256, 84, 10},   {"Q3_K", 256, 110, 11}, {"Q4_K", 256, 144, 12},
+    {"Q5_K", 256, 176, 13},  {"Q6_K", 256, 210, 14},  {"Q8_K", 256, 292, 15}, {"IQ2_XXS", 256, 66, 16},
+    {"IQ2_XS", 256, 74, 17}, {"IQ2_S", 256, 82, 22},  {"IQ3_XXS", 256, 98, 18}, {"IQ3_S", 256, 110, 21},
+    {"IQ1_S", 256, 50, 19},  {"IQ1_M", 256, 56, 29},  {"IQ4_NL", 32, 18, 20}, {"IQ4_XS", 256, 136, 23},
+    {"TQ1_0", 256, 54, 34},  {"TQ2_0", 256, 66, 35},  {"MXFP4", 32, 17, 39},  {"I8", 1, 1, 24},
+    {"I16", 1, 2, 25},       {"I32", 1, 4, 26},       {"I64", 1, 8, 27},      {"F64", 1, 8, 28},
 }};
 
 // llama.cpp file types (LLAMA_FTYPE_MOSTLY_*): the default GGML type of their
 // 2D weights. The mixtures then raise chosen tensors (see gguf_codec).
+// The id is what general.file_type stores (include/llama.h enum llama_ftype, same commit).
 struct GgufFileType {
   const char* name;
   const char* base;
+  int id;
 };
 constexpr std::array<GgufFileType, 27> kGgufFileTypes{{
-    {"F32", "F32"},       {"F16", "F16"},         {"BF16", "BF16"},   {"Q8_0", "Q8_0"},       {"Q4_0", "Q4_0"},
-    {"Q4_1", "Q4_1"},     {"Q5_0", "Q5_0"},       {"Q5_1", "Q5_1"},   {"Q2_K", "Q2_K"},       {"Q2_K_S", "Q2_K"},
-    {"Q3_K_S", "Q3_K"},   {"Q3_K_M", "Q3_K"},     {"Q3_K_L", "Q3_K"}, {"Q4_K_S", "Q4_K"},     {"Q4_K_M", "Q4_K"},
-    {"Q5_K_S", "Q5_K"},   {"Q5_K_M", "Q5_K"},     {"Q6_K", "Q6_K"},   {"IQ2_XXS", "IQ2_XXS"}, {"IQ2_XS", "IQ2_XS"},
-    {"IQ2_S", "IQ2_S"},   {"IQ3_XXS", "IQ3_XXS"}, {"IQ3_S", "IQ3_S"}, {"IQ1_S", "IQ1_S"},     {"IQ1_M", "IQ1_M"},
-    {"IQ4_NL", "IQ4_NL"}, {"IQ4_XS", "IQ4_XS"},
+    {"F32", "F32", 0},          {"F16", "F16", 1},          {"BF16", "BF16", 32},     {"Q8_0", "Q8_0", 7},
+    {"Q4_0", "Q4_0", 2},        {"Q4_1", "Q4_1", 3},        {"Q5_0", "Q5_0", 8},      {"Q5_1", "Q5_1", 9},
+    {"Q2_K", "Q2_K", 10},       {"Q2_K_S", "Q2_K", 21},     {"Q3_K_S", "Q3_K", 11},   {"Q3_K_M", "Q3_K", 12},
+    {"Q3_K_L", "Q3_K", 13},     {"Q4_K_S", "Q4_K", 14},     {"Q4_K_M", "Q4_K", 15},   {"Q5_K_S", "Q5_K", 16},
+    {"Q5_K_M", "Q5_K", 17},     {"Q6_K", "Q6_K", 18},       {"IQ2_XXS", "IQ2_XXS", 19}, {"IQ2_XS", "IQ2_XS", 20},
+    {"IQ2_S", "IQ2_S", 28},     {"IQ3_XXS", "IQ3_XXS", 23}, {"IQ3_S", "IQ3_S", 26},   {"IQ1_S", "IQ1_S", 24},
+    {"IQ1_M", "IQ1_M", 31},     {"IQ4_NL", "IQ4_NL", 25},   {"IQ4_XS", "IQ4_XS", 30},
 }};
 
 Codec ggml_codec(const GgmlType& t) {
@@ -270,7 +278,7 @@ WeightFormat gguf_format(const std::string& type_in, const std::string& path) {
     if (type == ft.name) {
       WeightFormat f;
       f.name = "gguf:" + type;
-            f.kind = FormatKind::gguf;
+      f.kind = FormatKind::gguf;
       f.gguf_type = type;
       f.linear = ggml_codec(ft.base);
       f.other = plain_codec("F32", 32);
@@ -289,6 +297,18 @@ WeightFormat gguf_format(const std::string& type_in, const std::string& path) {
 
 }  // namespace
 
+const GgmlType* ggml_type_by_id(std::int64_t id) {
+  for (const auto& t : kGgmlTypes)
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
+const char* gguf_file_type_name(std::int64_t id) {
+  for (const auto& f : kGgufFileTypes)
+    if (f.id == id) return f.name;
+  return nullptr;
+}
+
 GgmlType ggml_type(const std::string& name, const std::string& path) {
   const std::string u = upper(name);
   for (const auto& t : kGgmlTypes) {
@@ -297,15 +317,35 @@ GgmlType ggml_type(const std::string& name, const std::string& path) {
   throw InputError(path, "unknown GGML type \"" + name + "\"");
 }
 
+namespace {
+// safetensors dtypes and their bits per element (huggingface/safetensors
+// safetensors/src/tensor.rs Dtype, v0.6: F4 and F6 pack below a byte).
+struct SafetensorsDtype {
+  const char* name;
+  std::int64_t bits;
+};
+constexpr std::array<SafetensorsDtype, 19> kSafetensorsDtypes{{
+    {"F64", 64},    {"F32", 32},     {"F16", 16},     {"BF16", 16},    {"F8_E4M3", 8}, {"F8_E5M2", 8}, {"F8_E8M0", 8},
+    {"F6_E2M3", 6}, {"F6_E3M2", 6},  {"F4", 4},       {"I64", 64},     {"I32", 32},    {"I16", 16},    {"I8", 8},
+    {"U64", 64},    {"U32", 32},     {"U16", 16},     {"U8", 8},       {"BOOL", 8},
+}};
+}  // namespace
+
+std::int64_t safetensors_dtype_bits(const std::string& dtype, const std::string& path) {
+  for (const auto& d : kSafetensorsDtypes)
+    if (dtype == d.name) return d.bits;
+  std::string list;
+  for (const auto& d : kSafetensorsDtypes) list += (list.empty() ? "" : ", ") + std::string(d.name);
+  throw InputError(path, "unknown safetensors dtype \"" + dtype + "\"; allowed: " + list);
+}
+
 std::int64_t safetensors_dtype_bytes(const std::string& dtype, const std::string& path) {
-  // safetensors dtype names (huggingface/safetensors docs, "Format").
-  if (dtype == "F64" || dtype == "I64" || dtype == "U64") return 8;
-  if (dtype == "F32" || dtype == "I32" || dtype == "U32") return 4;
-  if (dtype == "F16" || dtype == "BF16" || dtype == "I16" || dtype == "U16") return 2;
-  if (dtype == "F8_E4M3" || dtype == "F8_E5M2" || dtype == "I8" || dtype == "U8" || dtype == "BOOL") return 1;
-  throw InputError(
-      path, "unknown safetensors dtype \"" + dtype +
-                "\"; allowed: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I16, I8, U64, U32, U16, U8, BOOL");
+  const std::int64_t bits = safetensors_dtype_bits(dtype, path);
+  if (bits % 8 != 0) {
+    throw InputError(path, "\"" + dtype + "\" packs " + std::to_string(bits) +
+                               " bits per element: give weights_bytes (the exact size) instead of an element count");
+  }
+  return bits / 8;
 }
 
 std::vector<std::string> weight_format_names() {

@@ -117,13 +117,21 @@ const Codec& codec_for(const WeightFormat& format, const Tensor& tensor, const A
 /// Bytes per element of a safetensors dtype ("BF16" → 2). Throws `InputError`
 /// at `path` for an unknown name.
 std::int64_t safetensors_dtype_bytes(const std::string& dtype, const std::string& path);
+/// Bits per element of a safetensors dtype (F4: 4, F6_E2M3: 6, BF16: 16).
+std::int64_t safetensors_dtype_bits(const std::string& dtype, const std::string& path);
 
 /// GGML block types: elements per block and bytes per block.
 struct GgmlType {
   const char* name;
   std::int64_t block_elems;
   std::int64_t block_bytes;
+  std::int64_t id;  ///< enum ggml_type, as a GGUF tensor info stores it
 };
+/// The type a GGUF tensor info names by id, or nullptr.
+const GgmlType* ggml_type_by_id(std::int64_t id);
+/// The file type general.file_type names ("Q4_K_M"), or nullptr when the
+/// project does not model that mixture.
+const char* gguf_file_type_name(std::int64_t id);
 /// Throws `InputError` at `path` for an unknown type.
 GgmlType ggml_type(const std::string& name, const std::string& path);
 
