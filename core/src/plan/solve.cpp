@@ -13,11 +13,18 @@ std::string_view setting_path(Setting setting) {
     case Setting::context: return "/inference/context";
     case Setting::concurrency: return "/inference/concurrency";
     case Setting::n_gpu_layers: return "/inference/llama_cpp/n_gpu_layers";
+    case Setting::seq_len: return "/training/seq_len";
+    case Setting::micro_batch: return "/training/micro_batch";
   }
   return "";
 }
 
 void apply_setting(Scenario& s, Setting setting, std::int64_t value) {
+  if (setting == Setting::seq_len || setting == Setting::micro_batch) {
+    auto& tw = std::get<TrainingWorkload>(s.settings);
+    (setting == Setting::seq_len ? tw.training.seq_len : tw.training.micro_batch) = value;
+    return;
+  }
   InferenceSettings& inf = s.inference();
   switch (setting) {
     case Setting::context: inf.context = value; return;
@@ -26,6 +33,8 @@ void apply_setting(Scenario& s, Setting setting, std::int64_t value) {
       inf.llama_cpp.n_seq_max = value;  // llama-server serves `concurrency` sequences in n_seq_max slots
       return;
     case Setting::n_gpu_layers: inf.llama_cpp.n_gpu_layers = value; return;
+    case Setting::seq_len:
+    case Setting::micro_batch: return;  // training settings, set above
   }
 }
 

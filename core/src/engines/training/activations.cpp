@@ -1,0 +1,82 @@
+// The backward pass's peak working set and the transient buffers of a step.
+#include <algorithm>
+
+#include "training_plan.hpp"
+#include "vram/budget/gradients.hpp"
+#include "vram/budget/saved_activations.hpp"
+#include "vram/budget/training_runtime.hpp"
+#include "vram/engines/training_parts.hpp"
+
+namespace vram::training {
+
+namespace {
+
+constexpr std::string_view kPipelineSource =
+    "Narayanan et al. 2021 §2.2 (1F1B: the first stage holds min(stages, micro-batches) micro-batches)";
+constexpr std::string_view kOffloadSource =
+    "torchtune v0.6.1 training/_activation_offloading.py OffloadActivations; unsloth 2024.12 "
+    "Unsloth_Offloaded_Gradient_Checkpointer (the current and the next layer on the GPU)";
+
+/// Layers whose kept activations stay on the GPU: all of the stage, or the
+/// current and the prefetched one when they are offloaded to the host.
+std::int64_t resident_layers(const Plan& c, bool offload) {
+  return offload ? std::min<std::int64_t>(2, c.stage_layers) : c.stage_layers;
+}
+
+/// What the layers keep until their backward: every saved tensor, or only
+/// their inputs under full recomputation (and one layer recomputed).
+Terms kept_by_layers(const Plan& c, const LayerDims& d, bool offload) {
+  const Checkpointing ck = c.t.checkpointing;
+  // Selective recomputation drops the attention scores (Korthikanti et al. 2022 §5).
+  const TrainAttention attn = ck == Checkpointing::selective ? TrainAttention::flash : c.t.attention;
+  Term one = layer_saved_term(d, c.tokens, c.t.seq_len, c.b, attn, c.p.mlp);
+  const std::int64_t n = resident_layers(c, offload);
+  if (ck != Checkpointing::full) {
+    Term kept = Term::product(terms(std::move(one)), {Factor::of(n, offload ? "layers on the GPU (offloaded)" : "layers")});
+    return terms(offload ? std::move(kept).cite(kOffloadSource) : std::move(kept));
+  }
+  Term inputs = checkpoints_term(n, c.tokens, d.hidden, c.b);
+  if (offload) inputs.source = kOffloadSource;
+  return terms(std::move(inputs), std::move(one).named("one layer recomputed"));
+}
+
+}  // namespace
+
+Term activations_of(const Plan& c) {
+  const Architecture& a = c.m.arch;
+  if (a.family == Family::bare) return Term::given(Bytes{}).named("no architecture: not counted");
+  const LayerDims d = layer_dims(a, c.s.parallel.tensor);
+  const bool offload = c.t.activation_offload || (c.p.checkpoint_offload && c.t.checkpointing == Checkpointing::full);
+  Term kept = sum_nonzero(kept_by_layers(c, d, offload));
+  const std::int64_t in_flight = std::min(c.s.parallel.pipeline, c.t.grad_accum);
+  if (in_flight > 1)
+    kept = Term::product(terms(std::move(kept)), {Factor::of(in_flight, "micro-batches in flight (1F1B)")})
+               .cite(kPipelineSource);
+  Terms parts = terms(std::move(kept), layer_backward_work_term(d, c.tokens, c.b));
+  if (c.place.head) {
+    const LossKind loss = c.t.chunked_loss ? c.p.chunked_loss : c.p.default_loss;
+    const std::int64_t vocab = checked::ceil_div(a.vocab, c.s.parallel.tensor);
+    parts.push_back(logits_loss_term(c.tokens, vocab, c.b, loss, c.p.loss_chunks, c.p.keep_logits));
+  }
+  Term all = sum_nonzero(std::move(parts));
+  const Bytes v = all.bytes;
+  return std::move(all).named("backward peak").within(ratio_range(v, 0.8, 1.2));
+}
+
+Term transient_of(const Plan& c) {
+  Terms parts;
+  const bool sharded_params = c.s.parallel.state_share(StateKind::parameters).den > 1 ||
+                              c.t.offload == TrainOffload::optimizer_params;
+  if (sharded_params && c.m.arch.family != Family::bare) {
+    parts.push_back(sharded_unit_term(largest_unit_params(c.m, c.s.parallel.tensor), c.b,
+                                      c.adapters ? 0 : c.grad_b));
+  }
+  if (c.t.method == TrainMethod::qlora) parts.push_back(dequantized_weight_term(largest_linear(c.m, c.s.parallel.tensor), c.b));
+  const bool zero12 = c.t.sharding == Sharding::zero1 || c.t.sharding == Sharding::zero2;
+  if (c.p.zero_buckets && zero12 && c.s.parallel.data > 1)
+    parts.push_back(zero_reduce_bucket_term(c.trainable.params(), c.grad_b));
+  if (parts.empty()) return Term::given(Bytes{}).named("none");
+  return sum_nonzero(std::move(parts)).named("transient buffers");
+}
+
+}  // namespace vram::training

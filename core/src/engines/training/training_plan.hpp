@@ -1,0 +1,52 @@
+// The training accounting's working state (internal to engines/training):
+// the dtypes, placement and trainable set derived once from a scenario, and
+// the functions that turn it into terms.
+#pragma once
+
+#include <cstdint>
+
+#include "vram/budget/term.hpp"
+#include "vram/budget/trainable.hpp"
+#include "vram/budget/weights.hpp"
+#include "vram/engines/training.hpp"
+#include "vram/formats.hpp"
+#include "vram/report.hpp"
+#include "vram/scenario.hpp"
+
+namespace vram::training {
+
+/// Everything derived once from the scenario.
+struct Plan {
+  const Scenario& s;
+  const Model& m;
+  const TrainingSettings& t;
+  FrameworkProfile p;
+  WeightPlacement place;
+  WeightFormat base;     ///< the stored format of the frozen (or all) weights
+  bool adapters = false;  ///< LoRA / QLoRA
+  bool mixed = false;
+  std::int64_t b = 2;        ///< compute dtype
+  std::int64_t param_b = 2;  ///< trainable parameters' dtype
+  std::int64_t grad_b = 2;
+  bool master = false;
+  std::int64_t state_b = 2;
+  std::int64_t tokens = 0;  ///< per GPU per micro-batch
+  std::int64_t stage_layers = 0;
+  TrainableSet trainable;
+};
+
+/// Checks the settings (InputError naming the field) and derives the plan.
+Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r);
+
+/// Frozen and trainable weights on this GPU.
+Term weights_of(const Plan& c, WeightsMemo* memo);
+Term master_of(const Plan& c);
+Term gradients_of(const Plan& c);
+Term optimizer_of(const Plan& c);
+/// The backward pass's peak of saved activations, one layer's recomputation
+/// and gradients, logits and loss (calibrated: carries a range).
+Term activations_of(const Plan& c);
+/// Gathered shard units, QLoRA's dequantized weight, ZeRO buckets.
+Term transient_of(const Plan& c);
+
+}  // namespace vram::training
