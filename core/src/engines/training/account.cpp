@@ -39,10 +39,10 @@ void add_details(const Plan& c, Report& r) {
 }  // namespace
 
 void account(const Scenario& s, Report& r, WeightsMemo* memo) {
-  const Plan c = make_plan(s, s.training()->training, r);
+  const Plan c = make_plan(s, s.training()->training, r, memo);
   const bool x = r.explain;
   const bool paged = c.t.optimizer == Optimizer::paged_adamw_8bit && c.t.offload == TrainOffload::none;
-  const Term weights = weights_of(c, memo);
+  const Term weights = weights_of(c);
   const Term optimizer = optimizer_of(c);
   const Term acts = activations_of(c);
   const Term trans = transient_of(c);

@@ -83,9 +83,9 @@ static void choose_dtypes(Plan& c) {
   c.state_b = c.master ? 4 : c.param_b;
 }
 
-Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r) {
+Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsMemo* memo) {
   check_settings(s, t, r);
-  Plan c{s, *s.model, t, profile_of(t.framework), {}, s.weights, false, false, 2, 2, 2, false, 2, 0, 0, {}};
+  Plan c{s, *s.model, t, profile_of(t.framework), {}, s.weights, false, false, 2, 2, 2, false, 2, 0, 0, {}, {}};
   const Architecture& a = c.m.arch;
   c.adapters = t.method == TrainMethod::lora || t.method == TrainMethod::qlora;
   choose_dtypes(c);
@@ -100,18 +100,18 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r) {
     c.base = native_format(c.b == 4 ? "fp32" : (t.precision == Precision::fp16_mixed ? "fp16" : "bf16"));
   c.trainable = c.adapters ? lora_trainable(c.m, c.place, t) : full_trainable(c.m, c.place);
   c.tokens = checked::mul(t.micro_batch, t.seq_len) / s.parallel.context;
+  // The memo keys on the format's address: only the scenario's own format is stable across estimates.
+  const bool own_format = t.method == TrainMethod::lora;
+  if (t.offload != TrainOffload::optimizer_params)
+    c.base_weights = own_format ? weights_for(c.m, s.weights, c.place, memo) : weights_for(c.m, c.base, c.place, nullptr);
   return c;
 }
 
-Term weights_of(const Plan& c, WeightsMemo* memo) {
+Term weights_of(const Plan& c) {
   const Share share = c.s.parallel.state_share(StateKind::parameters);
   if (c.t.offload == TrainOffload::optimizer_params)
     return Term::given(Bytes{}).named("parameters on the host (offload), gathered per unit").cite(c.p.source);
-  const WeightsEstimate w = weights_for(c.m, c.base, c.place, memo);
-  Term base = Term::shown_as(w.bytes, {Factor::of(w.params, "params"),
-                                       Factor::real(w.bytes.ratio(Bytes::of(std::max<std::int64_t>(1, w.params))),
-                                                    "B/param", c.base.linear.name)});
-  base = std::move(base).named(c.adapters ? "frozen base" : "parameters").cite(c.base.source);
+  Term base = weights_term(c.base_weights).named(c.adapters ? "frozen base" : "parameters").cite(c.base.source);
   Terms parts = terms(std::move(base));
   if (c.adapters)
     parts.push_back(Term::product({Factor::of(c.trainable.params(), "adapter params (LoRA A and B)"),

@@ -33,13 +33,14 @@ struct Plan {
   std::int64_t tokens = 0;  ///< per GPU per micro-batch
   std::int64_t stage_layers = 0;
   TrainableSet trainable;
+  WeightsEstimate base_weights;  ///< the stored base on this GPU (codec names live here)
 };
 
 /// Checks the settings (InputError naming the field) and derives the plan.
-Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r);
+Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsMemo* memo);
 
 /// Frozen and trainable weights on this GPU.
-Term weights_of(const Plan& c, WeightsMemo* memo);
+Term weights_of(const Plan& c);
 Term master_of(const Plan& c);
 Term gradients_of(const Plan& c);
 Term optimizer_of(const Plan& c);
