@@ -1,0 +1,181 @@
+// The training estimate on catalog models, its solver, and bad input.
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+#include "vram/error.hpp"
+#include "vram/plan/solve.hpp"
+
+using namespace vram;
+using nlohmann::json;
+
+namespace {
+
+json llama8b(json training, json hardware = {{"gpu", "H100-SXM-80GB"}}) {
+  return {{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"hardware", hardware}, {"training", training}};
+}
+
+Bytes component(const Report& r, std::string_view id) {
+  const Component* c = r.find_component(id);
+  return c ? c->bytes : Bytes::of(-1);
+}
+
+struct Failure {
+  std::string path, message;
+};
+Failure failure(const json& j) {
+  try {
+    (void)test::run(j);
+  } catch (const InputError& e) {
+    return {e.path(), e.what()};
+  }
+  return {"(no error)", ""};
+}
+
+}  // namespace
+
+TEST_CASE("full fine-tuning in pure bf16: 2 + 2 + 4 bytes per parameter of model states", "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "torchtune"}, {"precision", "bf16"}, {"optimizer", "adamw"}}));
+  const std::int64_t params = 8'030'261'248;  // Llama-3.1-8B, untied embeddings
+  CHECK(component(r, "weights") == Bytes::of(params * 2));
+  CHECK(component(r, "gradients") == Bytes::of(params * 2));
+  CHECK(component(r, "optimizer_state") == Bytes::of(params * 4));  // two bf16 moments (zeros_like)
+  CHECK(component(r, "master_weights") == Bytes{});
+  const double allocated = test::metric(r, "peak_allocated_bytes");
+  const double reserved = test::metric(r, "peak_reserved_bytes");
+  CHECK(reserved > allocated);
+  CHECK(test::metric(r, "peak_device_bytes") == static_cast<double>(r.total.in_bytes()));
+  CHECK(test::metric(r, "weights_bytes") == static_cast<double>(params * 2));
+  for (const auto& c : r.components) CHECK_FALSE(c.formula.empty());
+}
+
+TEST_CASE("mixed precision adds fp32 master weights and moments (ZeRO's 16 bytes per parameter)", "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "deepspeed"}, {"precision", "bf16-mixed"}}));
+  const std::int64_t params = 8'030'261'248;
+  CHECK(component(r, "weights") + component(r, "gradients") + component(r, "master_weights") +
+            component(r, "optimizer_state") ==
+        Bytes::of(params * 16));
+}
+
+TEST_CASE("LoRA counts A and B on the target modules only", "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "torchtune"},
+                                      {"method", "lora"},
+                                      {"lora_rank", 8},
+                                      {"lora_targets", {"q_proj", "v_proj"}},
+                                      {"precision", "bf16"}}));
+  // Per layer: q 8 × (4096 + 4096), v 8 × (4096 + 1024); 32 layers.
+  const std::int64_t adapters = (8 * 8192 + 8 * 5120) * 32;
+  CHECK(component(r, "gradients") == Bytes::of(adapters * 2));
+  CHECK(component(r, "optimizer_state") == Bytes::of(adapters * 4));
+  CHECK(test::metric(r, "weights_bytes") == static_cast<double>(8'030'261'248LL * 2 + adapters * 2));
+  // torchtune's module names select the same tensors.
+  const Report tt = test::run(llama8b({{"framework", "torchtune"},
+                                       {"method", "lora"},
+                                       {"lora_rank", 8},
+                                       {"lora_targets", {"output_proj", "w1"}},
+                                       {"precision", "bf16"}}));
+  CHECK(component(tt, "gradients") == Bytes::of((8 * 8192 + 8 * (4096 + 14336)) * 32 * 2));
+}
+
+TEST_CASE("QLoRA stores the base in NF4 with double-quantized absmax", "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "torchtune"}, {"method", "qlora"}, {"precision", "bf16"}}));
+  const Report lora = test::run(llama8b({{"framework", "torchtune"}, {"method", "lora"}, {"precision", "bf16"}}));
+  CHECK(test::metric(r, "weights_bytes") < 0.4 * test::metric(lora, "weights_bytes"));
+  CHECK(component(r, "gradients") == component(lora, "gradients"));  // the same adapters
+  CHECK(component(r, "workspace") > Bytes{});                        // one dequantized base weight
+}
+
+TEST_CASE("sharding divides the states it shards; DDP adds its buckets", "[training][engine]") {
+  const json base{{"framework", "deepspeed"}, {"precision", "bf16-mixed"}};
+  const json eight{{"gpu", "H100-SXM-80GB"}, {"count", 8}};
+  auto with = [&](const char* sharding) {
+    json t = base;
+    t["sharding"] = sharding;
+    return test::run(llama8b(t, eight));
+  };
+  const Report ddp = with("ddp"), z1 = with("zero1"), z2 = with("zero2"), z3 = with("zero3");
+  CHECK(component(z1, "optimizer_state") * 8 >= component(ddp, "optimizer_state"));
+  CHECK(component(z1, "optimizer_state") * 7 < component(ddp, "optimizer_state"));
+  CHECK(component(ddp, "gradients") == component(z1, "gradients") * 2);  // buckets: a second copy
+  CHECK(component(z2, "gradients") * 7 < component(z1, "gradients"));
+  CHECK(component(z2, "weights") == component(z1, "weights"));
+  CHECK(component(z3, "weights") * 7 < component(z2, "weights"));
+  CHECK(component(z3, "workspace") > Bytes{});  // the gathered layer
+  CHECK(test::metric(z3, "peak_allocated_bytes") < test::metric(z1, "peak_allocated_bytes"));
+}
+
+TEST_CASE("what each switch buys", "[training][engine]") {
+  auto peak = [](json t) { return test::metric(test::run(llama8b(t)), "peak_allocated_bytes"); };
+  const json none{{"framework", "torchtune"}, {"method", "lora"}, {"seq_len", 4096}, {"micro_batch", 2}};
+  json full = none;
+  full["checkpointing"] = "full";
+  json offload = full;
+  offload["activation_offload"] = true;
+  json chunked = full;
+  chunked["chunked_loss"] = true;
+  json eager = none;
+  eager["attention"] = "eager";
+  CHECK(peak(full) < peak(none));
+  CHECK(peak(offload) < peak(full));
+  CHECK(peak(chunked) < peak(full));
+  CHECK(peak(eager) > peak(none));
+  json opt_bwd{{"framework", "torchtune"}, {"precision", "bf16"}, {"optimizer_in_backward", true}};
+  json plain{{"framework", "torchtune"}, {"precision", "bf16"}};
+  CHECK(peak(opt_bwd) < peak(plain));
+}
+
+TEST_CASE("paged optimizer states sit outside the PyTorch allocator", "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "torchtune"}, {"precision", "bf16"}, {"optimizer", "paged-adamw-8bit"}}));
+  const double outside = test::metric(r, "peak_device_bytes") - test::metric(r, "peak_reserved_bytes") -
+                         static_cast<double>(component(r, "cuda_context").in_bytes());
+  CHECK(outside == static_cast<double>(component(r, "optimizer_state").in_bytes()));
+}
+
+TEST_CASE("max_context_tokens is the seq_len at the card's capacity", "[training][engine][solve]") {
+  const json j = llama8b({{"framework", "unsloth"}, {"method", "qlora"}, {"lora_rank", 32}, {"checkpointing", "full"}},
+                         {{"gpu", "RTX-4090"}});
+  const Report r = test::run(j);
+  const auto longest = static_cast<std::int64_t>(test::metric(r, "max_context_tokens"));
+  REQUIRE(longest > 1000);
+  Scenario at = test::scenario(j);
+  at.headroom = 0;
+  apply_setting(at, Setting::seq_len, longest);
+  CHECK(estimate(at).fits);
+  apply_setting(at, Setting::seq_len, longest + 1);
+  CHECK_FALSE(estimate(at).fits);
+  CHECK(setting_path(Setting::seq_len) == "/training/seq_len");
+  // More memory, longer sequences.
+  const Report big = test::run(llama8b(j["training"], {{"gpu", "H100-SXM-80GB"}}));
+  CHECK(test::metric(big, "max_context_tokens") > 3 * test::metric(r, "max_context_tokens"));
+}
+
+TEST_CASE("bad training input is refused at its field", "[training][errors]") {
+  CHECK(failure(llama8b({{"method", "lora"}, {"lora_rank", 0}})).path == "/training/lora_rank");
+  CHECK(failure(llama8b({{"method", "lora"}, {"lora_rank", 5000}, {"lora_targets", {"q_proj"}}})).path ==
+        "/training/lora_rank");
+  const Failure target = failure(llama8b({{"method", "lora"}, {"lora_targets", {"q_proj", "wq"}}}));
+  CHECK(target.path == "/training/lora_targets/1");
+  CHECK(target.message.find("q_proj") != std::string::npos);  // the valid names are listed
+  CHECK(failure(llama8b({{"micro_batch", 0}})).path == "/training/micro_batch");
+  CHECK(failure(llama8b({{"seq_len", 200'000'000}})).path == "/training/seq_len");
+  CHECK(failure(llama8b({{"optimizer_in_backward", true}, {"grad_accum", 4}})).path ==
+        "/training/optimizer_in_backward");
+  json gptq = llama8b({{"method", "qlora"}});
+  gptq["weights"] = "gptq-int4";
+  CHECK(failure(gptq).path == "/weights");
+  json quantized_full = llama8b({{"method", "full"}});
+  quantized_full["weights"] = "nf4";
+  CHECK(failure(quantized_full).path == "/weights");
+  const Failure tp = failure(llama8b({{"tensor_parallel", 3}}, {{"gpu", "H100-SXM-80GB"}, {"count", 3}}));
+  CHECK(tp.path == "/training/tensor_parallel");
+  CHECK(tp.message.find("Valid sizes: 1, 2, 4, 8, 16, 32") != std::string::npos);
+  CHECK(failure(llama8b({{"context_parallel", 2}, {"seq_len", 1001}}, {{"gpu", "H100-SXM-80GB"}, {"count", 2}})).path ==
+        "/training/context_parallel");
+  CHECK(failure(llama8b({{"method", "freeze"}})).path == "/training/method");
+}
+
+TEST_CASE("sharding over one GPU is a warning, not an error", "[training][errors]") {
+  const Report r = test::run(llama8b({{"sharding", "zero3"}}));
+  bool warned = false;
+  for (const auto& w : r.warnings) warned = warned || w.find("shards nothing") != std::string::npos;
+  CHECK(warned);
+}
