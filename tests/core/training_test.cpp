@@ -34,7 +34,9 @@ Failure failure(const json& j) {
 }  // namespace
 
 TEST_CASE("full fine-tuning in pure bf16: 2 + 2 + 4 bytes per parameter of model states", "[training][engine]") {
-  const Report r = test::run(llama8b({{"framework", "torchtune"}, {"precision", "bf16"}, {"optimizer", "adamw"}}));
+  // Accumulating over two micro-batches keeps every gradient through the step.
+  const Report r = test::run(
+      llama8b({{"framework", "torchtune"}, {"precision", "bf16"}, {"optimizer", "adamw"}, {"grad_accum", 2}}));
   const std::int64_t params = 8'030'261'248;  // Llama-3.1-8B, untied embeddings
   CHECK(component(r, "weights") == Bytes::of(params * 2));
   CHECK(component(r, "gradients") == Bytes::of(params * 2));
@@ -49,7 +51,7 @@ TEST_CASE("full fine-tuning in pure bf16: 2 + 2 + 4 bytes per parameter of model
 }
 
 TEST_CASE("mixed precision adds fp32 master weights and moments (ZeRO's 16 bytes per parameter)", "[training][engine]") {
-  const Report r = test::run(llama8b({{"framework", "deepspeed"}, {"precision", "bf16-mixed"}}));
+  const Report r = test::run(llama8b({{"framework", "deepspeed"}, {"precision", "bf16-mixed"}, {"grad_accum", 2}}));
   const std::int64_t params = 8'030'261'248;
   CHECK(component(r, "weights") + component(r, "gradients") + component(r, "master_weights") +
             component(r, "optimizer_state") ==
@@ -61,7 +63,8 @@ TEST_CASE("LoRA counts A and B on the target modules only", "[training][engine]"
                                       {"method", "lora"},
                                       {"lora_rank", 8},
                                       {"lora_targets", {"q_proj", "v_proj"}},
-                                      {"precision", "bf16"}}));
+                                      {"precision", "bf16"},
+                                      {"grad_accum", 2}}));
   // Per layer: q 8 × (4096 + 4096), v 8 × (4096 + 1024); 32 layers.
   const std::int64_t adapters = (8 * 8192 + 8 * 5120) * 32;
   CHECK(component(r, "gradients") == Bytes::of(adapters * 2));
@@ -72,7 +75,8 @@ TEST_CASE("LoRA counts A and B on the target modules only", "[training][engine]"
                                        {"method", "lora"},
                                        {"lora_rank", 8},
                                        {"lora_targets", {"output_proj", "w1"}},
-                                       {"precision", "bf16"}}));
+                                       {"precision", "bf16"},
+                                       {"grad_accum", 2}}));
   CHECK(component(tt, "gradients") == Bytes::of((8 * 8192 + 8 * (4096 + 14336)) * 32 * 2));
 }
 
@@ -85,7 +89,7 @@ TEST_CASE("QLoRA stores the base in NF4 with double-quantized absmax", "[trainin
 }
 
 TEST_CASE("sharding divides the states it shards; DDP adds its buckets", "[training][engine]") {
-  const json base{{"framework", "deepspeed"}, {"precision", "bf16-mixed"}};
+  const json base{{"framework", "deepspeed"}, {"precision", "bf16-mixed"}, {"grad_accum", 2}};
   const json eight{{"gpu", "H100-SXM-80GB"}, {"count", 8}};
   auto with = [&](const char* sharding) {
     json t = base;
@@ -101,6 +105,25 @@ TEST_CASE("sharding divides the states it shards; DDP adds its buckets", "[train
   CHECK(component(z3, "weights") * 7 < component(z2, "weights"));
   CHECK(component(z3, "workspace") > Bytes{});  // the gathered layer
   CHECK(test::metric(z3, "peak_allocated_bytes") < test::metric(z1, "peak_allocated_bytes"));
+}
+
+TEST_CASE("gradients freed after each step share the backward peak with the activations", "[training][engine]") {
+  const json t{{"framework", "torchtune"}, {"precision", "bf16"}, {"seq_len", 512}};
+  json accumulating = t;
+  accumulating["grad_accum"] = 2;
+  const Report once = test::run(llama8b(t)), twice = test::run(llama8b(accumulating));
+  CHECK(component(once, "gradients") == Bytes{});
+  const Bytes grads = component(twice, "gradients");
+  const Bytes acts = component(twice, "activations");
+  const Bytes peak = component(once, "activations");
+  // The larger of: every activation (plus the output layer's gradient), or every gradient.
+  CHECK(peak >= grads);
+  CHECK(peak >= acts);
+  CHECK(peak < grads + acts);
+  const Component* c = once.find_component("activations");
+  REQUIRE(c->range);
+  CHECK(c->range->low <= c->bytes);
+  CHECK(c->bytes <= c->range->high);
 }
 
 TEST_CASE("what each switch buys", "[training][engine]") {

@@ -14,10 +14,12 @@ constexpr std::string_view kAllocatorSource =
     "stay reserved); calibrated fraction of the transient working set";
 }  // namespace
 
-Term sharded_unit_term(std::int64_t unit_params, std::int64_t b, std::int64_t grad_bytes) {
-  return Term::product({Factor::of(unit_params, "params of one unit (decoder layer)"),
-                        Factor::bytes(checked::add(checked::mul(2, b), grad_bytes),
-                                      "gathered + prefetched copies + unsharded gradient")})
+Term sharded_unit_term(std::int64_t unit_params, double param_bytes, std::int64_t grad_bytes) {
+  const Factor n = Factor::of(unit_params, "params of one unit (decoder layer or embedding)");
+  return sum_nonzero(terms(Term::product({n, Factor::of(2, "(gathered + prefetched)"),
+                                          Factor::real(param_bytes, "B/param stored")},
+                                         Rounding::ceil),
+                           Term::product({n, Factor::bytes(grad_bytes, "unsharded gradient")})))
       .named("gathered shard unit")
       .cite(kUnitSource);
 }

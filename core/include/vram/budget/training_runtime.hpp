@@ -19,9 +19,11 @@
 
 namespace vram {
 
-/// One sharded unit in compute dtype, gathered, plus the one prefetched, plus
-/// the unit's unsharded gradient: (2 × b + grad_bytes) × unit params.
-Term sharded_unit_term(std::int64_t unit_params, std::int64_t elem_bytes, std::int64_t grad_bytes);
+/// One sharded unit gathered in its stored layout (`param_bytes` per
+/// parameter: 2 for bf16, about 0.52 for NF4), plus the one prefetched, plus
+/// the unit's unsharded gradient (`grad_bytes`, 0 for a frozen unit):
+/// unit params × (2 × param_bytes + grad_bytes).
+Term sharded_unit_term(std::int64_t unit_params, double param_bytes, std::int64_t grad_bytes);
 
 /// The largest quantized base weight, dequantized to the compute dtype.
 Term dequantized_weight_term(std::int64_t elements, std::int64_t elem_bytes);

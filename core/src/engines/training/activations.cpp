@@ -68,8 +68,10 @@ Term transient_of(const Plan& c) {
   const bool sharded_params = c.s.parallel.state_share(StateKind::parameters).den > 1 ||
                               c.t.offload == TrainOffload::optimizer_params;
   if (sharded_params && c.m.arch.family != Family::bare) {
-    parts.push_back(sharded_unit_term(largest_unit_params(c.m, c.s.parallel.tensor), c.b,
-                                      c.adapters ? 0 : c.grad_b));
+    // Frozen bases are gathered as stored (NF4 stays NF4 under FSDP2); trained ones in the compute dtype.
+    const WeightsEstimate& w = c.base_weights;
+    const double stored = c.adapters && w.params > 0 ? w.bytes.ratio(Bytes::of(w.params)) : static_cast<double>(c.b);
+    parts.push_back(sharded_unit_term(largest_unit_params(c.m, c.s.parallel.tensor), stored, c.adapters ? 0 : c.grad_b));
   }
   if (c.t.method == TrainMethod::qlora) parts.push_back(dequantized_weight_term(largest_linear(c.m, c.s.parallel.tensor), c.b));
   const bool zero12 = c.t.sharding == Sharding::zero1 || c.t.sharding == Sharding::zero2;
@@ -77,6 +79,45 @@ Term transient_of(const Plan& c) {
     parts.push_back(zero_reduce_bucket_term(c.trainable.params(), c.grad_b));
   if (parts.empty()) return Term::given(Bytes{}).named("none");
   return sum_nonzero(std::move(parts)).named("transient buffers");
+}
+
+}  // namespace vram::training
+
+namespace vram::training {
+
+namespace {
+constexpr std::string_view kPhaseSource =
+    "pytorch v2.8 torch/optim/optimizer.py zero_grad(set_to_none=True): gradients are allocated during backward as "
+    "the saved activations of later layers are freed";
+
+/// The output layer's gradient, the first one backward computes (full fine-tuning).
+Term head_gradient_of(const Plan& c) {
+  const Architecture& a = c.m.arch;
+  if (c.adapters || !c.place.head || a.family == Family::bare) return Term::given(Bytes{}).named("no head gradient");
+  Factors f{Factor::of(checked::ceil_div(a.vocab, c.s.parallel.tensor), "vocab"), Factor::of(a.hidden, "hidden"),
+            Factor::bytes(c.grad_b, "gradient")};
+  const Share share = c.s.parallel.state_share(StateKind::gradients);
+  for (const auto& x : share_factors(share)) f.push_back(x);
+  return Term::product(std::move(f), share.num == share.den ? Rounding::exact : Rounding::ceil)
+      .named("output layer's gradient");
+}
+}  // namespace
+
+Term backward_peak_of(const Plan& c, Term activations, Term gradients) {
+  const Bytes act = activations.bytes;
+  const ByteRange ar = activations.range.value_or(ByteRange{act, act});
+  Term start = sum_nonzero(terms(std::move(activations), head_gradient_of(c))).named("at the start of backward");
+  const Bytes head = start.bytes - act;
+  Terms end_parts = terms(std::move(gradients));
+  if (c.m.arch.family != Family::bare) {
+    const LayerDims d = layer_dims(c.m.arch, c.s.parallel.tensor);
+    end_parts.push_back(layer_saved_term(d, c.tokens, c.t.seq_len, c.b, c.t.attention, c.p.mlp).named("first layer"));
+    end_parts.push_back(layer_backward_work_term(d, c.tokens, c.b));
+  }
+  Term end = sum_nonzero(std::move(end_parts)).named("at its end (every gradient)");
+  const Bytes end_bytes = end.bytes;
+  const ByteRange r{std::max(ar.low + head, end_bytes), std::max(ar.high + head, end_bytes)};
+  return Term::max_of(terms(std::move(start), std::move(end))).named("backward peak").cite(kPhaseSource).within(r);
 }
 
 }  // namespace vram::training

@@ -126,10 +126,16 @@ Term gradients_of(const Plan& c) {
   if (c.t.offload == TrainOffload::optimizer_params)
     return Term::given(Bytes{}).named("gradients on the host (offload)").cite(c.p.source);
   if (c.t.optimizer_in_backward) return gradients_in_backward_term(c.trainable.largest_tensor(), c.grad_b);
-  Term g = gradients_term(c.trainable.params(), c.grad_b, c.s.parallel.state_share(StateKind::gradients));
-  if (c.t.sharding == Sharding::ddp && c.s.parallel.data > 1)
-    return Term::sum(terms(std::move(g), ddp_buckets_term(c.trainable.params(), c.grad_b))).named("gradients");
-  return g;
+  return gradients_term(c.trainable.params(), c.grad_b, c.s.parallel.state_share(StateKind::gradients));
+}
+
+Term buckets_of(const Plan& c) {
+  if (c.t.sharding == Sharding::ddp && c.s.parallel.data > 1) return ddp_buckets_term(c.trainable.params(), c.grad_b);
+  return Term::given(Bytes{}).named("no all-reduce buckets");
+}
+
+bool gradients_freed_each_step(const Plan& c) {
+  return c.t.grad_accum == 1 && !c.t.optimizer_in_backward && c.t.offload != TrainOffload::optimizer_params;
 }
 
 Term optimizer_of(const Plan& c) {

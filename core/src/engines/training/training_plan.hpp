@@ -42,7 +42,18 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
 /// Frozen and trainable weights on this GPU.
 Term weights_of(const Plan& c);
 Term master_of(const Plan& c);
+/// Gradients of every trainable parameter (one at a time under optimizer-in-backward).
 Term gradients_of(const Plan& c);
+/// DDP's all-reduce buckets (none without DDP over several GPUs).
+Term buckets_of(const Plan& c);
+/// Gradients are set to None after each step (torch.optim zero_grad(set_to_none=True),
+/// pytorch v2.8) and refilled during backward as activations are freed, unless
+/// they accumulate over micro-batches, are stepped in backward or live on the host.
+bool gradients_freed_each_step(const Plan& c);
+/// The backward pass's peak when gradients are freed each step: the
+/// activations at its start (with the output layer's gradient, computed
+/// first), or every gradient at its end beside the last layer's working set.
+Term backward_peak_of(const Plan& c, Term activations, Term gradients);
 Term optimizer_of(const Plan& c);
 /// The backward pass's peak of saved activations, one layer's recomputation
 /// and gradients, logits and loss (calibrated: carries a range).
