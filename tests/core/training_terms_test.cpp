@@ -73,15 +73,20 @@ TEST_CASE("master weights and gradients", "[training][gradients]") {
 
 TEST_CASE("one layer's saved activations per attention kind and MLP kernel", "[training][saved_activations]") {
   const LayerDims d = small_layer();
-  // 10 tokens, bf16: 10×4×8×2 + 10×(2×8 + 2×4)×2 + 10×2×4 + 10×4×16×2
-  const Term flash = layer_saved_term(d, 10, 10, 2, TrainAttention::flash, MlpSaves::autograd);
-  CHECK(flash.bytes == Bytes::of(640 + 480 + 80 + 1280));
+  // 10 tokens, bf16, eager: norms 10×2×8×(4+2+2) + attention 10×(2×8 + 2×4)×2 + rotary 10×2×(8+4)×2
+  // + log-sum-exp 10×2×4 + MLP 10×4×16×2.
+  const Term flash = layer_saved_term(d, 10, 10, 2, TrainAttention::flash, LayerKernels::eager);
+  CHECK(flash.bytes == Bytes::of(1280 + 480 + 480 + 80 + 1280));
   CHECK(consistent(flash));
-  // Eager adds the fp32 probabilities and their cast: 10 tokens × 2 heads × 10 keys × 6 B.
-  CHECK(layer_saved_term(d, 10, 10, 2, TrainAttention::eager, MlpSaves::autograd).bytes == Bytes::of(2480 + 1200));
-  CHECK(layer_saved_term(d, 10, 10, 2, TrainAttention::sdpa, MlpSaves::autograd).bytes == flash.bytes);
-  // A fused SwiGLU keeps gate and up only: 10 × 2 × 16 × 2 instead of 10 × 4 × 16 × 2.
-  CHECK(layer_saved_term(d, 10, 10, 2, TrainAttention::flash, MlpSaves::fused_swiglu).bytes == Bytes::of(2480 - 640));
+  // Eager attention adds the fp32 probabilities and their cast: 10 tokens × 2 heads × 10 keys × 6 B.
+  CHECK(layer_saved_term(d, 10, 10, 2, TrainAttention::eager, LayerKernels::eager).bytes == Bytes::of(3600 + 1200));
+  CHECK(layer_saved_term(d, 10, 10, 2, TrainAttention::sdpa, LayerKernels::eager).bytes == flash.bytes);
+  // Fused kernels: norms 10×2×8×4, no rotary copies, MLP gate and up 10×2×16×2.
+  CHECK(layer_saved_term(d, 10, 10, 2, TrainAttention::flash, LayerKernels::fused).bytes ==
+        Bytes::of(640 + 480 + 80 + 640));
+  LayerDims no_rope = d;
+  no_rope.rotary = false;
+  CHECK(layer_saved_term(no_rope, 10, 10, 2, TrainAttention::flash, LayerKernels::eager).bytes == Bytes::of(3600 - 480));
   CHECK(checkpoints_term(3, 10, 8, 2).bytes == Bytes::of(480));
   const Term work = layer_backward_work_term(d, 10, 2);
   CHECK(work.bytes == Bytes::of(960));

@@ -141,9 +141,10 @@ TEST_CASE("what each switch buys", "[training][engine]") {
   CHECK(peak(offload) < peak(full));
   CHECK(peak(chunked) < peak(full));
   CHECK(peak(eager) > peak(none));
-  json opt_bwd{{"framework", "torchtune"}, {"precision", "bf16"}, {"optimizer_in_backward", true}};
-  json plain{{"framework", "torchtune"}, {"precision", "bf16"}};
-  CHECK(peak(opt_bwd) < peak(plain));
+  // Optimizer-in-backward frees the gradients: it helps where they, not the activations, set the peak.
+  json opt_bwd{{"framework", "torchtune"}, {"precision", "bf16"}, {"seq_len", 128}, {"optimizer_in_backward", true}};
+  json plain{{"framework", "torchtune"}, {"precision", "bf16"}, {"seq_len", 128}};
+  CHECK(peak(opt_bwd) < peak(plain) - 10e9);
 }
 
 TEST_CASE("paged optimizer states sit outside the PyTorch allocator", "[training][engine]") {

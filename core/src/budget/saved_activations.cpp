@@ -30,23 +30,31 @@ LayerDims layer_dims(const Architecture& a, std::int64_t tp) {
                     : 0;
   d.mlp_width = std::max(dense, routed) / tp;
   d.gated = a.block.gated_mlp;
+  d.rotary = a.rotary_dim > 0;
   return d;
 }
 
 Term layer_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t seq_len, std::int64_t b,
-                      TrainAttention attention, MlpSaves mlp) {
+                      TrainAttention attention, LayerKernels kernels) {
+  const bool eager = kernels == LayerKernels::eager;
   const Factor t = Factor::of(tokens, "tokens");
   const Factor eb = Factor::bytes(b);
-  const std::int64_t mlp_tensors = mlp == MlpSaves::fused_swiglu ? 2 : (d.gated ? 4 : 2);
+  const Factor two_norms = Factor::of(2, "norms");
+  const std::int64_t mlp_tensors = eager ? (d.gated ? 4 : 2) : 2;
   Terms parts = terms(
-      Term::product({t, Factor::of(4, "(2 norm inputs, 2 norm outputs)"), Factor::of(d.hidden, "hidden"), eb}),
+      eager ? Term::product({t, two_norms, Factor::of(d.hidden, "hidden"),
+                             Factor::bytes(checked::add(4, checked::mul(2, b)), "fp32 input + normalised + output")})
+            : Term::product({t, two_norms, Factor::of(d.hidden, "hidden"), Factor::bytes(checked::mul(2, b), "input + output")}),
       Term::product({t, Factor::of(checked::add(checked::mul(2, d.q_dim), checked::mul(2, d.kv_dim)),
                                    "(q, k, v, attention output)"),
                      eb}),
       Term::product({t, Factor::of(d.heads, "heads"), Factor::bytes(4, "fp32 log-sum-exp")}),
-      Term::product({t, Factor::of(mlp_tensors, mlp == MlpSaves::fused_swiglu ? "(gate, up; fused SwiGLU)"
-                                                                              : "(gate, up, SiLU, product)"),
+      Term::product({t, Factor::of(mlp_tensors, eager ? "(gate, up, SiLU, product)" : "(gate, up; fused SwiGLU)"),
                      Factor::of(d.mlp_width, "MLP width"), eb}));
+  if (eager && d.rotary) {
+    parts.push_back(Term::product({t, Factor::of(2, "(before rotation, rotate_half)"),
+                                   Factor::of(checked::add(d.q_dim, d.kv_dim), "q + k width"), eb}));
+  }
   if (attention == TrainAttention::eager) {
     // Softmax in fp32 (saved) and its cast to the compute dtype (saved by the matmul with V).
     parts.push_back(Term::product({t, Factor::of(d.heads, "heads"), Factor::of(seq_len, "keys"),

@@ -30,15 +30,22 @@ struct LayerDims {
   std::int64_t heads = 0;      ///< attention heads / tp
   std::int64_t mlp_width = 0;  ///< intermediate width one token runs through (MoE: top-k experts + shared)
   bool gated = true;
+  bool rotary = true;  ///< rotary position embedding applied to q and k
 };
 
 /// Widths of the widest layer of `arch` on one of `tp` ranks.
 LayerDims layer_dims(const Architecture& arch, std::int64_t tp);
 
-/// What the MLP keeps for backward.
-enum class MlpSaves : std::uint8_t {
-  autograd,      ///< gate and up outputs, SiLU output, their product: 4 × width (gated), 2 × width (ungated)
-  fused_swiglu,  ///< a fused kernel keeps gate and up only and recomputes the rest (Unsloth): 2 × width
+/// The kernels a layer runs, which decide what it keeps for backward.
+enum class LayerKernels : std::uint8_t {
+  /// Eager PyTorch ops: RMSNorm upcasts its input to fp32 (kept) and keeps the
+  /// normalised 16-bit tensor before the weight; rotary embedding keeps q and
+  /// k before rotation and their rotate_half; the MLP keeps gate, up, SiLU
+  /// output and the product (4 × width gated, 2 × width ungated).
+  eager,
+  /// Fused kernels (Unsloth fast_rms_layernorm, fast RoPE in place, SwiGLU):
+  /// the norm keeps its input, rotary nothing, the MLP gate and up (2 × width).
+  fused,
 };
 
 /// How logits and cross-entropy are computed.
@@ -50,7 +57,7 @@ enum class LossKind : std::uint8_t {
 
 /// Bytes one layer saves for `tokens` tokens of sequences of `seq_len` (eager attention scores need it).
 Term layer_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t seq_len, std::int64_t elem_bytes,
-                      TrainAttention attention, MlpSaves mlp);
+                      TrainAttention attention, LayerKernels kernels);
 
 /// Gradient buffers alive while one layer runs backward: the residual
 /// gradient in and out (2 × hidden) and the MLP gradients (2 × width). Calibrated (range).

@@ -35,7 +35,7 @@ struct FrameworkProfile {
   LossKind chunked_loss = LossKind::chunked;  ///< what chunked_loss = true means
   LossKind default_loss = LossKind::materialized;
   std::int64_t loss_chunks = 8;
-  MlpSaves mlp = MlpSaves::autograd;
+  LayerKernels kernels = LayerKernels::eager;
   /// Full checkpointing offloads the kept layer inputs to the host by default.
   bool checkpoint_offload = false;
   /// DeepSpeed ZeRO's reduction bucket.

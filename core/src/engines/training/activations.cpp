@@ -29,7 +29,7 @@ Terms kept_by_layers(const Plan& c, const LayerDims& d, bool offload) {
   const Checkpointing ck = c.t.checkpointing;
   // Selective recomputation drops the attention scores (Korthikanti et al. 2022 §5).
   const TrainAttention attn = ck == Checkpointing::selective ? TrainAttention::flash : c.t.attention;
-  Term one = layer_saved_term(d, c.tokens, c.t.seq_len, c.b, attn, c.p.mlp);
+  Term one = layer_saved_term(d, c.tokens, c.t.seq_len, c.b, attn, c.p.kernels);
   const std::int64_t n = resident_layers(c, offload);
   if (ck != Checkpointing::full) {
     Term kept = Term::product(terms(std::move(one)), {Factor::of(n, offload ? "layers on the GPU (offloaded)" : "layers")});
@@ -111,7 +111,7 @@ Term backward_peak_of(const Plan& c, Term activations, Term gradients) {
   Terms end_parts = terms(std::move(gradients));
   if (c.m.arch.family != Family::bare) {
     const LayerDims d = layer_dims(c.m.arch, c.s.parallel.tensor);
-    end_parts.push_back(layer_saved_term(d, c.tokens, c.t.seq_len, c.b, c.t.attention, c.p.mlp).named("first layer"));
+    end_parts.push_back(layer_saved_term(d, c.tokens, c.t.seq_len, c.b, c.t.attention, c.p.kernels).named("first layer"));
     end_parts.push_back(layer_backward_work_term(d, c.tokens, c.b));
   }
   Term end = sum_nonzero(std::move(end_parts)).named("at its end (every gradient)");

@@ -29,7 +29,8 @@ FrameworkProfile unsloth_profile() {
   // use_gradient_checkpointing="unsloth" offloads each layer's input to the host
   // (Unsloth_Offloaded_Gradient_Checkpointer); fused SwiGLU / LoRA-MLP kernels keep
   // the gate and up outputs only; the loss is Apple's Cut Cross-Entropy (logits never
-  // materialised); adapters through PEFT (fp32 under mixed precision).
+  // materialised); adapters through PEFT (fp32 under mixed precision);
+  // fast_rms_layernorm keeps the norm input, fast RoPE rotates in place.
   FrameworkProfile p;
   p.framework = Framework::unsloth;
   p.autocast_params = true;
@@ -38,7 +39,7 @@ FrameworkProfile unsloth_profile() {
   p.keep_logits = false;
   p.default_loss = LossKind::cut;
   p.chunked_loss = LossKind::cut;
-  p.mlp = MlpSaves::fused_swiglu;
+  p.kernels = LayerKernels::fused;
   p.checkpoint_offload = true;
   p.source =
       "unsloth 2024.12 unsloth/models/_utils.py Unsloth_Offloaded_Gradient_Checkpointer, unsloth/kernels/swiglu.py, "
