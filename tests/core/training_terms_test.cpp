@@ -102,6 +102,7 @@ TEST_CASE("logits and cross-entropy: materialised, chunked, cut", "[training][sa
   // Chunked: the 16-bit chunks, every chunk's fp32 log-softmax, two fp32 gradients of one chunk (2 tokens).
   CHECK(logits_loss_term(10, 100, 2, LossKind::chunked, 8, false).bytes == Bytes::of(2000 + 4000 + 1600));
   CHECK(logits_loss_term(10, 100, 2, LossKind::cut, 8, false).bytes == Bytes::of(40));
+  CHECK(logits_loss_term(10, 100, 2, LossKind::in_place, 8, false).bytes == Bytes::of(2000 + 40));
 }
 
 TEST_CASE("layer widths on a tensor-parallel rank", "[training][saved_activations]") {

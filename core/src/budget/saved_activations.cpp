@@ -86,6 +86,12 @@ Term logits_loss_term(std::int64_t tokens, std::int64_t vocab, std::int64_t b, L
   if (kind == LossKind::cut) {
     return Term::product({t, Factor::bytes(4, "fp32 log-sum-exp")}).named("cut cross-entropy").cite(kLossSource);
   }
+  if (kind == LossKind::in_place) {
+    return Term::sum(terms(Term::product({t, v, Factor::bytes(b, "logits, gradient in place")}),
+                           Term::product({t, Factor::bytes(4, "fp32 log-sum-exp")})))
+        .named("fused cross-entropy")
+        .cite(kLossSource);
+  }
   Terms parts;
   if (keep_logits || kind == LossKind::chunked) parts.push_back(Term::product({t, v, Factor::bytes(b, "logits")}));
   if (kind == LossKind::materialized) {

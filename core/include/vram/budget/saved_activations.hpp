@@ -53,6 +53,7 @@ enum class LossKind : std::uint8_t {
   materialized,  ///< full fp32 logits, log-softmax kept, its gradient
   chunked,       ///< logits upcast and reduced chunk by chunk (torchtune CEWithChunkedOutputLoss, Liger)
   cut,           ///< logits never materialised, only the log-sum-exp per token (Cut Cross-Entropy)
+  in_place,      ///< 16-bit logits kept, the gradient written into them (Unsloth fast_cross_entropy_loss)
 };
 
 /// Bytes one layer saves for `tokens` tokens of sequences of `seq_len` (eager attention scores need it).

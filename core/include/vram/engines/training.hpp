@@ -35,6 +35,10 @@ struct FrameworkProfile {
   LossKind chunked_loss = LossKind::chunked;  ///< what chunked_loss = true means
   LossKind default_loss = LossKind::materialized;
   std::int64_t loss_chunks = 8;
+  /// The default loss applies above this many tokens per micro-batch; at or
+  /// below it, `short_loss` (0 = always the default).
+  std::int64_t loss_switch_tokens = 0;
+  LossKind short_loss = LossKind::materialized;
   LayerKernels kernels = LayerKernels::eager;
   /// Full checkpointing offloads the kept layer inputs to the host by default.
   bool checkpoint_offload = false;

@@ -54,7 +54,8 @@ Term activations_of(const Plan& c) {
                .cite(kPipelineSource);
   Terms parts = terms(std::move(kept), layer_backward_work_term(d, c.tokens, c.b));
   if (c.place.head) {
-    const LossKind loss = c.t.chunked_loss ? c.p.chunked_loss : c.p.default_loss;
+    const bool short_batch = c.p.loss_switch_tokens > 0 && c.tokens <= c.p.loss_switch_tokens;
+    const LossKind loss = short_batch ? c.p.short_loss : (c.t.chunked_loss ? c.p.chunked_loss : c.p.default_loss);
     const std::int64_t vocab = checked::ceil_div(a.vocab, c.s.parallel.tensor);
     parts.push_back(logits_loss_term(c.tokens, vocab, c.b, loss, c.p.loss_chunks, c.p.keep_logits));
   }
