@@ -3,6 +3,7 @@
 
 #include "test_support.hpp"
 #include "vram/error.hpp"
+#include "vram/plan.hpp"
 #include "vram/plan/solve.hpp"
 
 using namespace vram;
@@ -202,4 +203,22 @@ TEST_CASE("sharding over one GPU is a warning, not an error", "[training][errors
   bool warned = false;
   for (const auto& w : r.warnings) warned = warned || w.find("shards nothing") != std::string::npos;
   CHECK(warned);
+}
+
+TEST_CASE("the plan of a training scenario is refused clearly, not with an internal error", "[training][errors]") {
+  const json p = plan_json(llama8b({{"method", "lora"}}).dump(), test::catalog());
+  CHECK(p["ok"] == false);
+  CHECK(p["error"]["path"] == "/workload");
+}
+
+TEST_CASE("a bare parameter count trains with model states only", "[training][engine]") {
+  const Report r = test::run({{"workload", "training"},
+                              {"model", {{"params", 13'000'000'000LL}}},
+                              {"training", {{"precision", "bf16-mixed"}, {"framework", "deepspeed"}, {"grad_accum", 2}}}});
+  // ZeRO's 16 bytes per parameter (2 weights + 2 gradients + 12 optimizer), nothing for activations.
+  CHECK(component(r, "weights") + component(r, "gradients") + component(r, "master_weights") +
+            component(r, "optimizer_state") ==
+        Bytes::of(13'000'000'000LL * 16));
+  CHECK(component(r, "activations") == Bytes{});
+  CHECK(test::metric(r, "max_context_tokens") == -1);  // no architecture, no sequence length to solve for
 }
