@@ -182,6 +182,8 @@ TEST_CASE("bad training input is refused at its field", "[training][errors]") {
   CHECK(target.message.find("q_proj") != std::string::npos);  // the valid names are listed
   CHECK(failure(llama8b({{"micro_batch", 0}})).path == "/training/micro_batch");
   CHECK(failure(llama8b({{"seq_len", 200'000'000}})).path == "/training/seq_len");
+  // Eager attention's scores over 10^8 tokens leave any real system: the sequence is named.
+  CHECK(failure(llama8b({{"seq_len", 100'000'000}, {"attention", "eager"}})).path == "/training/seq_len");
   CHECK(failure(llama8b({{"optimizer_in_backward", true}, {"grad_accum", 4}})).path ==
         "/training/optimizer_in_backward");
   json gptq = llama8b({{"method", "qlora"}});

@@ -20,10 +20,10 @@ namespace vram::training {
 /// What a framework does where the scenario does not say.
 struct FrameworkProfile {
   Framework framework = Framework::transformers;
-  /// Mixed precision keeps fp32 copies of the trainable parameters as the
-  /// parameters themselves (torch.autocast: fp32 params, fp32 gradients, 16-bit
-  /// casts per op) rather than beside 16-bit parameters (ZeRO / FSDP policy).
-  bool autocast_params = false;
+  // Under mixed precision the trainable parameters are counted as a 16-bit
+  // compute copy plus an fp32 master: torch.autocast's fp32 parameters with
+  // their cached 16-bit casts, and ZeRO / FSDP policies' 16-bit parameters
+  // with fp32 masters, hold the same bytes.
   /// Gradient dtype under mixed precision (fp32 reduce dtype, or the 16-bit one).
   std::int64_t mixed_grad_bytes = 4;
   /// LoRA adapters in fp32 under mixed precision (PEFT's autocast_adapter_dtype).
