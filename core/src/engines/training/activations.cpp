@@ -13,6 +13,9 @@ namespace {
 
 constexpr std::string_view kPipelineSource =
     "Narayanan et al. 2021 §2.2 (1F1B: the first stage holds min(stages, micro-batches) micro-batches)";
+/// Calibrated slack around the two accountings: below the fused one, above the eager one.
+constexpr double kFusedSlack = 0.9;
+constexpr double kEagerSlack = 1.15;
 constexpr std::string_view kOffloadSource =
     "torchtune v0.6.1 training/_activation_offloading.py OffloadActivations; unsloth 2024.12 "
     "Unsloth_Offloaded_Gradient_Checkpointer (the current and the next layer on the GPU)";
@@ -25,11 +28,11 @@ std::int64_t resident_layers(const Plan& c, bool offload) {
 
 /// What the layers keep until their backward: every saved tensor, or only
 /// their inputs under full recomputation (and one layer recomputed).
-Terms kept_by_layers(const Plan& c, const LayerDims& d, bool offload) {
+Terms kept_by_layers(const Plan& c, const LayerDims& d, bool offload, LayerKernels kernels) {
   const Checkpointing ck = c.t.checkpointing;
   // Selective recomputation drops the attention scores (Korthikanti et al. 2022 §5).
   const TrainAttention attn = ck == Checkpointing::selective ? TrainAttention::flash : c.t.attention;
-  Term one = layer_saved_term(d, c.tokens, c.t.seq_len, c.b, attn, c.p.kernels);
+  Term one = layer_saved_term(d, c.tokens, c.t.seq_len, c.b, attn, kernels);
   const std::int64_t n = resident_layers(c, offload);
   if (ck != Checkpointing::full) {
     Term kept = Term::product(terms(std::move(one)), {Factor::of(n, offload ? "layers on the GPU (offloaded)" : "layers")});
@@ -42,26 +45,45 @@ Terms kept_by_layers(const Plan& c, const LayerDims& d, bool offload) {
 
 }  // namespace
 
-Term activations_of(const Plan& c) {
+namespace {
+
+/// The loss the profile computes for this micro-batch.
+LossKind loss_of(const Plan& c) {
+  const bool short_batch = c.p.loss_switch_tokens > 0 && c.tokens <= c.p.loss_switch_tokens;
+  return short_batch ? c.p.short_loss : (c.t.chunked_loss ? c.p.chunked_loss : c.p.default_loss);
+}
+
+/// The backward pass's peak with the given layer kernels and loss.
+Term activations_with(const Plan& c, LayerKernels kernels, LossKind loss) {
   const Architecture& a = c.m.arch;
-  if (a.family == Family::bare) return Term::given(Bytes{}).named("no architecture: not counted");
   const LayerDims d = layer_dims(a, c.s.parallel.tensor);
   const bool offload = c.t.activation_offload || (c.p.checkpoint_offload && c.t.checkpointing == Checkpointing::full);
-  Term kept = sum_nonzero(kept_by_layers(c, d, offload));
+  Term kept = sum_nonzero(kept_by_layers(c, d, offload, kernels));
   const std::int64_t in_flight = std::min(c.s.parallel.pipeline, c.t.grad_accum);
   if (in_flight > 1)
     kept = Term::product(terms(std::move(kept)), {Factor::of(in_flight, "micro-batches in flight (1F1B)")})
                .cite(kPipelineSource);
   Terms parts = terms(std::move(kept), layer_backward_work_term(d, c.tokens, c.b));
   if (c.place.head) {
-    const bool short_batch = c.p.loss_switch_tokens > 0 && c.tokens <= c.p.loss_switch_tokens;
-    const LossKind loss = short_batch ? c.p.short_loss : (c.t.chunked_loss ? c.p.chunked_loss : c.p.default_loss);
     const std::int64_t vocab = checked::ceil_div(a.vocab, c.s.parallel.tensor);
     parts.push_back(logits_loss_term(c.tokens, vocab, c.b, loss, c.p.loss_chunks, c.p.keep_logits));
   }
-  Term all = sum_nonzero(std::move(parts));
+  return sum_nonzero(std::move(parts)).named("backward peak");
+}
+
+}  // namespace
+
+Term activations_of(const Plan& c) {
+  if (c.m.arch.family == Family::bare) return Term::given(Bytes{}).named("no architecture: not counted");
+  const LossKind loss = loss_of(c);
+  Term all = activations_with(c, c.p.kernels, loss);
+  // What compiled or fused kernels would keep instead (torch.compile recomputes the
+  // pointwise ops; a compiled cross-entropy keeps the 16-bit logits only): the low end.
+  const LossKind fused_loss = loss == LossKind::cut ? LossKind::cut : LossKind::in_place;
+  const Bytes fused = activations_with(c, LayerKernels::fused, fused_loss).bytes;
   const Bytes v = all.bytes;
-  return std::move(all).named("backward peak").within(ratio_range(v, 0.8, 1.2));
+  const ByteRange r{scale_floor(std::min(fused, v), kFusedSlack), ratio_range(v, 1.0, kEagerSlack).high};
+  return std::move(all).within(r);
 }
 
 Term transient_of(const Plan& c) {
