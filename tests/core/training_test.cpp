@@ -224,3 +224,18 @@ TEST_CASE("a bare parameter count trains with model states only", "[training][en
   CHECK(component(r, "activations") == Bytes{});
   CHECK(test::metric(r, "max_context_tokens") == -1);  // no architecture, no sequence length to solve for
 }
+
+TEST_CASE("the activation range spans fused kernels to eager ops", "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "transformers"}, {"method", "lora"}, {"grad_accum", 2}}));
+  const Component* a = r.find_component("activations");
+  REQUIRE(a != nullptr);
+  REQUIRE(a->range);
+  CHECK(a->range->low < a->bytes);   // a compiled step keeps fewer tensors and no fp32 logits
+  CHECK(a->bytes < a->range->high);  // eager slack above
+  // Unsloth's own kernels are the fused ones: its range is narrow below.
+  const Report u = test::run(llama8b({{"framework", "unsloth"}, {"method", "lora"}, {"grad_accum", 2}}));
+  const Component* ua = u.find_component("activations");
+  REQUIRE(ua->range);
+  CHECK(ua->bytes.ratio(ua->range->low) < 1.2);
+  CHECK(a->bytes.ratio(a->range->low) > 1.5);
+}
