@@ -135,11 +135,17 @@ void add_training_capacity(const Scenario& s, Report& r, WeightsMemo* memo) {
   const SearchRange range{t.context_parallel, 100'000'000 / std::max<std::int64_t>(1, t.micro_batch), true};
   Scenario at_capacity = s;
   at_capacity.headroom = 0;
-  const std::int64_t longest = largest_fitting(at_capacity, Setting::seq_len, range, memo).value_or(0);
+  const std::int64_t cp = std::max<std::int64_t>(1, t.context_parallel);
+  const std::int64_t longest = largest_fitting(at_capacity, Setting::seq_len, range, memo).value_or(0) / cp * cp;
   r.metric("max_context_tokens", static_cast<double>(longest));
-  const std::int64_t kept = largest_fitting(s, Setting::seq_len, range, memo).value_or(0);
+  const std::int64_t kept = largest_fitting(s, Setting::seq_len, range, memo).value_or(0) / cp * cp;
+  const SearchRange batches{1, 100'000'000 / std::max<std::int64_t>(1, t.seq_len), true};
+  const std::int64_t batch = largest_fitting(s, Setting::micro_batch, batches, memo).value_or(0);
   io::ObjectText j;
-  j.set("max_seq_len_at_capacity", longest).set("max_seq_len_with_headroom", kept).set("headroom", s.headroom);
+  j.set("max_seq_len_at_capacity", longest)
+      .set("max_seq_len_with_headroom", kept)
+      .set("max_micro_batch_with_headroom", batch)
+      .set("headroom", s.headroom);
   r.detail("training_capacity", j.str());
 }
 

@@ -168,6 +168,19 @@ TEST_CASE("max_context_tokens is the seq_len at the card's capacity", "[training
   apply_setting(at, Setting::seq_len, longest + 1);
   CHECK_FALSE(estimate(at).fits);
   CHECK(setting_path(Setting::seq_len) == "/training/seq_len");
+  // Context parallelism: lengths are whole multiples of the ranks sharing a sequence.
+  const json cp = llama8b({{"framework", "torchtune"}, {"method", "lora"}, {"context_parallel", 4}},
+                          {{"gpu", "H100-SXM-80GB"}, {"count", 4}});
+  const Report rc = test::run(cp);
+  const auto longest_cp = static_cast<std::int64_t>(test::metric(rc, "max_context_tokens"));
+  CHECK(longest_cp > 4096);
+  CHECK(longest_cp % 4 == 0);
+  Scenario past = test::scenario(cp);
+  past.headroom = 0;
+  apply_setting(past, Setting::seq_len, longest_cp + 4);
+  CHECK_FALSE(estimate(past).fits);
+  apply_setting(past, Setting::seq_len, longest_cp + 3);  // rounds down to the answer
+  CHECK(past.training()->training.seq_len == longest_cp);
   // More memory, longer sequences.
   const Report big = test::run(llama8b(j["training"], {{"gpu", "H100-SXM-80GB"}}));
   CHECK(test::metric(big, "max_context_tokens") > 3 * test::metric(r, "max_context_tokens"));

@@ -21,8 +21,14 @@ std::string_view setting_path(Setting setting) {
 
 void apply_setting(Scenario& s, Setting setting, std::int64_t value) {
   if (setting == Setting::seq_len || setting == Setting::micro_batch) {
-    auto& tw = std::get<TrainingWorkload>(s.settings);
-    (setting == Setting::seq_len ? tw.training.seq_len : tw.training.micro_batch) = value;
+    TrainingSettings& t = std::get<TrainingWorkload>(s.settings).training;
+    if (setting == Setting::micro_batch) {
+      t.micro_batch = value;
+      return;
+    }
+    // Context parallelism splits a sequence evenly: a length rounds down to a multiple of it.
+    const std::int64_t cp = std::max<std::int64_t>(1, t.context_parallel);
+    t.seq_len = std::max(cp, value / cp * cp);
     return;
   }
   InferenceSettings& inf = s.inference();
