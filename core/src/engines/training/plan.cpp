@@ -95,7 +95,12 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
   c.place.end_layer = static_cast<std::int32_t>(std::min<std::int64_t>(c.stage_layers, INT32_MAX));
   c.place.head = pp == 1;  // the first stage: embeddings and the most micro-batches in flight
   c.place.mtp = false;
-  if (t.method == TrainMethod::qlora) c.base = qlora_base(s, c.p);
+  if (t.method == TrainMethod::qlora) {
+    c.base = qlora_base(s, c.p);
+    if (r.explain)
+      r.defaults_used.push_back("QLoRA base = " + c.base.summary + " (" + std::string(name_of(kFrameworks, t.framework)) +
+                                "'s loader)");
+  }
   if (t.method == TrainMethod::full)
     c.base = native_format(c.b == 4 ? "fp32" : (t.precision == Precision::fp16_mixed ? "fp16" : "bf16"));
   c.trainable = c.adapters ? lora_trainable(c.m, c.place, t) : full_trainable(c.m, c.place);
