@@ -252,3 +252,14 @@ TEST_CASE("the activation range spans fused kernels to eager ops", "[training][e
   CHECK(ua->bytes.ratio(ua->range->low) < 1.2);
   CHECK(a->bytes.ratio(a->range->low) > 1.5);
 }
+
+TEST_CASE("Unsloth: fast cross-entropy on 16-bit logits up to 1,024 tokens, Cut Cross-Entropy above", "[training][engine]") {
+  auto acts = [](std::int64_t seq) {
+    const Report r = test::run(llama8b(
+        {{"framework", "unsloth"}, {"method", "qlora"}, {"checkpointing", "full"}, {"seq_len", seq}, {"grad_accum", 2}}));
+    return component(r, "activations");
+  };
+  // At 1,024 tokens the 16-bit logits (1,024 × 128,256 × 2 B) are alive; one token more, they are never built.
+  CHECK(acts(1024) > acts(1025) + Bytes::of(200'000'000));
+  CHECK(acts(2048) > acts(1025));
+}
