@@ -101,12 +101,15 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
       r.defaults_used.push_back("QLoRA base = " + c.base.summary + " (" + std::string(name_of(kFrameworks, t.framework)) +
                                 "'s loader)");
   }
-  if (t.method == TrainMethod::full)
+  // Full fine-tuning holds the parameters in the compute dtype; an fp32 run loads
+  // an unquantized LoRA base in fp32 too (torch_dtype float32).
+  const bool fp32_base = t.method == TrainMethod::lora && c.b == 4 && !s.weights.quantized();
+  if (t.method == TrainMethod::full || fp32_base)
     c.base = native_format(c.b == 4 ? "fp32" : (t.precision == Precision::fp16_mixed ? "fp16" : "bf16"));
   c.trainable = c.adapters ? lora_trainable(c.m, c.place, t) : full_trainable(c.m, c.place);
   c.tokens = checked::mul(t.micro_batch, t.seq_len) / s.parallel.context;
   // The memo keys on the format's address: only the scenario's own format is stable across estimates.
-  const bool own_format = t.method == TrainMethod::lora;
+  const bool own_format = t.method == TrainMethod::lora && !fp32_base;
   if (t.offload != TrainOffload::optimizer_params)
     c.base_weights = own_format ? weights_for(c.m, s.weights, c.place, memo) : weights_for(c.m, c.base, c.place, nullptr);
   return c;
