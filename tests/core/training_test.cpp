@@ -71,9 +71,9 @@ TEST_CASE("LoRA counts A and B on the target modules only", "[training][engine]"
   CHECK(component(r, "gradients") == Bytes::of(adapters * 2));
   CHECK(component(r, "optimizer_state") == Bytes::of(adapters * 4));
   CHECK(test::metric(r, "weights_bytes") == static_cast<double>(8'030'261'248LL * 2 + adapters * 2));
-  // An fp32 run loads the base in fp32.
+  // An fp32 run loads the base in fp32 (adapters at the default rank 16).
   const Report fp32 = test::run(llama8b({{"method", "lora"}, {"precision", "fp32"}, {"lora_targets", {"q_proj"}}}));
-  CHECK(test::metric(fp32, "weights_bytes") == static_cast<double>(8'030'261'248LL * 4 + 16 * 8192 * 32 * 4));  // default rank 16;
+  CHECK(test::metric(fp32, "weights_bytes") == static_cast<double>(8'030'261'248LL * 4 + 16 * 8192 * 32 * 4));
   // torchtune's module names select the same tensors.
   const Report tt = test::run(llama8b({{"framework", "torchtune"},
                                        {"method", "lora"},
