@@ -13,6 +13,7 @@
 #include "vram/io/json_writer.hpp"
 #include "vram/plan/fit.hpp"
 #include "vram/plan/solve.hpp"
+#include "vram/plan/training_switches.hpp"
 
 namespace vram {
 
@@ -147,6 +148,16 @@ void add_training_capacity(const Scenario& s, Report& r, WeightsMemo* memo) {
       .set("max_micro_batch_with_headroom", batch)
       .set("headroom", s.headroom);
   r.detail("training_capacity", j.str());
+  std::string switches;  // what each switch would need, as an array (presentation data)
+  io::JsonWriter w(switches);
+  w.begin_array();
+  for (const TrainingSwitch& sw : training_switches(s, memo)) {
+    w.begin_object().key("path").value(sw.path).key("value").value(sw.value);
+    w.key("peak_reserved_bytes").value(sw.peak_reserved.in_bytes()).key("total_bytes").value(sw.total.in_bytes());
+    w.key("fits").value(sw.fits).end_object();
+  }
+  w.end_array();
+  r.detail("training_switches", switches);
 }
 
 }  // namespace

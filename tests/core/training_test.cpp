@@ -5,6 +5,7 @@
 #include "vram/error.hpp"
 #include "vram/plan.hpp"
 #include "vram/plan/solve.hpp"
+#include "vram/plan/training_switches.hpp"
 
 using namespace vram;
 using nlohmann::json;
@@ -265,4 +266,28 @@ TEST_CASE("Unsloth: fast cross-entropy on 16-bit logits up to 1,024 tokens, Cut 
   // At 1,024 tokens the 16-bit logits (1,024 × 128,256 × 2 B) are alive; one token more, they are never built.
   CHECK(acts(1024) > acts(1025) + Bytes::of(200'000'000));
   CHECK(acts(2048) > acts(1025));
+}
+
+TEST_CASE("what each training switch buys, figures only", "[training][engine][plan]") {
+  const json j = llama8b({{"framework", "torchtune"}, {"precision", "bf16"}, {"checkpointing", "full"}},
+                         {{"gpu", "H100-SXM-80GB"}, {"count", 4}});
+  const Scenario s = test::scenario(j);
+  const double base = test::metric(estimate(s), "peak_reserved_bytes");
+  const auto switches = training_switches(s);
+  bool zero3 = false, lora = false, eight_bit = false;
+  for (const auto& sw : switches) {
+    CHECK(sw.path != "/training/checkpointing");  // already on: not offered
+    const double with = static_cast<double>(sw.peak_reserved.in_bytes());
+    if (sw.value == "zero3") zero3 = with < 0.6 * base;
+    if (sw.value == "lora") lora = with < 0.6 * base;
+    if (sw.value == "adamw-8bit") eight_bit = with < base;
+  }
+  CHECK(zero3);
+  CHECK(lora);
+  CHECK(eight_bit);
+  // The estimate's details carry the same list.
+  const Report r = estimate(s);
+  bool listed = false;
+  for (const auto& [key, text] : r.details) listed = listed || key == "training_switches";
+  CHECK(listed);
 }
