@@ -86,7 +86,8 @@ TEST_CASE("one layer's saved activations per attention kind and MLP kernel", "[t
         Bytes::of(640 + 480 + 80 + 640));
   LayerDims no_rope = d;
   no_rope.rotary = false;
-  CHECK(layer_saved_term(no_rope, 10, 10, 2, TrainAttention::flash, LayerKernels::eager).bytes == Bytes::of(3600 - 480));
+  CHECK(layer_saved_term(no_rope, 10, 10, 2, TrainAttention::flash, LayerKernels::eager).bytes ==
+        Bytes::of(3600 - 480));
   CHECK(checkpoints_term(3, 10, 8, 2).bytes == Bytes::of(480));
   const Term work = layer_backward_work_term(d, 10, 2);
   CHECK(work.bytes == Bytes::of(960));

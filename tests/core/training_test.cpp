@@ -13,7 +13,8 @@ using nlohmann::json;
 namespace {
 
 json llama8b(json training, json hardware = {{"gpu", "H100-SXM-80GB"}}) {
-  return {{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"hardware", hardware}, {"training", training}};
+  return {
+      {"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"hardware", hardware}, {"training", training}};
 }
 
 Bytes component(const Report& r, std::string_view id) {
@@ -52,7 +53,8 @@ TEST_CASE("full fine-tuning in pure bf16: 2 + 2 + 4 bytes per parameter of model
   for (const auto& c : r.components) CHECK_FALSE(c.formula.empty());
 }
 
-TEST_CASE("mixed precision adds fp32 master weights and moments (ZeRO's 16 bytes per parameter)", "[training][engine]") {
+TEST_CASE("mixed precision adds fp32 master weights and moments (ZeRO's 16 bytes per parameter)",
+          "[training][engine]") {
   const Report r = test::run(llama8b({{"framework", "deepspeed"}, {"precision", "bf16-mixed"}, {"grad_accum", 2}}));
   const std::int64_t params = 8'030'261'248;
   CHECK(component(r, "weights") + component(r, "gradients") + component(r, "master_weights") +
@@ -153,7 +155,8 @@ TEST_CASE("what each switch buys", "[training][engine]") {
 }
 
 TEST_CASE("paged optimizer states sit outside the PyTorch allocator", "[training][engine]") {
-  const Report r = test::run(llama8b({{"framework", "torchtune"}, {"precision", "bf16"}, {"optimizer", "paged-adamw-8bit"}}));
+  const Report r =
+      test::run(llama8b({{"framework", "torchtune"}, {"precision", "bf16"}, {"optimizer", "paged-adamw-8bit"}}));
   const double outside = test::metric(r, "peak_device_bytes") - test::metric(r, "peak_reserved_bytes") -
                          static_cast<double>(component(r, "cuda_context").in_bytes());
   CHECK(outside == static_cast<double>(component(r, "optimizer_state").in_bytes()));
@@ -231,9 +234,10 @@ TEST_CASE("the plan of a training scenario is refused clearly, not with an inter
 }
 
 TEST_CASE("a bare parameter count trains with model states only", "[training][engine]") {
-  const Report r = test::run({{"workload", "training"},
-                              {"model", {{"params", 13'000'000'000LL}}},
-                              {"training", {{"precision", "bf16-mixed"}, {"framework", "deepspeed"}, {"grad_accum", 2}}}});
+  const Report r =
+      test::run({{"workload", "training"},
+                 {"model", {{"params", 13'000'000'000LL}}},
+                 {"training", {{"precision", "bf16-mixed"}, {"framework", "deepspeed"}, {"grad_accum", 2}}}});
   // ZeRO's 16 bytes per parameter (2 weights + 2 gradients + 12 optimizer), nothing for activations.
   CHECK(component(r, "weights") + component(r, "gradients") + component(r, "master_weights") +
             component(r, "optimizer_state") ==
@@ -257,10 +261,14 @@ TEST_CASE("the activation range spans fused kernels to eager ops", "[training][e
   CHECK(a->bytes.ratio(a->range->low) > 1.5);
 }
 
-TEST_CASE("Unsloth: fast cross-entropy on 16-bit logits up to 1,024 tokens, Cut Cross-Entropy above", "[training][engine]") {
+TEST_CASE("Unsloth: fast cross-entropy on 16-bit logits up to 1,024 tokens, Cut Cross-Entropy above",
+          "[training][engine]") {
   auto acts = [](std::int64_t seq) {
-    const Report r = test::run(llama8b(
-        {{"framework", "unsloth"}, {"method", "qlora"}, {"checkpointing", "full"}, {"seq_len", seq}, {"grad_accum", 2}}));
+    const Report r = test::run(llama8b({{"framework", "unsloth"},
+                                        {"method", "qlora"},
+                                        {"checkpointing", "full"},
+                                        {"seq_len", seq},
+                                        {"grad_accum", 2}}));
     return component(r, "activations");
   };
   // At 1,024 tokens the 16-bit logits (1,024 × 128,256 × 2 B) are alive; one token more, they are never built.

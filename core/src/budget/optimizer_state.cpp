@@ -15,7 +15,8 @@ constexpr std::string_view kBnbSource =
     "min_8bit_size 4096)";
 constexpr std::string_view kAdafactorSource =
     "Shazeer & Stern 2018 §3; transformers v4.56 optimization.py Adafactor (beta1 None: no first moment)";
-constexpr std::string_view kMasterSource = "ZeRO (Rajbhandari et al. 2020) §3.1 (fp32 parameter copy of mixed precision)";
+constexpr std::string_view kMasterSource =
+    "ZeRO (Rajbhandari et al. 2020) §3.1 (fp32 parameter copy of mixed precision)";
 
 Term with_share(Factors f, Share share) {
   for (const auto& s : share_factors(share)) f.push_back(s);
@@ -54,11 +55,11 @@ Term adam8bit_state_term(const TrainableSet& set, Share share) {
     }
   }
   const Factor two = Factor::of(2, "states");
-  return shared_sum(terms(Term::product({Factor::of(quantized, "params"), two, Factor::bytes(1, "uint8")}),
-                          Term::product({Factor::of(blocks, "blocks of 256"), two, Factor::bytes(4, "fp32 absmax")}),
-                          Term::product({Factor::of(small, "params of tensors under 4,096"), two,
-                                         Factor::bytes(4, "fp32")})),
-                    share)
+  return shared_sum(
+             terms(Term::product({Factor::of(quantized, "params"), two, Factor::bytes(1, "uint8")}),
+                   Term::product({Factor::of(blocks, "blocks of 256"), two, Factor::bytes(4, "fp32 absmax")}),
+                   Term::product({Factor::of(small, "params of tensors under 4,096"), two, Factor::bytes(4, "fp32")})),
+             share)
       .named("8-bit AdamW states")
       .cite(kBnbSource);
 }

@@ -25,9 +25,9 @@ LayerDims layer_dims(const Architecture& a, std::int64_t tp) {
   const std::int64_t v_dim = a.v_head_dim > 0 ? a.v_head_dim : a.head_dim;
   d.kv_dim = checked::mul(std::max<std::int64_t>(1, a.kv_heads / tp), a.head_dim + v_dim) / 2;
   const std::int64_t dense = a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate;
-  const std::int64_t routed =
-      a.experts > 0 ? checked::add(checked::mul(a.experts_per_token, a.expert_intermediate), a.shared_experts_intermediate)
-                    : 0;
+  const std::int64_t routed = a.experts > 0 ? checked::add(checked::mul(a.experts_per_token, a.expert_intermediate),
+                                                           a.shared_experts_intermediate)
+                                            : 0;
   d.mlp_width = std::max(dense, routed) / tp;
   d.gated = a.block.gated_mlp;
   d.rotary = a.rotary_dim > 0;
@@ -44,10 +44,12 @@ Term layer_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t seq_
   Terms parts = terms(
       eager ? Term::product({t, two_norms, Factor::of(d.hidden, "hidden"),
                              Factor::bytes(checked::add(4, checked::mul(2, b)), "fp32 input + normalised + output")})
-            : Term::product({t, two_norms, Factor::of(d.hidden, "hidden"), Factor::bytes(checked::mul(2, b), "input + output")}),
-      Term::product({t, Factor::of(checked::add(checked::mul(2, d.q_dim), checked::mul(2, d.kv_dim)),
-                                   "(q, k, v, attention output)"),
-                     eb}),
+            : Term::product(
+                  {t, two_norms, Factor::of(d.hidden, "hidden"), Factor::bytes(checked::mul(2, b), "input + output")}),
+      Term::product(
+          {t,
+           Factor::of(checked::add(checked::mul(2, d.q_dim), checked::mul(2, d.kv_dim)), "(q, k, v, attention output)"),
+           eb}),
       Term::product({t, Factor::of(d.heads, "heads"), Factor::bytes(4, "fp32 log-sum-exp")}),
       Term::product({t, Factor::of(mlp_tensors, eager ? "(gate, up, SiLU, product)" : "(gate, up; fused SwiGLU)"),
                      Factor::of(d.mlp_width, "MLP width"), eb}));
@@ -99,9 +101,9 @@ Term logits_loss_term(std::int64_t tokens, std::int64_t vocab, std::int64_t b, L
         {t, v, Factor::of(3, "(fp32 log-softmax kept, its gradient, the input gradient)"), Factor::bytes(4)}));
   } else {
     parts.push_back(Term::product({t, v, Factor::bytes(4, "fp32 log-softmax kept per chunk")}));
-    parts.push_back(Term::product({Factor::of(checked::ceil_div(tokens, std::max<std::int64_t>(1, chunks)),
-                                              "tokens of one chunk"),
-                                   v, Factor::of(2, "(gradients)"), Factor::bytes(4)}));
+    parts.push_back(
+        Term::product({Factor::of(checked::ceil_div(tokens, std::max<std::int64_t>(1, chunks)), "tokens of one chunk"),
+                       v, Factor::of(2, "(gradients)"), Factor::bytes(4)}));
   }
   return sum_nonzero(std::move(parts)).named("logits and cross-entropy").cite(kLossSource);
 }

@@ -6,9 +6,10 @@ namespace {
 constexpr std::string_view kUnitSource =
     "pytorch v2.8 torch/distributed/fsdp/_fully_shard (all-gather per unit, forward/backward prefetch of the next, "
     "reduce-scatter of the unit's gradient)";
-constexpr std::string_view kDequantSource = "bitsandbytes v0.45 bitsandbytes/autograd/_functions.py MatMul4Bit "
-                                            "(dequantize_4bit to the compute dtype per matmul); QLoRA (Dettmers et al. "
-                                            "2023) §3";
+constexpr std::string_view kDequantSource =
+    "bitsandbytes v0.45 bitsandbytes/autograd/_functions.py MatMul4Bit "
+    "(dequantize_4bit to the compute dtype per matmul); QLoRA (Dettmers et al. "
+    "2023) §3";
 constexpr std::string_view kAllocatorSource =
     "pytorch.org/docs/2.8/notes/cuda.html (caching allocator: 512 B rounding, 2 MiB / 20 MiB segments, freed blocks "
     "stay reserved); calibrated fraction of the transient working set";

@@ -20,7 +20,8 @@ std::vector<Candidate> candidates() {
   using T = TrainingSettings;
   const auto adapters = [](const T& t) { return t.method == TrainMethod::lora || t.method == TrainMethod::qlora; };
   return {
-      {"/training/checkpointing", "full", [](const T& t, const Scenario&) { return t.checkpointing != Checkpointing::full; },
+      {"/training/checkpointing", "full",
+       [](const T& t, const Scenario&) { return t.checkpointing != Checkpointing::full; },
        [](T& t) { t.checkpointing = Checkpointing::full; }},
       {"/training/activation_offload", "true", [](const T& t, const Scenario&) { return !t.activation_offload; },
        [](T& t) { t.activation_offload = true; }},
@@ -33,7 +34,9 @@ std::vector<Candidate> candidates() {
       {"/training/method", "qlora", [](const T& t, const Scenario&) { return t.method == TrainMethod::lora; },
        [](T& t) { t.method = TrainMethod::qlora; }},
       {"/training/optimizer_in_backward", "true",
-       [adapters](const T& t, const Scenario&) { return !t.optimizer_in_backward && t.grad_accum == 1 && !adapters(t); },
+       [adapters](const T& t, const Scenario&) {
+         return !t.optimizer_in_backward && t.grad_accum == 1 && !adapters(t);
+       },
        [](T& t) { t.optimizer_in_backward = true; }},
       {"/training/sharding", "zero3",
        [](const T& t, const Scenario& s) {
@@ -57,8 +60,8 @@ std::vector<TrainingSwitch> training_switches(const Scenario& s, WeightsMemo* me
     try {
       const Report r = estimate(t, {false, memo});
       const Metric* reserved = r.find_metric("peak_reserved_bytes");
-      out.push_back({c.path, c.value, Bytes::of(reserved ? static_cast<std::int64_t>(reserved->value) : 0), r.total,
-                     r.fits});
+      out.push_back(
+          {c.path, c.value, Bytes::of(reserved ? static_cast<std::int64_t>(reserved->value) : 0), r.total, r.fits});
     } catch (const InputError&) {
       // The switch does not apply to this model or format (a QLoRA over a non-4-bit checkpoint).
     }

@@ -12,7 +12,8 @@ namespace vram::training {
 namespace {
 
 constexpr std::string_view kPagedNote =
-    "paged: CUDA unified memory outside the PyTorch allocator, evicted to the host under pressure (counted as resident)";
+    "paged: CUDA unified memory outside the PyTorch allocator, evicted to the host under pressure (counted as "
+    "resident)";
 
 /// Sums a metric's range over components (their range, else their value).
 ByteRange range_over(const Report& r, std::size_t first, std::size_t end) {
@@ -46,14 +47,17 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   const Term optimizer = optimizer_of(c);
   const bool freed = gradients_freed_each_step(c);
   Term grads = freed ? buckets_of(c) : sum_nonzero(terms(gradients_of(c), buckets_of(c)));
-  if (freed && grads.bytes == Bytes{}) grads = Term::given(Bytes{}).named("freed after each step: in the backward peak");
+  if (freed && grads.bytes == Bytes{})
+    grads = Term::given(Bytes{}).named("freed after each step: in the backward peak");
   const Term acts = freed ? backward_peak_of(c, activations_of(c), gradients_of(c)) : activations_of(c);
   const Term trans = transient_of(c);
   r.add(io::component("weights", "Model weights", weights, x));
   r.add(io::component("master_weights", "Master weights (fp32)", master_of(c), x));
   r.add(io::component("gradients", freed ? "Gradient buckets" : "Gradients", grads, x));
   r.add(io::component("optimizer_state", "Optimizer state", optimizer, x, paged ? kPagedNote : std::string_view{}));
-  r.add(io::component("activations", freed ? "Backward peak: activations and logits, or every gradient" : "Saved activations, logits and loss", acts, x));
+  const std::string_view acts_label =
+      freed ? "Backward peak: activations and logits, or every gradient" : "Saved activations, logits and loss";
+  r.add(io::component("activations", acts_label, acts, x));
   r.add(io::component("workspace", "Gathered units and transient buffers", trans, x));
   Bytes allocated;
   for (const auto& comp : r.components) allocated += comp.bytes;

@@ -35,7 +35,8 @@ Terms kept_by_layers(const Plan& c, const LayerDims& d, bool offload, LayerKerne
   Term one = layer_saved_term(d, c.tokens, c.t.seq_len, c.b, attn, kernels);
   const std::int64_t n = resident_layers(c, offload);
   if (ck != Checkpointing::full) {
-    Term kept = Term::product(terms(std::move(one)), {Factor::of(n, offload ? "layers on the GPU (offloaded)" : "layers")});
+    Term kept =
+        Term::product(terms(std::move(one)), {Factor::of(n, offload ? "layers on the GPU (offloaded)" : "layers")});
     return terms(offload ? std::move(kept).cite(kOffloadSource) : std::move(kept));
   }
   Term inputs = checkpoints_term(n, c.tokens, d.hidden, c.b);
@@ -88,15 +89,17 @@ Term activations_of(const Plan& c) {
 
 Term transient_of(const Plan& c) {
   Terms parts;
-  const bool sharded_params = c.s.parallel.state_share(StateKind::parameters).den > 1 ||
-                              c.t.offload == TrainOffload::optimizer_params;
+  const bool sharded_params =
+      c.s.parallel.state_share(StateKind::parameters).den > 1 || c.t.offload == TrainOffload::optimizer_params;
   if (sharded_params && c.m.arch.family != Family::bare) {
     // Frozen bases are gathered as stored (NF4 stays NF4 under FSDP2); trained ones in the compute dtype.
     const WeightsEstimate& w = c.base_weights;
     const double stored = c.adapters && w.params > 0 ? w.bytes.ratio(Bytes::of(w.params)) : static_cast<double>(c.b);
-    parts.push_back(sharded_unit_term(largest_unit_params(c.m, c.s.parallel.tensor), stored, c.adapters ? 0 : c.grad_b));
+    parts.push_back(
+        sharded_unit_term(largest_unit_params(c.m, c.s.parallel.tensor), stored, c.adapters ? 0 : c.grad_b));
   }
-  if (c.t.method == TrainMethod::qlora) parts.push_back(dequantized_weight_term(largest_linear(c.m, c.s.parallel.tensor), c.b));
+  if (c.t.method == TrainMethod::qlora)
+    parts.push_back(dequantized_weight_term(largest_linear(c.m, c.s.parallel.tensor), c.b));
   const bool zero12 = c.t.sharding == Sharding::zero1 || c.t.sharding == Sharding::zero2;
   if (c.p.zero_buckets && zero12 && c.s.parallel.data > 1)
     parts.push_back(zero_reduce_bucket_term(c.trainable.params(), c.grad_b));
@@ -134,7 +137,8 @@ Term backward_peak_of(const Plan& c, Term activations, Term gradients) {
   Terms end_parts = terms(std::move(gradients));
   if (c.m.arch.family != Family::bare) {
     const LayerDims d = layer_dims(c.m.arch, c.s.parallel.tensor);
-    end_parts.push_back(layer_saved_term(d, c.tokens, c.t.seq_len, c.b, c.t.attention, c.p.kernels).named("first layer"));
+    end_parts.push_back(
+        layer_saved_term(d, c.tokens, c.t.seq_len, c.b, c.t.attention, c.p.kernels).named("first layer"));
     end_parts.push_back(layer_backward_work_term(d, c.tokens, c.b));
   }
   Term end = sum_nonzero(std::move(end_parts)).named("at its end (every gradient)");

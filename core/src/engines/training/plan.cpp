@@ -47,8 +47,9 @@ void check_parallel(const Architecture& a, const TrainingSettings& t) {
 
 void check_settings(const Scenario& s, const TrainingSettings& t, Report& r) {
   if (t.method == TrainMethod::freeze) {
-    throw InputError("/training/method", "\"freeze\" needs the number of trainable layers, which this version has no "
-                                         "field for yet; use \"full\", \"lora\" or \"qlora\"");
+    throw InputError("/training/method",
+                     "\"freeze\" needs the number of trainable layers, which this version has no "
+                     "field for yet; use \"full\", \"lora\" or \"qlora\"");
   }
   if (t.method == TrainMethod::full && s.weights.quantized()) {
     throw InputError("/weights", "full fine-tuning updates every weight, so they cannot stay in \"" + s.weights.name +
@@ -57,7 +58,8 @@ void check_settings(const Scenario& s, const TrainingSettings& t, Report& r) {
   if (t.optimizer_in_backward && t.grad_accum > 1) {
     throw InputError("/training/optimizer_in_backward",
                      "steps each parameter during backward and frees its gradient, so it cannot accumulate "
-                     "gradients: grad_accum must be 1 (got " + std::to_string(t.grad_accum) + ")");
+                     "gradients: grad_accum must be 1 (got " +
+                         std::to_string(t.grad_accum) + ")");
   }
   check_parallel(s.model->arch, t);
   if (!r.explain) return;
@@ -98,8 +100,8 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
   if (t.method == TrainMethod::qlora) {
     c.base = qlora_base(s, c.p);
     if (r.explain)
-      r.defaults_used.push_back("QLoRA base = " + c.base.summary + " (" + std::string(name_of(kFrameworks, t.framework)) +
-                                "'s loader)");
+      r.defaults_used.push_back("QLoRA base = " + c.base.summary + " (" +
+                                std::string(name_of(kFrameworks, t.framework)) + "'s loader)");
   }
   // Full fine-tuning holds the parameters in the compute dtype; an fp32 run loads
   // an unquantized LoRA base in fp32 too (torch_dtype float32).
@@ -111,7 +113,8 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
   // The memo keys on the format's address: only the scenario's own format is stable across estimates.
   const bool own_format = t.method == TrainMethod::lora && !fp32_base;
   if (t.offload != TrainOffload::optimizer_params)
-    c.base_weights = own_format ? weights_for(c.m, s.weights, c.place, memo) : weights_for(c.m, c.base, c.place, nullptr);
+    c.base_weights =
+        own_format ? weights_for(c.m, s.weights, c.place, memo) : weights_for(c.m, c.base, c.place, nullptr);
   return c;
 }
 
@@ -149,13 +152,13 @@ bool gradients_freed_each_step(const Plan& c) {
 Term optimizer_of(const Plan& c) {
   if (c.t.offload != TrainOffload::none)
     return Term::given(Bytes{}).named("optimizer state on the host (offload)").cite(c.p.source);
-  return optimizer_state_term(c.trainable, c.t.optimizer, c.state_b, c.s.parallel.state_share(StateKind::optimizer_state));
+  return optimizer_state_term(c.trainable, c.t.optimizer, c.state_b,
+                              c.s.parallel.state_share(StateKind::optimizer_state));
 }
 
 Term master_of(const Plan& c) {
   if (!c.master || c.t.offload != TrainOffload::none) return Term::given(Bytes{}).named("no master copy");
   return master_weights_term(c.trainable.params(), c.s.parallel.state_share(StateKind::optimizer_state));
 }
-
 
 }  // namespace vram::training

@@ -49,7 +49,8 @@ bool has_role(const Model& m, TensorRole r) {
 
 bool on_gpu(const Tensor& t, const WeightPlacement& p) {
   if (t.stage != TensorStage::text) return false;
-  if (t.layer < 0) return t.role == TensorRole::embedding || t.role == TensorRole::position_embedding ? p.embedding : p.head;
+  if (t.layer < 0)
+    return t.role == TensorRole::embedding || t.role == TensorRole::position_embedding ? p.embedding : p.head;
   return t.layer >= p.first_layer && t.layer < p.end_layer;
 }
 
@@ -65,7 +66,8 @@ std::int64_t layers_on_gpu(const Tensor& t, const WeightPlacement& p) {
 
 std::vector<TensorRole> roles_of_target(const std::string& name) {
   for (const auto& n : kTargetNames)
-    if (n.name == name) return n.role == n.also ? std::vector<TensorRole>{n.role} : std::vector<TensorRole>{n.role, n.also};
+    if (n.name == name)
+      return n.role == n.also ? std::vector<TensorRole>{n.role} : std::vector<TensorRole>{n.role, n.also};
   return {};
 }
 
@@ -89,8 +91,9 @@ std::vector<TensorRole> target_roles(const Model& model, const std::vector<std::
     if (!present) {
       std::string list;
       for (const auto& v : valid_targets(model)) list += (list.empty() ? "" : ", ") + v;
-      throw InputError("/training/lora_targets/" + std::to_string(i),
-                       "module \"" + targets[i] + "\" is not in this model; valid names: " + list + ", or \"all-linear\"");
+      throw InputError(
+          "/training/lora_targets/" + std::to_string(i),
+          "module \"" + targets[i] + "\" is not in this model; valid names: " + list + ", or \"all-linear\"");
     }
     roles.insert(roles.end(), rs.begin(), rs.end());
   }

@@ -22,7 +22,7 @@ struct Plan {
   const TrainingSettings& t;
   FrameworkProfile p;
   WeightPlacement place;
-  WeightFormat base;     ///< the stored format of the frozen (or all) weights
+  WeightFormat base;      ///< the stored format of the frozen (or all) weights
   bool adapters = false;  ///< LoRA / QLoRA
   bool mixed = false;
   std::int64_t b = 2;        ///< compute dtype

@@ -25,7 +25,8 @@ FrameworkProfile unsloth_profile() {
   p.checkpoint_offload = true;
   p.source =
       "unsloth c83f542 (2024-12) unsloth/models/llama.py (Unsloth_Offloaded_Gradient_Checkpointer, "
-      "fused_linear_cross_entropy above 1,024 tokens), unsloth/models/_utils.py prepare_model_for_kbit_training (LoRA in "
+      "fused_linear_cross_entropy above 1,024 tokens), unsloth/models/_utils.py prepare_model_for_kbit_training (LoRA "
+      "in "
       "float32), unsloth/kernels/fast_lora.py LoRA_MLP; unsloth.ai/blog/llama3-3 (Cut Cross-Entropy)";
   return p;
 }
