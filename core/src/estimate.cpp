@@ -6,11 +6,14 @@
 
 #include "vram/budget/kv_cache.hpp"
 #include "vram/engines/llamacpp.hpp"
+#include "vram/engines/training.hpp"
 #include "vram/engines/transformers.hpp"
 #include "vram/engines/vllm.hpp"
 #include "vram/error.hpp"
 #include "vram/io/json_writer.hpp"
 #include "vram/plan/fit.hpp"
+#include "vram/plan/solve.hpp"
+#include "vram/plan/training_switches.hpp"
 
 namespace vram {
 
@@ -83,6 +86,11 @@ InputError absurd_figure(const Scenario& s, std::string_view figure) {
   if (s.weights_bytes_given && *s.weights_bytes_given > kMaxPlausibleBytes / 4)
     return InputError("/model/weights_bytes", what);
   if (params * 4 > static_cast<double>(kMaxPlausibleBytes.in_bytes()) / 4) return InputError("/model", what);
+  if (const TrainingWorkload* tw = s.training()) {
+    const TrainingSettings& t = tw->training;
+    return InputError("/training/seq_len", what + " (micro_batch " + group_thousands(t.micro_batch) + " × seq_len " +
+                                               group_thousands(t.seq_len) + " tokens)");
+  }
   const InferenceSettings& inf = s.inference();
   if (inf.concurrency > 1 && inf.concurrency >= inf.context)
     return InputError("/inference/concurrency", what + " (context " + group_thousands(inf.context) + " × concurrency " +
@@ -110,6 +118,7 @@ void check_plausible(const Scenario& s, const Report& r) {
 
 void run_engine(const Scenario& s, Report& r, WeightsMemo* memo) {
   require_estimated(s);
+  if (s.workload == Workload::training) return training::account(s, r, memo);
   switch (s.inference().engine) {
     case Engine::vllm: vllm::account(s, r, memo); break;
     case Engine::llama_cpp: llamacpp::account(s, r, memo); break;
@@ -117,22 +126,62 @@ void run_engine(const Scenario& s, Report& r, WeightsMemo* memo) {
   }
 }
 
+/// Training: the longest seq_len whose peak fits the card (max_context_tokens).
+/// The measured counterpart is the length at which PyTorch runs out of memory,
+/// so the search runs against the whole capacity; the length that keeps the
+/// scenario's headroom free is named beside it.
+void add_training_capacity(const Scenario& s, Report& r, WeightsMemo* memo) {
+  if (s.model->arch.family == Family::bare) return;
+  const TrainingSettings& t = s.training()->training;
+  const SearchRange range{t.context_parallel, 100'000'000 / std::max<std::int64_t>(1, t.micro_batch), true};
+  Scenario at_capacity = s;
+  at_capacity.headroom = 0;
+  const std::int64_t cp = std::max<std::int64_t>(1, t.context_parallel);
+  const std::int64_t longest = largest_fitting(at_capacity, Setting::seq_len, range, memo).value_or(0) / cp * cp;
+  r.metric("max_context_tokens", static_cast<double>(longest));
+  const std::int64_t kept = largest_fitting(s, Setting::seq_len, range, memo).value_or(0) / cp * cp;
+  const SearchRange batches{1, 100'000'000 / std::max<std::int64_t>(1, t.seq_len), true};
+  const std::int64_t batch = largest_fitting(s, Setting::micro_batch, batches, memo).value_or(0);
+  io::ObjectText j;
+  j.set("max_seq_len_at_capacity", longest)
+      .set("max_seq_len_with_headroom", kept)
+      .set("max_micro_batch_with_headroom", batch)
+      .set("headroom", s.headroom);
+  r.detail("training_capacity", j.str());
+  std::string switches;  // what each switch would need, as an array (presentation data)
+  io::JsonWriter w(switches);
+  w.begin_array();
+  for (const TrainingSwitch& sw : training_switches(s, memo)) {
+    w.begin_object().key("path").value(sw.path).key("value").value(sw.value);
+    w.key("peak_reserved_bytes").value(sw.peak_reserved.in_bytes()).key("total_bytes").value(sw.total.in_bytes());
+    w.key("fits").value(sw.fits).end_object();
+  }
+  w.end_array();
+  r.detail("training_switches", switches);
+}
+
 }  // namespace
 
 void require_estimated(const Scenario& s) {
   switch (s.workload) {
     case Workload::inference: return;
-    case Workload::training:
-      throw InputError("/workload", std::string("training estimates (framework ") +
-                                        std::string(name_of(kFrameworks, s.training()->training.framework)) +
-                                        ") are not available in this version yet; the scenario is valid and was "
-                                        "read in full; supported now: inference");
+    case Workload::training: {
+      // Training a diffusion model (diffusers' scripts, a pipeline with a
+      // generation block) comes with the image and video estimators.
+      const TrainingWorkload& tw = *s.training();
+      if (tw.training.framework != Framework::diffusers && !tw.generation && s.model) return;
+      throw InputError("/workload", std::string("training estimates for diffusion models (framework ") +
+                                        std::string(name_of(kFrameworks, tw.training.framework)) + ", model \"" +
+                                        s.model_ref +
+                                        "\") are not available in this version yet; the scenario is valid and was "
+                                        "read in full; supported now: inference, and training of language models");
+    }
     case Workload::image:
     case Workload::video:
       throw InputError("/workload", std::string("\"") + to_string(s.workload) +
                                         "\" estimates (pipeline \"" + s.model_ref +
                                         "\") are not available in this version yet; the scenario is valid and was "
-                                        "read in full; supported now: inference");
+                                        "read in full; supported now: inference, and training of language models");
   }
 }
 
@@ -161,6 +210,7 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
   }
   if (r.find_metric("peak_device_bytes") == nullptr)
     r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
+  if (s.workload == Workload::training) add_training_capacity(s, r, options.memo);
   io::ObjectText gpu;
   gpu.set("id", s.gpu.id)
       .set("name", s.gpu.name)

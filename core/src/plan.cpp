@@ -255,6 +255,9 @@ json guarded(const std::string& text, const Catalog& catalog, F&& f) {
   try {
     const Scenario s = parse_scenario_text(text, catalog);
     require_estimated(s);
+    if (s.workload == Workload::training)  // its solver answer is in the estimate's metrics
+      throw InputError("/workload", "the plan (GPU options, hints) of a training scenario is not available in this "
+                                    "version yet; `estimate` reports max_context_tokens");
     return f(s);
   } catch (const InputError& e) {
     return error_json(e.path(), e.what());

@@ -174,16 +174,22 @@ TEST_CASE("a pasted config.json with quantization_config sets the weights format
 }
 
 TEST_CASE("workloads not estimated yet are read in full, then refused clearly", "[scenario][errors]") {
-  const Failure f = failure(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}});
+  // Language-model training is estimated; training a diffusion model is not yet.
+  CHECK_NOTHROW(test::run(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}}));
+  const Failure f = failure(json{{"workload", "training"},
+                                 {"model", "meta-llama/Llama-3.1-8B"},
+                                 {"training", {{"framework", "diffusers"}}}});
   CHECK(f.path == "/workload");
-  CHECK(f.message.find("training estimates (framework transformers) are not available in this version yet") !=
-        std::string::npos);
+  CHECK(f.message.find("training estimates for diffusion models (framework diffusers") != std::string::npos);
+  CHECK(f.message.find("not available in this version yet") != std::string::npos);
   // The settings are read before the refusal: a bad one is named first.
   CHECK(failure(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"training", {{"optimizer", "adam"}}}})
             .path == "/training/optimizer");
   const Failure img = failure(json{{"workload", "image"}, {"model", "black-forest-labs/FLUX.1-dev"}});
   CHECK(img.path == "/workload");
   CHECK(img.message.find("pipeline \"black-forest-labs/FLUX.1-dev\"") != std::string::npos);
+  const Failure vid = failure(json{{"workload", "video"}, {"model", "Wan-AI/Wan2.1-T2V-14B"}});
+  CHECK(vid.path == "/workload");
 }
 
 TEST_CASE("hostile input never crashes", "[scenario][errors]") {

@@ -122,7 +122,7 @@ TEST_CASE("the generation block is read for image and video", "[scenario][genera
   CHECK(error_path(off) == "/generation/offload");
 }
 
-TEST_CASE("every public training, image and video case is read, then refused by the engine layer",
+TEST_CASE("every public training, image and video case is read; language-model training is estimated",
           "[scenario][accuracy][public]") {
   const std::string text = test::read_file(std::string(VRAM_SHARED_DIR) + "/accuracy/public.jsonl");
   if (text.empty()) {
@@ -131,17 +131,25 @@ TEST_CASE("every public training, image and video case is read, then refused by 
   }
   std::istringstream in(text);
   std::string line;
-  int read = 0;
+  int refused = 0, estimated = 0;
   while (std::getline(in, line)) {
     const json c = json::parse(line);
-    if (c["scenario"].value("workload", "inference") == "inference") continue;
+    const std::string workload = c["scenario"].value("workload", "inference");
+    if (workload == "inference") continue;
     CAPTURE(c["id"].get<std::string>());
     const json r = json::parse(estimate_json(c["scenario"].dump(), test::catalog()));
-    CHECK(r["ok"] == false);
-    // A catalog miss for a training model is a /model error; everything else reads in full.
+    const bool diffusion = workload != "training" || c["scenario"]["training"].value("framework", "") == "diffusers";
+    if (!diffusion) {
+      CHECK(r["ok"] == true);
+      estimated += r["ok"] == true;
+      continue;
+    }
+    REQUIRE(r["ok"] == false);
+    // A catalog miss for a pipeline trained as a model is a /model error; everything else reads in full.
     const std::string path = r["error"]["path"];
     CHECK((path == "/workload" || path == "/model"));
-    read += path == "/workload";
+    refused += path == "/workload";
   }
-  CHECK(read >= 90);
+  CHECK(estimated >= 30);
+  CHECK(refused >= 60);
 }

@@ -13,11 +13,24 @@ std::string_view setting_path(Setting setting) {
     case Setting::context: return "/inference/context";
     case Setting::concurrency: return "/inference/concurrency";
     case Setting::n_gpu_layers: return "/inference/llama_cpp/n_gpu_layers";
+    case Setting::seq_len: return "/training/seq_len";
+    case Setting::micro_batch: return "/training/micro_batch";
   }
   return "";
 }
 
 void apply_setting(Scenario& s, Setting setting, std::int64_t value) {
+  if (setting == Setting::seq_len || setting == Setting::micro_batch) {
+    TrainingSettings& t = std::get<TrainingWorkload>(s.settings).training;
+    if (setting == Setting::micro_batch) {
+      t.micro_batch = value;
+      return;
+    }
+    // Context parallelism splits a sequence evenly: a length rounds down to a multiple of it.
+    const std::int64_t cp = std::max<std::int64_t>(1, t.context_parallel);
+    t.seq_len = std::max(cp, value / cp * cp);
+    return;
+  }
   InferenceSettings& inf = s.inference();
   switch (setting) {
     case Setting::context: inf.context = value; return;
@@ -26,6 +39,8 @@ void apply_setting(Scenario& s, Setting setting, std::int64_t value) {
       inf.llama_cpp.n_seq_max = value;  // llama-server serves `concurrency` sequences in n_seq_max slots
       return;
     case Setting::n_gpu_layers: inf.llama_cpp.n_gpu_layers = value; return;
+    case Setting::seq_len:
+    case Setting::micro_batch: return;  // training settings, set above
   }
 }
 

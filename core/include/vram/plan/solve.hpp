@@ -20,6 +20,8 @@ enum class Setting : std::uint8_t {
   context,       ///< inference.context (tokens per sequence)
   concurrency,   ///< inference.concurrency (llama.cpp's n_seq_max follows it)
   n_gpu_layers,  ///< inference.llama_cpp.n_gpu_layers
+  seq_len,       ///< training.seq_len (tokens per sample; context parallelism divides it)
+  micro_batch,   ///< training.micro_batch (samples per GPU per step)
 };
 
 /// The scenario field a setting is, as a JSON pointer ("/inference/context").

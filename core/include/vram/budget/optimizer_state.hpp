@@ -1,0 +1,46 @@
+// Budget category: optimizer state and fp32 master weights.
+//
+// Sources: ZeRO (Rajbhandari et al. 2020, §3.1: mixed-precision Adam keeps an
+// fp32 copy of the parameters, momentum and variance, 12Ψ bytes, K = 12);
+// torch.optim.AdamW / SGD / Lion-style states are `zeros_like(param)`, i.e. in
+// the parameter's dtype (pytorch v2.8 torch/optim/adamw.py `_init_group`);
+// bitsandbytes v0.45 bitsandbytes/optim/optimizer.py Optimizer2State.init_state
+// (uint8 state1/state2 plus one fp32 absmax per 256 elements each when
+// block_wise; tensors under min_8bit_size = 4096 elements keep fp32 states;
+// paged states live in CUDA unified memory, outside the PyTorch allocator);
+// Adafactor (Shazeer & Stern 2018, §3: a matrix's second moment factored into
+// a row and a column vector; transformers v4.56 optimization.py Adafactor keeps
+// no first moment when beta1 is None, its default).
+#pragma once
+
+#include <cstdint>
+
+#include "vram/budget/term.hpp"
+#include "vram/budget/trainable.hpp"
+#include "vram/parallel/parallelism.hpp"
+#include "vram/workloads.hpp"
+
+namespace vram {
+
+/// bitsandbytes: one fp32 absmax per this many elements of an 8-bit state.
+inline constexpr std::int64_t kBnbStateBlock = 256;
+/// bitsandbytes: tensors with fewer elements keep 32-bit states.
+inline constexpr std::int64_t kBnbMin8bitSize = 4096;
+
+/// Optimizer state of `set` under `opt`; `state_bytes` is the dtype of a
+/// full-precision state (the parameter's, or fp32 beside master weights).
+Term optimizer_state_term(const TrainableSet& set, Optimizer opt, std::int64_t state_bytes, Share share);
+
+/// Moments of bitsandbytes 8-bit Adam/AdamW, block-wise with absmax.
+Term adam8bit_state_term(const TrainableSet& set, Share share);
+
+/// Adafactor: rows + cols fp32 per matrix, the full vector for 1-D tensors.
+Term adafactor_state_term(const TrainableSet& set, Share share);
+
+/// fp32 master copies of the trainable parameters under mixed precision: params × 4 B × share.
+Term master_weights_term(std::int64_t params, Share share);
+
+/// Moments per parameter that `opt` keeps at full precision (AdamW 2, SGD 0, ...).
+std::int64_t full_precision_moments(Optimizer opt);
+
+}  // namespace vram

@@ -1,0 +1,111 @@
+#include "vram/budget/saved_activations.hpp"
+
+#include <algorithm>
+
+namespace vram {
+
+namespace {
+constexpr std::string_view kLayerSource =
+    "transformers v4.56 models/llama/modeling_llama.py (LlamaDecoderLayer, LlamaMLP, eager_attention_forward); "
+    "Korthikanti et al. 2022 §4.1";
+constexpr std::string_view kCheckpointSource =
+    "Korthikanti et al. 2022 §5 (full recomputation keeps each layer's input); torch.utils.checkpoint (pytorch v2.8)";
+constexpr std::string_view kWorkSource = "pytorch v2.8 autograd: gradients of a layer's outputs and MLP intermediates";
+constexpr std::string_view kLossSource =
+    "pytorch v2.8 F.cross_entropy = log_softmax + nll_loss (log_softmax saves its output); torchtune v0.6.1 "
+    "modules/loss/ce_chunked_output_loss.py (8 chunks); Wijmans et al. 2024, Cut Your Losses in Large-Vocabulary "
+    "Language Models (Cut Cross-Entropy)";
+}  // namespace
+
+LayerDims layer_dims(const Architecture& a, std::int64_t tp) {
+  LayerDims d;
+  d.hidden = a.hidden;
+  d.heads = std::max<std::int64_t>(1, a.heads / tp);
+  d.q_dim = checked::mul(d.heads, a.head_dim);
+  const std::int64_t v_dim = a.v_head_dim > 0 ? a.v_head_dim : a.head_dim;
+  d.kv_dim = checked::mul(std::max<std::int64_t>(1, a.kv_heads / tp), a.head_dim + v_dim) / 2;
+  const std::int64_t dense = a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate;
+  const std::int64_t routed = a.experts > 0 ? checked::add(checked::mul(a.experts_per_token, a.expert_intermediate),
+                                                           a.shared_experts_intermediate)
+                                            : 0;
+  d.mlp_width = std::max(dense, routed) / tp;
+  d.gated = a.block.gated_mlp;
+  d.rotary = a.rotary_dim > 0;
+  return d;
+}
+
+Term layer_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t seq_len, std::int64_t b,
+                      TrainAttention attention, LayerKernels kernels) {
+  const bool eager = kernels == LayerKernels::eager;
+  const Factor t = Factor::of(tokens, "tokens");
+  const Factor eb = Factor::bytes(b);
+  const Factor two_norms = Factor::of(2, "norms");
+  const std::int64_t mlp_tensors = eager ? (d.gated ? 4 : 2) : 2;
+  Terms parts = terms(
+      eager ? Term::product({t, two_norms, Factor::of(d.hidden, "hidden"),
+                             Factor::bytes(checked::add(4, checked::mul(2, b)), "fp32 input + normalised + output")})
+            : Term::product(
+                  {t, two_norms, Factor::of(d.hidden, "hidden"), Factor::bytes(checked::mul(2, b), "input + output")}),
+      Term::product(
+          {t,
+           Factor::of(checked::add(checked::mul(2, d.q_dim), checked::mul(2, d.kv_dim)), "(q, k, v, attention output)"),
+           eb}),
+      Term::product({t, Factor::of(d.heads, "heads"), Factor::bytes(4, "fp32 log-sum-exp")}),
+      Term::product({t, Factor::of(mlp_tensors, eager ? "(gate, up, SiLU, product)" : "(gate, up; fused SwiGLU)"),
+                     Factor::of(d.mlp_width, "MLP width"), eb}));
+  if (eager && d.rotary) {
+    parts.push_back(Term::product({t, Factor::of(2, "(before rotation, rotate_half)"),
+                                   Factor::of(checked::add(d.q_dim, d.kv_dim), "q + k width"), eb}));
+  }
+  if (attention == TrainAttention::eager) {
+    // Softmax in fp32 (saved) and its cast to the compute dtype (saved by the matmul with V).
+    parts.push_back(Term::product({t, Factor::of(d.heads, "heads"), Factor::of(seq_len, "keys"),
+                                   Factor::bytes(checked::add(4, b), "fp32 probabilities + cast")}));
+  }
+  return sum_nonzero(std::move(parts)).named("saved by one layer").cite(kLayerSource);
+}
+
+Term layer_backward_work_term(const LayerDims& d, std::int64_t tokens, std::int64_t b) {
+  const Term t = Term::product({Factor::of(tokens, "tokens"),
+                                Factor::of(checked::add(checked::mul(2, d.hidden), checked::mul(2, d.mlp_width)),
+                                           "(2 × hidden + 2 × MLP width) gradients"),
+                                Factor::bytes(b)});
+  const Bytes v = t.bytes;
+  return Term(t).named("one layer's backward").cite(kWorkSource).within(ratio_range(v, 0.5, 1.5));
+}
+
+Term checkpoints_term(std::int64_t layers, std::int64_t tokens, std::int64_t hidden, std::int64_t b) {
+  return Term::product({Factor::of(layers, "layer inputs"), Factor::of(tokens, "tokens"), Factor::of(hidden, "hidden"),
+                        Factor::bytes(b)})
+      .named("checkpointed layer inputs")
+      .cite(kCheckpointSource);
+}
+
+Term logits_loss_term(std::int64_t tokens, std::int64_t vocab, std::int64_t b, LossKind kind, std::int64_t chunks,
+                      bool keep_logits) {
+  const Factor t = Factor::of(tokens, "tokens");
+  const Factor v = Factor::of(vocab, "vocab");
+  if (kind == LossKind::cut) {
+    return Term::product({t, Factor::bytes(4, "fp32 log-sum-exp")}).named("cut cross-entropy").cite(kLossSource);
+  }
+  if (kind == LossKind::in_place) {
+    return Term::sum(terms(Term::product({t, v, Factor::bytes(b, "logits, gradient in place")}),
+                           Term::product({t, Factor::bytes(4, "fp32 log-sum-exp")})))
+        .named("fused cross-entropy")
+        .cite(kLossSource);
+  }
+  Terms parts;
+  if (keep_logits || kind == LossKind::chunked) parts.push_back(Term::product({t, v, Factor::bytes(b, "logits")}));
+  if (kind == LossKind::materialized) {
+    parts.push_back(Term::product(
+        {t, v, Factor::of(3, "(fp32 log-softmax kept, its gradient, the input gradient)"), Factor::bytes(4)}));
+  } else {
+    parts.push_back(Term::product({t, v, Factor::bytes(4, "fp32 log-softmax kept per chunk")}));
+    parts.push_back(
+        Term::product({Factor::of(checked::ceil_div(tokens, std::max<std::int64_t>(1, chunks)), "tokens of one chunk"),
+                       v, Factor::of(2, "(gradients)"), Factor::bytes(4)}));
+  }
+  return sum_nonzero(std::move(parts)).named("logits and cross-entropy").cite(kLossSource);
+}
+
+}  // namespace vram

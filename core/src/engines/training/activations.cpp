@@ -1,0 +1,150 @@
+// The backward pass's peak working set and the transient buffers of a step.
+#include <algorithm>
+
+#include "training_plan.hpp"
+#include "vram/budget/gradients.hpp"
+#include "vram/budget/saved_activations.hpp"
+#include "vram/budget/training_runtime.hpp"
+#include "vram/engines/training_parts.hpp"
+
+namespace vram::training {
+
+namespace {
+
+constexpr std::string_view kPipelineSource =
+    "Narayanan et al. 2021 §2.2 (1F1B: the first stage holds min(stages, micro-batches) micro-batches)";
+/// Calibrated slack around the two accountings: below the fused one, above the eager one.
+constexpr double kFusedSlack = 0.9;
+constexpr double kEagerSlack = 1.15;
+constexpr std::string_view kOffloadSource =
+    "torchtune v0.6.1 training/_activation_offloading.py OffloadActivations; unsloth 2024.12 "
+    "Unsloth_Offloaded_Gradient_Checkpointer (the current and the next layer on the GPU)";
+
+/// Layers whose kept activations stay on the GPU: all of the stage, or the
+/// current and the prefetched one when they are offloaded to the host.
+std::int64_t resident_layers(const Plan& c, bool offload) {
+  return offload ? std::min<std::int64_t>(2, c.stage_layers) : c.stage_layers;
+}
+
+/// What the layers keep until their backward: every saved tensor, or only
+/// their inputs under full recomputation (and one layer recomputed).
+Terms kept_by_layers(const Plan& c, const LayerDims& d, bool offload, LayerKernels kernels) {
+  const Checkpointing ck = c.t.checkpointing;
+  // Selective recomputation drops the attention scores (Korthikanti et al. 2022 §5).
+  const TrainAttention attn = ck == Checkpointing::selective ? TrainAttention::flash : c.t.attention;
+  Term one = layer_saved_term(d, c.tokens, c.t.seq_len, c.b, attn, kernels);
+  const std::int64_t n = resident_layers(c, offload);
+  if (ck != Checkpointing::full) {
+    Term kept =
+        Term::product(terms(std::move(one)), {Factor::of(n, offload ? "layers on the GPU (offloaded)" : "layers")});
+    return terms(offload ? std::move(kept).cite(kOffloadSource) : std::move(kept));
+  }
+  Term inputs = checkpoints_term(n, c.tokens, d.hidden, c.b);
+  if (offload) inputs.source = kOffloadSource;
+  return terms(std::move(inputs), std::move(one).named("one layer recomputed"));
+}
+
+}  // namespace
+
+namespace {
+
+/// The loss the profile computes for this micro-batch.
+LossKind loss_of(const Plan& c) {
+  const bool short_batch = c.p.loss_switch_tokens > 0 && c.tokens <= c.p.loss_switch_tokens;
+  return short_batch ? c.p.short_loss : (c.t.chunked_loss ? c.p.chunked_loss : c.p.default_loss);
+}
+
+/// The backward pass's peak with the given layer kernels and loss.
+Term activations_with(const Plan& c, LayerKernels kernels, LossKind loss) {
+  const Architecture& a = c.m.arch;
+  const LayerDims d = layer_dims(a, c.s.parallel.tensor);
+  const bool offload = c.t.activation_offload || (c.p.checkpoint_offload && c.t.checkpointing == Checkpointing::full);
+  Term kept = sum_nonzero(kept_by_layers(c, d, offload, kernels));
+  const std::int64_t in_flight = std::min(c.s.parallel.pipeline, c.t.grad_accum);
+  if (in_flight > 1)
+    kept = Term::product(terms(std::move(kept)), {Factor::of(in_flight, "micro-batches in flight (1F1B)")})
+               .cite(kPipelineSource);
+  Terms parts = terms(std::move(kept), layer_backward_work_term(d, c.tokens, c.b));
+  if (c.place.head) {
+    const std::int64_t vocab = checked::ceil_div(a.vocab, c.s.parallel.tensor);
+    parts.push_back(logits_loss_term(c.tokens, vocab, c.b, loss, c.p.loss_chunks, c.p.keep_logits));
+  }
+  return sum_nonzero(std::move(parts)).named("backward peak");
+}
+
+}  // namespace
+
+Term activations_of(const Plan& c) {
+  if (c.m.arch.family == Family::bare) return Term::given(Bytes{}).named("no architecture: not counted");
+  const LossKind loss = loss_of(c);
+  Term all = activations_with(c, c.p.kernels, loss);
+  // What compiled or fused kernels would keep instead (torch.compile recomputes the
+  // pointwise ops; a compiled cross-entropy keeps the 16-bit logits only): the low end.
+  const LossKind fused_loss = loss == LossKind::cut ? LossKind::cut : LossKind::in_place;
+  const Bytes fused = activations_with(c, LayerKernels::fused, fused_loss).bytes;
+  const Bytes v = all.bytes;
+  const ByteRange r{scale_floor(std::min(fused, v), kFusedSlack), ratio_range(v, 1.0, kEagerSlack).high};
+  return std::move(all).within(r);
+}
+
+Term transient_of(const Plan& c) {
+  Terms parts;
+  const bool sharded_params =
+      c.s.parallel.state_share(StateKind::parameters).den > 1 || c.t.offload == TrainOffload::optimizer_params;
+  if (sharded_params && c.m.arch.family != Family::bare) {
+    // Frozen bases are gathered as stored (NF4 stays NF4 under FSDP2); trained ones in the compute dtype.
+    const WeightsEstimate& w = c.base_weights;
+    const double stored = c.adapters && w.params > 0 ? w.bytes.ratio(Bytes::of(w.params)) : static_cast<double>(c.b);
+    parts.push_back(
+        sharded_unit_term(largest_unit_params(c.m, c.s.parallel.tensor), stored, c.adapters ? 0 : c.grad_b));
+  }
+  if (c.t.method == TrainMethod::qlora)
+    parts.push_back(dequantized_weight_term(largest_linear(c.m, c.s.parallel.tensor), c.b));
+  const bool zero12 = c.t.sharding == Sharding::zero1 || c.t.sharding == Sharding::zero2;
+  if (c.p.zero_buckets && zero12 && c.s.parallel.data > 1)
+    parts.push_back(zero_reduce_bucket_term(c.trainable.params(), c.grad_b));
+  if (parts.empty()) return Term::given(Bytes{}).named("none");
+  return sum_nonzero(std::move(parts)).named("transient buffers");
+}
+
+}  // namespace vram::training
+
+namespace vram::training {
+
+namespace {
+constexpr std::string_view kPhaseSource =
+    "pytorch v2.8 torch/optim/optimizer.py zero_grad(set_to_none=True): gradients are allocated during backward as "
+    "the saved activations of later layers are freed";
+
+/// The output layer's gradient, the first one backward computes (full fine-tuning).
+Term head_gradient_of(const Plan& c) {
+  const Architecture& a = c.m.arch;
+  if (c.adapters || !c.place.head || a.family == Family::bare) return Term::given(Bytes{}).named("no head gradient");
+  Factors f{Factor::of(checked::ceil_div(a.vocab, c.s.parallel.tensor), "vocab"), Factor::of(a.hidden, "hidden"),
+            Factor::bytes(c.grad_b, "gradient")};
+  const Share share = c.s.parallel.state_share(StateKind::gradients);
+  for (const auto& x : share_factors(share)) f.push_back(x);
+  return Term::product(std::move(f), share.num == share.den ? Rounding::exact : Rounding::ceil)
+      .named("output layer's gradient");
+}
+}  // namespace
+
+Term backward_peak_of(const Plan& c, Term activations, Term gradients) {
+  const Bytes act = activations.bytes;
+  const ByteRange ar = activations.range.value_or(ByteRange{act, act});
+  Term start = sum_nonzero(terms(std::move(activations), head_gradient_of(c))).named("at the start of backward");
+  const Bytes head = start.bytes - act;
+  Terms end_parts = terms(std::move(gradients));
+  if (c.m.arch.family != Family::bare) {
+    const LayerDims d = layer_dims(c.m.arch, c.s.parallel.tensor);
+    end_parts.push_back(
+        layer_saved_term(d, c.tokens, c.t.seq_len, c.b, c.t.attention, c.p.kernels).named("first layer"));
+    end_parts.push_back(layer_backward_work_term(d, c.tokens, c.b));
+  }
+  Term end = sum_nonzero(std::move(end_parts)).named("at its end (every gradient)");
+  const Bytes end_bytes = end.bytes;
+  const ByteRange r{std::max(ar.low + head, end_bytes), std::max(ar.high + head, end_bytes)};
+  return Term::max_of(terms(std::move(start), std::move(end))).named("backward peak").cite(kPhaseSource).within(r);
+}
+
+}  // namespace vram::training

@@ -1,0 +1,17 @@
+// The torchtitan profile (FSDP2 with a mixed-precision policy).
+#include "vram/engines/training.hpp"
+
+namespace vram::training {
+
+FrameworkProfile torchtitan_profile() {
+  // torchtitan v0.1: FSDP2 with MixedPrecisionPolicy(param_dtype bf16, reduce_dtype fp32):
+  // fp32 sharded parameters (the master copy), bf16 gathered units, fp32 gradients.
+  FrameworkProfile p;
+  p.framework = Framework::torchtitan;
+  p.mixed_grad_bytes = 4;
+  p.keep_logits = false;
+  p.source = "torchtitan v0.1 torchtitan/models/llama3/infra/parallelize.py apply_fsdp (MixedPrecisionPolicy)";
+  return p;
+}
+
+}  // namespace vram::training

@@ -1,0 +1,64 @@
+// The training accounting's working state (internal to engines/training):
+// the dtypes, placement and trainable set derived once from a scenario, and
+// the functions that turn it into terms.
+#pragma once
+
+#include <cstdint>
+
+#include "vram/budget/term.hpp"
+#include "vram/budget/trainable.hpp"
+#include "vram/budget/weights.hpp"
+#include "vram/engines/training.hpp"
+#include "vram/formats.hpp"
+#include "vram/report.hpp"
+#include "vram/scenario.hpp"
+
+namespace vram::training {
+
+/// Everything derived once from the scenario.
+struct Plan {
+  const Scenario& s;
+  const Model& m;
+  const TrainingSettings& t;
+  FrameworkProfile p;
+  WeightPlacement place;
+  WeightFormat base;      ///< the stored format of the frozen (or all) weights
+  bool adapters = false;  ///< LoRA / QLoRA
+  bool mixed = false;
+  std::int64_t b = 2;        ///< compute dtype
+  std::int64_t param_b = 2;  ///< trainable parameters' dtype
+  std::int64_t grad_b = 2;
+  bool master = false;
+  std::int64_t state_b = 2;
+  std::int64_t tokens = 0;  ///< per GPU per micro-batch
+  std::int64_t stage_layers = 0;
+  TrainableSet trainable;
+  WeightsEstimate base_weights;  ///< the stored base on this GPU (codec names live here)
+};
+
+/// Checks the settings (InputError naming the field) and derives the plan.
+Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsMemo* memo);
+
+/// Frozen and trainable weights on this GPU.
+Term weights_of(const Plan& c);
+Term master_of(const Plan& c);
+/// Gradients of every trainable parameter (one at a time under optimizer-in-backward).
+Term gradients_of(const Plan& c);
+/// DDP's all-reduce buckets (none without DDP over several GPUs).
+Term buckets_of(const Plan& c);
+/// Gradients are set to None after each step (torch.optim zero_grad(set_to_none=True),
+/// pytorch v2.8) and refilled during backward as activations are freed, unless
+/// they accumulate over micro-batches, are stepped in backward or live on the host.
+bool gradients_freed_each_step(const Plan& c);
+/// The backward pass's peak when gradients are freed each step: the
+/// activations at its start (with the output layer's gradient, computed
+/// first), or every gradient at its end beside the last layer's working set.
+Term backward_peak_of(const Plan& c, Term activations, Term gradients);
+Term optimizer_of(const Plan& c);
+/// The backward pass's peak of saved activations, one layer's recomputation
+/// and gradients, logits and loss (calibrated: carries a range).
+Term activations_of(const Plan& c);
+/// Gathered shard units, QLoRA's dequantized weight, ZeRO buckets.
+Term transient_of(const Plan& c);
+
+}  // namespace vram::training

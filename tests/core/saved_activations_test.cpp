@@ -1,0 +1,68 @@
+// Budget category terms on hand-computed values: saved activations, logits and loss.
+#include <catch2/catch.hpp>
+
+#include "vram/budget/saved_activations.hpp"
+
+using namespace vram;
+
+namespace {
+LayerDims small_layer() {
+  LayerDims d;
+  d.hidden = 8;
+  d.q_dim = 8;
+  d.kv_dim = 4;
+  d.heads = 2;
+  d.mlp_width = 16;
+  return d;
+}
+}  // namespace
+
+TEST_CASE("one layer's saved activations per attention kind and MLP kernel", "[training][saved_activations]") {
+  const LayerDims d = small_layer();
+  // 10 tokens, bf16, eager: norms 10×2×8×(4+2+2) + attention 10×(2×8 + 2×4)×2 + rotary 10×2×(8+4)×2
+  // + log-sum-exp 10×2×4 + MLP 10×4×16×2.
+  const Term flash = layer_saved_term(d, 10, 10, 2, TrainAttention::flash, LayerKernels::eager);
+  CHECK(flash.bytes == Bytes::of(1280 + 480 + 480 + 80 + 1280));
+  CHECK(consistent(flash));
+  // Eager attention adds the fp32 probabilities and their cast: 10 tokens × 2 heads × 10 keys × 6 B.
+  CHECK(layer_saved_term(d, 10, 10, 2, TrainAttention::eager, LayerKernels::eager).bytes == Bytes::of(3600 + 1200));
+  CHECK(layer_saved_term(d, 10, 10, 2, TrainAttention::sdpa, LayerKernels::eager).bytes == flash.bytes);
+  // Fused kernels: norms 10×2×8×4, no rotary copies, MLP gate and up 10×2×16×2.
+  CHECK(layer_saved_term(d, 10, 10, 2, TrainAttention::flash, LayerKernels::fused).bytes ==
+        Bytes::of(640 + 480 + 80 + 640));
+  LayerDims no_rope = d;
+  no_rope.rotary = false;
+  CHECK(layer_saved_term(no_rope, 10, 10, 2, TrainAttention::flash, LayerKernels::eager).bytes ==
+        Bytes::of(3600 - 480));
+  CHECK(checkpoints_term(3, 10, 8, 2).bytes == Bytes::of(480));
+  const Term work = layer_backward_work_term(d, 10, 2);
+  CHECK(work.bytes == Bytes::of(960));
+  REQUIRE(work.range);
+  CHECK(work.range->low == Bytes::of(480));
+  CHECK(work.range->high == Bytes::of(1440));
+}
+
+TEST_CASE("logits and cross-entropy: materialised, chunked, cut", "[training][saved_activations]") {
+  // 10 tokens × 100 vocab: 16-bit logits 2,000 B; fp32 log-softmax, its gradient and the input gradient 12,000 B.
+  CHECK(logits_loss_term(10, 100, 2, LossKind::materialized, 8, true).bytes == Bytes::of(14000));
+  CHECK(logits_loss_term(10, 100, 2, LossKind::materialized, 8, false).bytes == Bytes::of(12000));
+  // Chunked: the 16-bit chunks, every chunk's fp32 log-softmax, two fp32 gradients of one chunk (2 tokens).
+  CHECK(logits_loss_term(10, 100, 2, LossKind::chunked, 8, false).bytes == Bytes::of(2000 + 4000 + 1600));
+  CHECK(logits_loss_term(10, 100, 2, LossKind::cut, 8, false).bytes == Bytes::of(40));
+  CHECK(logits_loss_term(10, 100, 2, LossKind::in_place, 8, false).bytes == Bytes::of(2000 + 40));
+}
+
+TEST_CASE("layer widths on a tensor-parallel rank", "[training][saved_activations]") {
+  Architecture a;
+  a.hidden = 4096;
+  a.heads = 32;
+  a.kv_heads = 8;
+  a.head_dim = 128;
+  a.intermediate = 14336;
+  const LayerDims d = layer_dims(a, 2);
+  CHECK(d.heads == 16);
+  CHECK(d.q_dim == 2048);
+  CHECK(d.kv_dim == 512);
+  CHECK(d.mlp_width == 7168);
+  CHECK(d.hidden == 4096);
+}

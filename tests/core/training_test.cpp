@@ -1,0 +1,301 @@
+// The training estimate on catalog models, its solver, and bad input.
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+#include "vram/error.hpp"
+#include "vram/plan.hpp"
+#include "vram/plan/solve.hpp"
+#include "vram/plan/training_switches.hpp"
+
+using namespace vram;
+using nlohmann::json;
+
+namespace {
+
+json llama8b(json training, json hardware = {{"gpu", "H100-SXM-80GB"}}) {
+  return {
+      {"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"hardware", hardware}, {"training", training}};
+}
+
+Bytes component(const Report& r, std::string_view id) {
+  const Component* c = r.find_component(id);
+  return c ? c->bytes : Bytes::of(-1);
+}
+
+struct Failure {
+  std::string path, message;
+};
+Failure failure(const json& j) {
+  try {
+    (void)test::run(j);
+  } catch (const InputError& e) {
+    return {e.path(), e.what()};
+  }
+  return {"(no error)", ""};
+}
+
+}  // namespace
+
+TEST_CASE("full fine-tuning in pure bf16: 2 + 2 + 4 bytes per parameter of model states", "[training][engine]") {
+  // Accumulating over two micro-batches keeps every gradient through the step.
+  const Report r = test::run(
+      llama8b({{"framework", "torchtune"}, {"precision", "bf16"}, {"optimizer", "adamw"}, {"grad_accum", 2}}));
+  const std::int64_t params = 8'030'261'248;  // Llama-3.1-8B, untied embeddings
+  CHECK(component(r, "weights") == Bytes::of(params * 2));
+  CHECK(component(r, "gradients") == Bytes::of(params * 2));
+  CHECK(component(r, "optimizer_state") == Bytes::of(params * 4));  // two bf16 moments (zeros_like)
+  CHECK(component(r, "master_weights") == Bytes{});
+  const double allocated = test::metric(r, "peak_allocated_bytes");
+  const double reserved = test::metric(r, "peak_reserved_bytes");
+  CHECK(reserved > allocated);
+  CHECK(test::metric(r, "peak_device_bytes") == static_cast<double>(r.total.in_bytes()));
+  CHECK(test::metric(r, "weights_bytes") == static_cast<double>(params * 2));
+  for (const auto& c : r.components) CHECK_FALSE(c.formula.empty());
+}
+
+TEST_CASE("mixed precision adds fp32 master weights and moments (ZeRO's 16 bytes per parameter)",
+          "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "deepspeed"}, {"precision", "bf16-mixed"}, {"grad_accum", 2}}));
+  const std::int64_t params = 8'030'261'248;
+  CHECK(component(r, "weights") + component(r, "gradients") + component(r, "master_weights") +
+            component(r, "optimizer_state") ==
+        Bytes::of(params * 16));
+}
+
+TEST_CASE("LoRA counts A and B on the target modules only", "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "torchtune"},
+                                      {"method", "lora"},
+                                      {"lora_rank", 8},
+                                      {"lora_targets", {"q_proj", "v_proj"}},
+                                      {"precision", "bf16"},
+                                      {"grad_accum", 2}}));
+  // Per layer: q 8 × (4096 + 4096), v 8 × (4096 + 1024); 32 layers.
+  const std::int64_t adapters = (8 * 8192 + 8 * 5120) * 32;
+  CHECK(component(r, "gradients") == Bytes::of(adapters * 2));
+  CHECK(component(r, "optimizer_state") == Bytes::of(adapters * 4));
+  CHECK(test::metric(r, "weights_bytes") == static_cast<double>(8'030'261'248LL * 2 + adapters * 2));
+  // An fp32 run loads the base in fp32 (adapters at the default rank 16).
+  const Report fp32 = test::run(llama8b({{"method", "lora"}, {"precision", "fp32"}, {"lora_targets", {"q_proj"}}}));
+  CHECK(test::metric(fp32, "weights_bytes") == static_cast<double>(8'030'261'248LL * 4 + 16 * 8192 * 32 * 4));
+  // torchtune's module names select the same tensors.
+  const Report tt = test::run(llama8b({{"framework", "torchtune"},
+                                       {"method", "lora"},
+                                       {"lora_rank", 8},
+                                       {"lora_targets", {"output_proj", "w1"}},
+                                       {"precision", "bf16"},
+                                       {"grad_accum", 2}}));
+  CHECK(component(tt, "gradients") == Bytes::of((8 * 8192 + 8 * (4096 + 14336)) * 32 * 2));
+}
+
+TEST_CASE("QLoRA stores the base in NF4 with double-quantized absmax", "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "torchtune"}, {"method", "qlora"}, {"precision", "bf16"}}));
+  const Report lora = test::run(llama8b({{"framework", "torchtune"}, {"method", "lora"}, {"precision", "bf16"}}));
+  CHECK(test::metric(r, "weights_bytes") < 0.4 * test::metric(lora, "weights_bytes"));
+  CHECK(component(r, "gradients") == component(lora, "gradients"));  // the same adapters
+  CHECK(component(r, "workspace") > Bytes{});                        // one dequantized base weight
+}
+
+TEST_CASE("sharding divides the states it shards; DDP adds its buckets", "[training][engine]") {
+  const json base{{"framework", "deepspeed"}, {"precision", "bf16-mixed"}, {"grad_accum", 2}};
+  const json eight{{"gpu", "H100-SXM-80GB"}, {"count", 8}};
+  auto with = [&](const char* sharding) {
+    json t = base;
+    t["sharding"] = sharding;
+    return test::run(llama8b(t, eight));
+  };
+  const Report ddp = with("ddp"), z1 = with("zero1"), z2 = with("zero2"), z3 = with("zero3");
+  CHECK(component(z1, "optimizer_state") * 8 >= component(ddp, "optimizer_state"));
+  CHECK(component(z1, "optimizer_state") * 7 < component(ddp, "optimizer_state"));
+  CHECK(component(ddp, "gradients") == component(z1, "gradients") * 2);  // buckets: a second copy
+  CHECK(component(z2, "gradients") * 7 < component(z1, "gradients"));
+  CHECK(component(z2, "weights") == component(z1, "weights"));
+  CHECK(component(z3, "weights") * 7 < component(z2, "weights"));
+  CHECK(component(z3, "workspace") > Bytes{});  // the gathered layer
+  CHECK(test::metric(z3, "peak_allocated_bytes") < test::metric(z1, "peak_allocated_bytes"));
+}
+
+TEST_CASE("gradients freed after each step share the backward peak with the activations", "[training][engine]") {
+  const json t{{"framework", "torchtune"}, {"precision", "bf16"}, {"seq_len", 512}};
+  json accumulating = t;
+  accumulating["grad_accum"] = 2;
+  const Report once = test::run(llama8b(t)), twice = test::run(llama8b(accumulating));
+  CHECK(component(once, "gradients") == Bytes{});
+  const Bytes grads = component(twice, "gradients");
+  const Bytes acts = component(twice, "activations");
+  const Bytes peak = component(once, "activations");
+  // The larger of: every activation (plus the output layer's gradient), or every gradient.
+  CHECK(peak >= grads);
+  CHECK(peak >= acts);
+  CHECK(peak < grads + acts);
+  const Component* c = once.find_component("activations");
+  REQUIRE(c->range);
+  CHECK(c->range->low <= c->bytes);
+  CHECK(c->bytes <= c->range->high);
+}
+
+TEST_CASE("what each switch buys", "[training][engine]") {
+  auto peak = [](json t) { return test::metric(test::run(llama8b(t)), "peak_allocated_bytes"); };
+  const json none{{"framework", "torchtune"}, {"method", "lora"}, {"seq_len", 4096}, {"micro_batch", 2}};
+  json full = none;
+  full["checkpointing"] = "full";
+  json offload = full;
+  offload["activation_offload"] = true;
+  json chunked = full;
+  chunked["chunked_loss"] = true;
+  json eager = none;
+  eager["attention"] = "eager";
+  CHECK(peak(full) < peak(none));
+  CHECK(peak(offload) < peak(full));
+  CHECK(peak(chunked) < peak(full));
+  CHECK(peak(eager) > peak(none));
+  // Optimizer-in-backward frees the gradients: it helps where they, not the activations, set the peak.
+  json opt_bwd{{"framework", "torchtune"}, {"precision", "bf16"}, {"seq_len", 128}, {"optimizer_in_backward", true}};
+  json plain{{"framework", "torchtune"}, {"precision", "bf16"}, {"seq_len", 128}};
+  CHECK(peak(opt_bwd) < peak(plain) - 10e9);
+}
+
+TEST_CASE("paged optimizer states sit outside the PyTorch allocator", "[training][engine]") {
+  const Report r =
+      test::run(llama8b({{"framework", "torchtune"}, {"precision", "bf16"}, {"optimizer", "paged-adamw-8bit"}}));
+  const double outside = test::metric(r, "peak_device_bytes") - test::metric(r, "peak_reserved_bytes") -
+                         static_cast<double>(component(r, "cuda_context").in_bytes());
+  CHECK(outside == static_cast<double>(component(r, "optimizer_state").in_bytes()));
+}
+
+TEST_CASE("max_context_tokens is the seq_len at the card's capacity", "[training][engine][solve]") {
+  const json j = llama8b({{"framework", "unsloth"}, {"method", "qlora"}, {"lora_rank", 32}, {"checkpointing", "full"}},
+                         {{"gpu", "RTX-4090"}});
+  const Report r = test::run(j);
+  const auto longest = static_cast<std::int64_t>(test::metric(r, "max_context_tokens"));
+  REQUIRE(longest > 1000);
+  Scenario at = test::scenario(j);
+  at.headroom = 0;
+  apply_setting(at, Setting::seq_len, longest);
+  CHECK(estimate(at).fits);
+  apply_setting(at, Setting::seq_len, longest + 1);
+  CHECK_FALSE(estimate(at).fits);
+  CHECK(setting_path(Setting::seq_len) == "/training/seq_len");
+  // Context parallelism: lengths are whole multiples of the ranks sharing a sequence.
+  const json cp = llama8b({{"framework", "torchtune"}, {"method", "lora"}, {"context_parallel", 4}},
+                          {{"gpu", "H100-SXM-80GB"}, {"count", 4}});
+  const Report rc = test::run(cp);
+  const auto longest_cp = static_cast<std::int64_t>(test::metric(rc, "max_context_tokens"));
+  CHECK(longest_cp > 4096);
+  CHECK(longest_cp % 4 == 0);
+  Scenario past = test::scenario(cp);
+  past.headroom = 0;
+  apply_setting(past, Setting::seq_len, longest_cp + 4);
+  CHECK_FALSE(estimate(past).fits);
+  apply_setting(past, Setting::seq_len, longest_cp + 3);  // rounds down to the answer
+  CHECK(past.training()->training.seq_len == longest_cp);
+  // More memory, longer sequences.
+  const Report big = test::run(llama8b(j["training"], {{"gpu", "H100-SXM-80GB"}}));
+  CHECK(test::metric(big, "max_context_tokens") > 3 * test::metric(r, "max_context_tokens"));
+}
+
+TEST_CASE("bad training input is refused at its field", "[training][errors]") {
+  CHECK(failure(llama8b({{"method", "lora"}, {"lora_rank", 0}})).path == "/training/lora_rank");
+  CHECK(failure(llama8b({{"method", "lora"}, {"lora_rank", 5000}, {"lora_targets", {"q_proj"}}})).path ==
+        "/training/lora_rank");
+  const Failure target = failure(llama8b({{"method", "lora"}, {"lora_targets", {"q_proj", "wq"}}}));
+  CHECK(target.path == "/training/lora_targets/1");
+  CHECK(target.message.find("q_proj") != std::string::npos);  // the valid names are listed
+  CHECK(failure(llama8b({{"micro_batch", 0}})).path == "/training/micro_batch");
+  CHECK(failure(llama8b({{"seq_len", 200'000'000}})).path == "/training/seq_len");
+  // Eager attention's scores over 10^8 tokens leave any real system: the sequence is named.
+  CHECK(failure(llama8b({{"seq_len", 100'000'000}, {"attention", "eager"}})).path == "/training/seq_len");
+  CHECK(failure(llama8b({{"optimizer_in_backward", true}, {"grad_accum", 4}})).path ==
+        "/training/optimizer_in_backward");
+  json gptq = llama8b({{"method", "qlora"}});
+  gptq["weights"] = "gptq-int4";
+  CHECK(failure(gptq).path == "/weights");
+  json quantized_full = llama8b({{"method", "full"}});
+  quantized_full["weights"] = "nf4";
+  CHECK(failure(quantized_full).path == "/weights");
+  const Failure tp = failure(llama8b({{"tensor_parallel", 3}}, {{"gpu", "H100-SXM-80GB"}, {"count", 3}}));
+  CHECK(tp.path == "/training/tensor_parallel");
+  CHECK(tp.message.find("Valid sizes: 1, 2, 4, 8, 16, 32") != std::string::npos);
+  CHECK(failure(llama8b({{"context_parallel", 2}, {"seq_len", 1001}}, {{"gpu", "H100-SXM-80GB"}, {"count", 2}})).path ==
+        "/training/context_parallel");
+  CHECK(failure(llama8b({{"method", "freeze"}})).path == "/training/method");
+}
+
+TEST_CASE("sharding over one GPU is a warning, not an error", "[training][errors]") {
+  const Report r = test::run(llama8b({{"sharding", "zero3"}}));
+  bool warned = false;
+  for (const auto& w : r.warnings) warned = warned || w.find("shards nothing") != std::string::npos;
+  CHECK(warned);
+}
+
+TEST_CASE("the plan of a training scenario is refused clearly, not with an internal error", "[training][errors]") {
+  const json p = plan_json(llama8b({{"method", "lora"}}).dump(), test::catalog());
+  CHECK(p["ok"] == false);
+  CHECK(p["error"]["path"] == "/workload");
+}
+
+TEST_CASE("a bare parameter count trains with model states only", "[training][engine]") {
+  const Report r =
+      test::run({{"workload", "training"},
+                 {"model", {{"params", 13'000'000'000LL}}},
+                 {"training", {{"precision", "bf16-mixed"}, {"framework", "deepspeed"}, {"grad_accum", 2}}}});
+  // ZeRO's 16 bytes per parameter (2 weights + 2 gradients + 12 optimizer), nothing for activations.
+  CHECK(component(r, "weights") + component(r, "gradients") + component(r, "master_weights") +
+            component(r, "optimizer_state") ==
+        Bytes::of(13'000'000'000LL * 16));
+  CHECK(component(r, "activations") == Bytes{});
+  CHECK(test::metric(r, "max_context_tokens") == -1);  // no architecture, no sequence length to solve for
+}
+
+TEST_CASE("the activation range spans fused kernels to eager ops", "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "transformers"}, {"method", "lora"}, {"grad_accum", 2}}));
+  const Component* a = r.find_component("activations");
+  REQUIRE(a != nullptr);
+  REQUIRE(a->range);
+  CHECK(a->range->low < a->bytes);   // a compiled step keeps fewer tensors and no fp32 logits
+  CHECK(a->bytes < a->range->high);  // eager slack above
+  // Unsloth's own kernels are the fused ones: its range is narrow below.
+  const Report u = test::run(llama8b({{"framework", "unsloth"}, {"method", "lora"}, {"grad_accum", 2}}));
+  const Component* ua = u.find_component("activations");
+  REQUIRE(ua->range);
+  CHECK(ua->bytes.ratio(ua->range->low) < 1.2);
+  CHECK(a->bytes.ratio(a->range->low) > 1.5);
+}
+
+TEST_CASE("Unsloth: fast cross-entropy on 16-bit logits up to 1,024 tokens, Cut Cross-Entropy above",
+          "[training][engine]") {
+  auto acts = [](std::int64_t seq) {
+    const Report r = test::run(llama8b({{"framework", "unsloth"},
+                                        {"method", "qlora"},
+                                        {"checkpointing", "full"},
+                                        {"seq_len", seq},
+                                        {"grad_accum", 2}}));
+    return component(r, "activations");
+  };
+  // At 1,024 tokens the 16-bit logits (1,024 × 128,256 × 2 B) are alive; one token more, they are never built.
+  CHECK(acts(1024) > acts(1025) + Bytes::of(200'000'000));
+  CHECK(acts(2048) > acts(1025));
+}
+
+TEST_CASE("what each training switch buys, figures only", "[training][engine][plan]") {
+  const json j = llama8b({{"framework", "torchtune"}, {"precision", "bf16"}, {"checkpointing", "full"}},
+                         {{"gpu", "H100-SXM-80GB"}, {"count", 4}});
+  const Scenario s = test::scenario(j);
+  const double base = test::metric(estimate(s), "peak_reserved_bytes");
+  const auto switches = training_switches(s);
+  bool zero3 = false, lora = false, eight_bit = false;
+  for (const auto& sw : switches) {
+    CHECK(sw.path != "/training/checkpointing");  // already on: not offered
+    const double with = static_cast<double>(sw.peak_reserved.in_bytes());
+    if (sw.value == "zero3") zero3 = with < 0.6 * base;
+    if (sw.value == "lora") lora = with < 0.6 * base;
+    if (sw.value == "adamw-8bit") eight_bit = with < base;
+  }
+  CHECK(zero3);
+  CHECK(lora);
+  CHECK(eight_bit);
+  // The estimate's details carry the same list.
+  const Report r = estimate(s);
+  bool listed = false;
+  for (const auto& [key, text] : r.details) listed = listed || key == "training_switches";
+  CHECK(listed);
+}
