@@ -3,6 +3,7 @@
 //   vram-budget estimate FILE|- [--json]
 //   vram-budget plan FILE|- [--json]        longest context, concurrency, GPU options, hints
 //   vram-budget accuracy FILE.jsonl [--json]
+//   vram-budget inspect FILE... [--json]    safetensors shards (+ index, config.json) or a GGUF file
 //   vram-budget models [--json]
 //   vram-budget gpus [--json]
 //
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "inspect.hpp"
 #include "vram/accuracy.hpp"
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
@@ -29,6 +31,7 @@ constexpr const char* kUsage =
     "usage: vram-budget estimate FILE|- [--json]\n"
     "       vram-budget plan FILE|- [--json]\n"
     "       vram-budget accuracy FILE.jsonl [--json]\n"
+    "       vram-budget inspect FILE... [--json]\n"
     "       vram-budget models [--json]\n"
     "       vram-budget gpus [--json]\n";
 
@@ -203,6 +206,8 @@ int main(int argc, char** argv) {
     if (cmd == "estimate" && positional.size() == 2) return cmd_estimate(catalog, positional[1], as_json);
     if (cmd == "plan" && positional.size() == 2) return cmd_plan(catalog, positional[1], as_json);
     if (cmd == "accuracy" && positional.size() == 2) return cmd_accuracy(catalog, positional[1], as_json);
+    if (cmd == "inspect" && positional.size() >= 2)
+      return cmd_inspect(std::vector<std::string>(positional.begin() + 1, positional.end()), as_json);
     if (cmd == "models" && positional.size() == 1) return cmd_models(catalog, as_json);
     if (cmd == "gpus" && positional.size() == 1) return cmd_gpus(catalog, as_json);
     std::cerr << kUsage;

@@ -20,8 +20,9 @@ std::uint64_t le64(std::string_view b) {
   return v;
 }
 
+/// "file:/pointer", or the file alone for the whole header.
 std::string where(std::string_view file, const std::string& pointer) {
-  return std::string(file) + ":" + pointer;
+  return pointer.empty() ? std::string(file) : std::string(file) + ":" + pointer;
 }
 
 /// shape: an array of at most 8 non-negative integers.
@@ -122,7 +123,12 @@ FileHeader parse_header(std::string_view name, std::string_view text, std::uint6
   ReadLimits limits;
   limits.max_bytes = text.size();
   limits.max_depth = 8;
-  const json doc = read_json(text, std::string(name) + " header", limits);
+  json doc;
+  try {
+    doc = read_json(text, "the header", limits);
+  } catch (const InputError& e) {
+    throw InputError(where(name, e.path()), e.what());
+  }
   if (!doc.is_object()) throw InputError(where(name, ""), "the header must be a JSON object");
   const std::uint64_t data = file_size - h.data_offset;
   for (const auto& [key, t] : doc.items()) {

@@ -1,0 +1,108 @@
+// `vram-budget inspect` on a 140 GB-shaped checkpoint: four sparse shards whose
+// headers describe Llama-3.1-70B-sized tensors. Only the headers are read (the
+// report says how many bytes of each file), and the model reference it prints
+// is a scenario's model as is.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const cli = path.join(__dirname, '..', '..', 'build', 'native', 'vram-budget');
+const run = (args, input) => spawnSync(cli, args, { input, encoding: 'utf8', timeout: 20000 });
+
+/** A safetensors shard of `tensors` ([name, dtype bytes, dtype, shape]) as a sparse file. */
+function writeShard(file, tensors) {
+  const header = {};
+  let at = 0;
+  for (const [name, bytes, dtype, shape] of tensors) {
+    const n = shape.reduce((a, b) => a * b, 1) * bytes;
+    header[name] = { dtype, shape, data_offsets: [at, at + n] };
+    at += n;
+  }
+  const text = Buffer.from(JSON.stringify(header));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(text.length));
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, len);
+  fs.writeSync(fd, text);
+  fs.ftruncateSync(fd, 8 + text.length + at);  // the data: a hole
+  fs.closeSync(fd);
+  return { headerBytes: text.length, dataBytes: at };
+}
+
+test('a 140 GB checkpoint in four shards is inspected from its headers alone', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vram-inspect-'));
+  try {
+    // 80 layers of Llama-3.1-70B in BF16, 20 per shard; embeddings and head in the first and last.
+    const layer = (l) => [
+      [`model.layers.${l}.self_attn.q_proj.weight`, 2, 'BF16', [8192, 8192]],
+      [`model.layers.${l}.self_attn.k_proj.weight`, 2, 'BF16', [1024, 8192]],
+      [`model.layers.${l}.self_attn.v_proj.weight`, 2, 'BF16', [1024, 8192]],
+      [`model.layers.${l}.self_attn.o_proj.weight`, 2, 'BF16', [8192, 8192]],
+      [`model.layers.${l}.mlp.gate_proj.weight`, 2, 'BF16', [28672, 8192]],
+      [`model.layers.${l}.mlp.up_proj.weight`, 2, 'BF16', [28672, 8192]],
+      [`model.layers.${l}.mlp.down_proj.weight`, 2, 'BF16', [8192, 28672]],
+      [`model.layers.${l}.input_layernorm.weight`, 2, 'BF16', [8192]],
+      [`model.layers.${l}.post_attention_layernorm.weight`, 2, 'BF16', [8192]],
+    ];
+    const files = [];
+    let total = 0;
+    const index = { metadata: {}, weight_map: {} };
+    for (let s = 0; s < 4; s++) {
+      const tensors = [];
+      if (s === 0) tensors.push(['model.embed_tokens.weight', 2, 'BF16', [128256, 8192]]);
+      for (let l = s * 20; l < (s + 1) * 20; l++) tensors.push(...layer(l));
+      if (s === 3) tensors.push(['model.norm.weight', 2, 'BF16', [8192]], ['lm_head.weight', 2, 'BF16', [128256, 8192]]);
+      const name = `model-0000${s + 1}-of-00004.safetensors`;
+      const shard = writeShard(path.join(dir, name), tensors);
+      for (const [t] of tensors) index.weight_map[t] = name;
+      files.push({ name, ...shard });
+      total += shard.dataBytes;
+    }
+    index.metadata.total_size = total;
+    fs.writeFileSync(path.join(dir, 'model.safetensors.index.json'), JSON.stringify(index));
+    const args = ['inspect', '--json', path.join(dir, 'model.safetensors.index.json'),
+      ...files.map((f) => path.join(dir, f.name))];
+    const r = run(args);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.tensor_bytes, 141107412992);  // Llama-3.1-70B's published total_size
+    assert.equal(out.tensor_bytes, total);
+    for (const f of files) {
+      const got = out.files.find((x) => x.name === f.name);
+      assert.equal(got.bytes_read, 8 + f.headerBytes, `${f.name} read beyond its header`);
+      assert.equal(got.file_size, 8 + f.headerBytes + f.dataBytes);
+    }
+    assert.equal(out.architecture.blocks, 80);
+    assert.equal(out.architecture.tied_embeddings, false);
+    // A missing shard is an error naming it.
+    const missing = run(['inspect', path.join(dir, 'model.safetensors.index.json'), path.join(dir, files[0].name)]);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /model-0000[234]-of-00004\.safetensors", which was not given/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('inspect refuses hostile files with exit 2 and the file named', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vram-inspect-'));
+  try {
+    const cases = [
+      ['short.safetensors', Buffer.from('abc'), /8-byte header length/],
+      ['huge.safetensors', Buffer.concat([Buffer.from([0, 0, 0, 0, 0, 0, 0, 0x80]), Buffer.from('{}')]), /header length/],
+      ['v1.gguf', Buffer.concat([Buffer.from('GGUF'), Buffer.from([1, 0, 0, 0]), Buffer.alloc(16)]), /GGUF version 1/],
+    ];
+    for (const [name, bytes, re] of cases) {
+      fs.writeFileSync(path.join(dir, name), bytes);
+      const r = run(['inspect', path.join(dir, name)]);
+      assert.equal(r.status, 2, name);
+      assert.match(r.stderr, re, name);
+      assert.match(r.stderr, new RegExp(name.replace('.', '\\.')));
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
