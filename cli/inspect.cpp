@@ -8,7 +8,6 @@
 
 #include "vram/error.hpp"
 #include "vram/io/inspect.hpp"
-#include "vram/io/json_read.hpp"
 #include "vram/units.hpp"
 
 namespace {
@@ -26,28 +25,31 @@ std::string read_prefix(std::ifstream& f, std::uint64_t n) {
   return buf;
 }
 
-/// Reads a header by answering the reader's prefix requests from disk.
-vram::io::FileHeader read_file_header(const std::string& path) {
+std::uint64_t file_size(const std::string& path) {
   std::ifstream f(path, std::ios::binary | std::ios::ate);
   if (!f) throw vram::InputError(path, "cannot be read");
-  const auto size = static_cast<std::uint64_t>(f.tellg());
-  std::string prefix;
-  for (;;) {
-    vram::io::HeaderStep step = vram::io::read_header(base_name(path), prefix, size);
-    if (auto* h = std::get_if<vram::io::FileHeader>(&step)) return std::move(*h);
-    const std::uint64_t want = std::get<vram::io::PrefixRequest>(step).bytes;
-    if (want <= prefix.size() || want > size) throw vram::InputError(path, "the reader asked for an impossible range");
-    prefix = read_prefix(f, want);
-    if (prefix.size() != want) throw vram::InputError(path, "could not read " + std::to_string(want) + " bytes");
-  }
+  return static_cast<std::uint64_t>(f.tellg());
 }
 
-std::string whole_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) throw vram::InputError(path, "cannot be read");
-  const auto size = static_cast<std::uint64_t>(f.tellg());
-  if (size > vram::io::kMaxHeaderBytes) throw vram::InputError(path, "is larger than 64 MiB: not an index or config file");
-  return read_prefix(f, size);
+/// Answers the readers' prefix requests from disk until the inspection is complete.
+nlohmann::json inspect_from_disk(const std::vector<std::string>& paths) {
+  std::vector<vram::io::FilePrefix> files;
+  for (const auto& p : paths) files.push_back({base_name(p), file_size(p), std::string()});
+  for (;;) {
+    nlohmann::json r = vram::io::inspect_prefixes(files);
+    if (!r.contains("need")) return r;
+    for (const auto& n : r["need"]) {
+      for (std::size_t i = 0; i < files.size(); ++i) {
+        const auto want = n["bytes"].get<std::uint64_t>();
+        if (files[i].name != n["name"].get<std::string>()) continue;
+        if (want <= files[i].prefix.size() || want > files[i].size)
+          throw vram::InputError(paths[i], "the reader asked for an impossible range");
+        std::ifstream f(paths[i], std::ios::binary);
+        files[i].prefix = read_prefix(f, want);
+        if (files[i].prefix.size() != want) throw vram::InputError(paths[i], "could not be read in full");
+      }
+    }
+  }
 }
 
 void print_text(const nlohmann::json& r) {
@@ -72,18 +74,7 @@ void print_text(const nlohmann::json& r) {
 
 int cmd_inspect(const std::vector<std::string>& files, bool as_json) {
   try {
-    vram::io::InspectInput in;
-    for (const auto& path : files) {
-      const std::string name = base_name(path);
-      if (vram::io::is_index_name(name)) {
-        in.indexes.push_back(vram::io::read_safetensors_index(name, whole_file(path)));
-      } else if (name == "config.json") {
-        in.config = vram::io::read_json(whole_file(path), "config.json");
-      } else {
-        in.files.push_back(read_file_header(path));
-      }
-    }
-    const nlohmann::json r = vram::io::inspect(in);
+    const nlohmann::json r = inspect_from_disk(files);
     if (as_json)
       std::cout << r.dump() << "\n";
     else

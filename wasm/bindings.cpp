@@ -10,6 +10,7 @@
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
 #include "vram/estimate.hpp"
+#include "vram/io/inspect.hpp"
 #include "vram/io/json_read.hpp"
 #include "vram/plan.hpp"
 #include "vram/units.hpp"
@@ -122,6 +123,45 @@ emscripten::val grid(emscripten::val scenario, emscripten::val n_contexts, emscr
                        [&](const std::string& t) { return dumped(vram::grid_json(t, catalog(), n_ctx, n_conc)); });
 }
 
+/// One {name, size, prefix} entry of inspect()'s list, checked before any byte is copied.
+bool file_prefix_arg(const emscripten::val& e, std::size_t i, vram::io::FilePrefix& out, std::string& error) {
+  const std::string at = "/" + std::to_string(i);
+  if (!e.isObject() || !e["name"].isString() || !e["size"].isNumber() || e["prefix"].isUndefined()) {
+    error = vram::error_text(at, "must be {name: string, size: number, prefix: Uint8Array}");
+    return false;
+  }
+  const double size = e["size"].as<double>();
+  const double len = e["prefix"]["length"].isNumber() ? e["prefix"]["length"].as<double>() : -1;
+  const bool bytes = e["prefix"].instanceof(emscripten::val::global("Uint8Array"));
+  if (!(size >= 0 && size <= 9007199254740992.0) || size != static_cast<double>(static_cast<std::uint64_t>(size)) ||
+      !bytes || len > size || len > static_cast<double>(vram::io::kMaxHeaderBytes) || e["name"]["length"].as<double>() > 1024) {
+    error = vram::error_text(at, "size must be a whole number of bytes, prefix a Uint8Array of at most min(size, 64 MiB) "
+                                 "bytes and name at most 1,024 characters");
+    return false;
+  }
+  out.name = e["name"].as<std::string>();
+  out.size = static_cast<std::uint64_t>(size);
+  out.prefix.assign(static_cast<std::size_t>(len), '\0');
+  emscripten::val(emscripten::typed_memory_view(out.prefix.size(), reinterpret_cast<unsigned char*>(out.prefix.data())))
+      .call<void>("set", e["prefix"]);
+  return true;
+}
+
+emscripten::val inspect(emscripten::val list) {
+  try {
+    if (!list.isArray() || list["length"].as<double>() > 1024) {
+      return to_js(vram::error_text("", "inspect() takes an array of at most 1,024 {name, size, prefix} entries"));
+    }
+    std::vector<vram::io::FilePrefix> files(list["length"].as<std::size_t>());
+    std::string error;
+    for (std::size_t i = 0; i < files.size(); ++i)
+      if (!file_prefix_arg(list[i], i, files[i], error)) return to_js(error);
+    return to_js(guarded([&] { return dumped(vram::io::inspect_prefixes(files)); }));
+  } catch (...) {  // only memory exhaustion gets here
+    return to_js(R"({"ok":false,"error":{"path":"","message":"internal error: out of memory"}})");
+  }
+}
+
 emscripten::val catalog_json() {
   return to_js(guarded([&] { return dumped(vram::catalog_summary_json(catalog())); }));
 }
@@ -136,4 +176,5 @@ EMSCRIPTEN_BINDINGS(vram_budget) {
   emscripten::function("vramSweep", &sweep);
   emscripten::function("vramGrid", &grid);
   emscripten::function("vramCatalog", &catalog_json);
+  emscripten::function("vramInspect", &inspect);
 }

@@ -30,3 +30,24 @@ Module['grid'] = function (scenario, nContexts, nConcurrency) {
   return vramText('grid', scenario, function () { return Module['vramGrid'](scenario, nContexts, nConcurrency); });
 };
 Module['catalog'] = function () { return Module['vramCatalog'](); };
+// Model files read from their headers: `inspect(list)` answers
+// {ok, need: [{name, bytes}]} until every prefix is long enough, then the
+// inspection. `inspectFiles(files)` runs that loop over File or Blob objects
+// (each with a name), reading only the ranges asked for.
+Module['inspect'] = function (list) { return Module['vramInspect'](list); };
+Module['inspectFiles'] = async function (files) {
+  var list = Array.prototype.map.call(files, function (f) {
+    return { name: String(f.name), size: f.size, prefix: new Uint8Array(0) };
+  });
+  for (var round = 0; round < 64; round++) {
+    var r = JSON.parse(Module['vramInspect'](list));
+    if (!r.ok || !r.need) return r;
+    for (var i = 0; i < r.need.length; i++) {
+      for (var k = 0; k < list.length; k++) {
+        if (list[k].name !== r.need[i].name) continue;
+        list[k].prefix = new Uint8Array(await files[k].slice(0, r.need[i].bytes).arrayBuffer());
+      }
+    }
+  }
+  return { ok: false, error: { path: '', message: 'the files needed more than 64 reads' } };
+};

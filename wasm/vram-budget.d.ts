@@ -37,6 +37,15 @@ export interface VramBudgetModule {
    *  headroom_applies, ...its defaults}}, training: {<setting>: allowed names}, generation: {...}}}.
    *  A face shows these defaults rather than keeping its own. */
   catalog(): string;
+  /** Model files from their headers (safetensors shards, model.safetensors.index.json,
+   *  config.json, or one GGUF file). Give each file's first bytes; the answer is
+   *  {ok, need: [{name, bytes}]} until every prefix is long enough (safetensors: 8
+   *  bytes, then the header and the 8 before it; GGUF: 64 KiB, doubled up to 64 MiB),
+   *  then {ok, format, files, tensors, tensor_bytes, by_dtype, architecture, model,
+   *  weights?, notes}: `model` is a scenario's model as is. */
+  inspect(files: { name: string; size: number; prefix: Uint8Array }[]): string;
+  /** The same loop over File or Blob objects, reading only the ranges asked for. */
+  inspectFiles(files: ArrayLike<Blob & { name: string }>): Promise<object>;
 }
 
 declare function createVramBudget(options?: object): Promise<VramBudgetModule>;

@@ -247,3 +247,14 @@ TEST_CASE("shards and their index: every named shard given, every tensor where t
   }
   CHECK_THROWS_AS(io::read_safetensors_index("i.index.json", R"({"weight_map":{}})"), InputError);
 }
+
+TEST_CASE("inspect names the quantized layout the tensor names show", "[headers][inspect]") {
+  const std::string h = R"({"model.layers.0.mlp.up_proj.qweight":{"dtype":"I32","shape":[2,4],"data_offsets":[0,32]},)"
+                        R"("model.layers.0.mlp.up_proj.scales":{"dtype":"F16","shape":[1,4],"data_offsets":[32,40]}})";
+  const json r = io::inspect({{header("q.safetensors", safetensors(h, 40))}, {}, std::nullopt});
+  CHECK(r["architecture"]["quantized_layout"] == "gptq/awq packed int");
+  CHECK(r["by_dtype"]["I32"] == 32);
+  const std::string plain = R"({"model.layers.0.mlp.up_proj.weight":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]}})";
+  CHECK_FALSE(io::inspect({{header("p.safetensors", safetensors(plain, 4))}, {}, std::nullopt})["architecture"].contains(
+      "quantized_layout"));
+}

@@ -106,3 +106,40 @@ test('inspect refuses hostile files with exit 2 and the file named', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the wasm module inspects File objects from the ranges it asks for', async () => {
+  const mod = await require(path.join(__dirname, '..', '..', 'web', 'vram-budget.js'))();
+  const header = Buffer.from(JSON.stringify({
+    'model.embed_tokens.weight': { dtype: 'BF16', shape: [4, 2], data_offsets: [0, 16] },
+    'model.layers.0.mlp.up_proj.weight': { dtype: 'F8_E4M3', shape: [2, 2], data_offsets: [16, 20] },
+  }));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(header.length));
+  const bytes = Buffer.concat([len, header, Buffer.alloc(20)]);
+  const reads = [];
+  const file = {
+    name: 'model.safetensors', size: bytes.length,
+    slice: (a, b) => { reads.push(b - a); return new Blob([bytes.subarray(a, b)]); },
+  };
+  const r = await mod.inspectFiles([file]);
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.deepEqual(reads, [8, 8 + header.length]);  // the length, then the header with it: never the data
+  assert.equal(r.tensor_bytes, 20);
+  assert.deepEqual(r.by_dtype, { BF16: 16, F8_E4M3: 4 });
+  assert.equal(r.architecture.blocks, 1);
+  // Hostile entries answer errors, never throw.
+  const bad = [
+    [[], /at least one model file/],
+    ['x', /an array/],
+    [[{ name: 'a.safetensors', size: -1, prefix: new Uint8Array(0) }], /whole number of bytes/],
+    [[{ name: 'a.safetensors', size: 4, prefix: new Uint8Array(8) }], /at most min\(size/],
+    [[{ name: 'a.safetensors', size: 100, prefix: 'text' }], /Uint8Array/],
+    [[{ name: 'a.gguf', size: 24, prefix: new Uint8Array([71, 71, 85, 70, 1, 0, 0, 0, ...new Array(16).fill(0)]) }], /GGUF version 1/],
+  ];
+  for (const [arg, re] of bad) {
+    const out = JSON.parse(mod.inspect(arg));
+    assert.equal(out.ok, false, JSON.stringify(arg));
+    assert.match(out.error.message, re);
+  }
+  assert.equal(JSON.parse(mod.estimate('{"model":"Qwen/Qwen3-8B"}')).ok, true);  // the module still answers
+});

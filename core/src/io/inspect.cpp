@@ -8,6 +8,7 @@
 
 #include "vram/error.hpp"
 #include "vram/formats.hpp"
+#include "vram/io/json_read.hpp"
 #include "vram/io/json_fields.hpp"
 
 namespace vram::io {
@@ -86,6 +87,23 @@ json architecture_from_names(const std::vector<const TensorHeader*>& ts) {
   if (experts > 0) a["experts"] = experts;
   if (embed) a["tied_embeddings"] = !head;
   return a;
+}
+
+/// The quantized layout the tensor names show, as the loaders store them.
+std::string_view quantized_layout(const std::vector<const TensorHeader*>& ts) {
+  // GPTQ/AWQ QuantLinear (qweight, qzeros, scales, g_idx); compressed-tensors pack-quantized
+  // (weight_packed); fp8 (weight_scale, weight_scale_inv); bitsandbytes (quant_state);
+  // gpt-oss MXFP4 (*_blocks with *_scales).
+  constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kMarks{{{".qweight", "gptq/awq packed int"},
+                                                                              {".weight_packed", "compressed-tensors packed"},
+                                                                              {".quant_state", "bitsandbytes"},
+                                                                              {"_blocks", "mxfp4 blocks and scales"},
+                                                                              {".weight_scale_inv", "fp8 block scales"},
+                                                                              {".weight_scale", "per-channel scales"}}};
+  for (const auto& [mark, layout] : kMarks)
+    for (const TensorHeader* t : ts)
+      if (contains(t->name, mark)) return layout;
+  return "";
 }
 
 std::string_view format_name(FileFormat f) {
@@ -170,6 +188,7 @@ json inspect(const InspectInput& in) {
   out["by_dtype"] = by;
   out["tensor_bytes"] = total.in_bytes();
   out["architecture"] = architecture_from_names(all);
+  if (const std::string_view q = quantized_layout(all); !q.empty()) out["architecture"]["quantized_layout"] = q;
   json model = json::object();
   if (in.files.empty()) {
     const auto& idx = in.indexes[0];
@@ -199,6 +218,51 @@ json inspect(const InspectInput& in) {
   out["model"] = model;
   out["notes"] = notes;
   return out;
+}
+
+namespace {
+
+bool is_config_name(std::string_view name) {
+  constexpr std::string_view tail = "config.json";
+  return name.size() >= tail.size() && name.substr(name.size() - tail.size()) == tail && !is_index_name(name);
+}
+
+/// A whole small file: its text, or a request for all of it.
+std::optional<PrefixRequest> whole(const FilePrefix& f) {
+  if (f.size > kMaxHeaderBytes) {
+    throw InputError(f.name, "is " + std::to_string(f.size) + " bytes; an index or config file is at most " +
+                                 std::to_string(kMaxHeaderBytes));
+  }
+  if (f.prefix.size() < f.size) return PrefixRequest{f.size};
+  return std::nullopt;
+}
+
+}  // namespace
+
+json inspect_prefixes(const std::vector<FilePrefix>& files) {
+  InspectInput in;
+  json need = json::array();
+  for (const FilePrefix& f : files) {
+    if (f.prefix.size() > f.size) throw InputError(f.name, "more bytes were given than the file has");
+    if (is_index_name(f.name) || is_config_name(f.name)) {
+      if (auto r = whole(f)) {
+        need.push_back({{"name", f.name}, {"bytes", r->bytes}});
+      } else if (is_index_name(f.name)) {
+        in.indexes.push_back(read_safetensors_index(f.name, f.prefix));
+      } else {
+        in.config = read_json(f.prefix, f.name);
+      }
+      continue;
+    }
+    HeaderStep step = read_header(f.name, f.prefix, f.size);
+    if (auto* h = std::get_if<FileHeader>(&step)) {
+      in.files.push_back(std::move(*h));
+    } else {
+      need.push_back({{"name", f.name}, {"bytes", std::get<PrefixRequest>(step).bytes}});
+    }
+  }
+  if (!need.empty()) return {{"ok", true}, {"v", 1}, {"need", need}};
+  return inspect(in);
 }
 
 }  // namespace vram::io

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "vram/io/headers.hpp"
@@ -22,6 +23,19 @@ struct InspectInput {
 /// Throws InputError when the files contradict each other (an index naming a
 /// shard that was not given, or a tensor its shard does not hold).
 nlohmann::json inspect(const InspectInput& in);
+
+/// One file as far as it has been read: its name, size and first bytes.
+struct FilePrefix {
+  std::string name;
+  std::uint64_t size = 0;
+  std::string prefix;
+};
+
+/// The inspection of `files` (shards, an index, a config.json or a GGUF file)
+/// when every prefix is long enough; otherwise {"ok": true, "need": [{"name",
+/// "bytes"}]}: read those prefixes and call again. Index and config files are
+/// read whole (at most kMaxHeaderBytes).
+nlohmann::json inspect_prefixes(const std::vector<FilePrefix>& files);
 
 /// A Hugging Face-style config.json from a GGUF file's metadata, for the
 /// architectures whose keys map one to one; nullopt for the others.
