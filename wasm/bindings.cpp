@@ -126,7 +126,8 @@ emscripten::val grid(emscripten::val scenario, emscripten::val n_contexts, emscr
 /// One {name, size, prefix} entry of inspect()'s list, checked before any byte is copied.
 bool file_prefix_arg(const emscripten::val& e, std::size_t i, vram::io::FilePrefix& out, std::string& error) {
   const std::string at = "/" + std::to_string(i);
-  if (!e.isObject() || !e["name"].isString() || !e["size"].isNumber() || e["prefix"].isUndefined()) {
+  const bool object = !e.isNull() && !e.isUndefined() && e.typeOf().as<std::string>() == "object";
+  if (!object || !e["name"].isString() || !e["size"].isNumber() || e["prefix"].isUndefined()) {
     error = vram::error_text(at, "must be {name: string, size: number, prefix: Uint8Array}");
     return false;
   }
