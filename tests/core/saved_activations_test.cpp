@@ -1,6 +1,9 @@
 // Budget category terms on hand-computed values: saved activations, logits and loss.
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+#include "vram/error.hpp"
+
 #include "vram/budget/saved_activations.hpp"
 
 using namespace vram;
@@ -50,6 +53,35 @@ TEST_CASE("logits and cross-entropy: materialised, chunked, cut", "[training][sa
   CHECK(logits_loss_term(10, 100, 2, LossKind::chunked, 8, false).bytes == Bytes::of(2000 + 4000 + 1600));
   CHECK(logits_loss_term(10, 100, 2, LossKind::cut, 8, false).bytes == Bytes::of(40));
   CHECK(logits_loss_term(10, 100, 2, LossKind::in_place, 8, false).bytes == Bytes::of(2000 + 40));
+  // torch.compile'd: the 16-bit logits, 4 B of log-sum-exp per token, and a 16-bit gradient of the whole
+  // batch (10 × 100 × 2 B) or, chunked into 8, of one chunk of 2 tokens (2 × 100 × 2 B).
+  CHECK(logits_loss_term(10, 100, 2, LossKind::compiled, 1, false).bytes == Bytes::of(2000 + 40 + 2000));
+  CHECK(logits_loss_term(10, 100, 2, LossKind::compiled_chunked, 8, false).bytes == Bytes::of(2000 + 40 + 400));
+}
+
+TEST_CASE("torch.compile is read from training.compile or training.extra.compile", "[training][compile]") {
+  const auto base = nlohmann::json{{"workload", "training"}, {"model", "meta-llama/Llama-3.2-3B"},
+                                   {"hardware", {{"gpu", "A100-80GB"}}}};
+  auto with = [&](nlohmann::json training) {
+    nlohmann::json s = base;
+    s["training"] = std::move(training);
+    return s;
+  };
+  CHECK_FALSE(test::scenario(with({{"seq_len", 4096}})).training()->training.compile);
+  CHECK(test::scenario(with({{"extra", {{"compile", true}, {"packed", true}}}})).training()->training.compile);
+  CHECK(test::scenario(with({{"compile", true}})).training()->training.compile);
+  // The compiled loss keeps no fp32 log-softmax: the estimate is lower, by the mechanism's bytes.
+  const double eager = test::metric(test::run(with({{"seq_len", 4096}, {"micro_batch", 2}})), "peak_allocated_bytes");
+  const double compiled =
+      test::metric(test::run(with({{"seq_len", 4096}, {"micro_batch", 2}, {"compile", true}})), "peak_allocated_bytes");
+  // materialised 3 × 8,192 × 128,256 × 4 B → compiled 8,192 × 4 B + 8,192 × 128,256 × 2 B.
+  CHECK(eager - compiled == Approx(3.0 * 8192 * 128256 * 4 - (8192.0 * 4 + 8192.0 * 128256 * 2)));
+  try {
+    test::scenario(with({{"extra", 3}}));
+    FAIL("extra must be an object");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/training/extra");
+  }
 }
 
 TEST_CASE("layer widths on a tensor-parallel rank", "[training][saved_activations]") {

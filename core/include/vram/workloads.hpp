@@ -81,6 +81,8 @@ struct TrainingSettings {
   bool chunked_loss = false;
   bool activation_offload = false;
   bool fp8 = false;
+  /// torch.compile on the model and the loss (also read from `extra.compile`).
+  bool compile = false;
   bool train_text_encoder = false;
 };
 

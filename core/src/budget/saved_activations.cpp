@@ -15,6 +15,10 @@ constexpr std::string_view kLossSource =
     "pytorch v2.8 F.cross_entropy = log_softmax + nll_loss (log_softmax saves its output); torchtune v0.6.1 "
     "modules/loss/ce_chunked_output_loss.py (8 chunks); Wijmans et al. 2024, Cut Your Losses in Large-Vocabulary "
     "Language Models (Cut Cross-Entropy)";
+constexpr std::string_view kCompiledLossSource =
+    "pytorch v2.8 torch/_functorch/partitioners.py min_cut_rematerialization_partition (saves graph inputs and "
+    "reductions, recomputes pointwise ops such as exp/log-softmax in backward); torchtune v0.6.1 "
+    "training/_compile.py compile_loss";
 }  // namespace
 
 LayerDims layer_dims(const Architecture& a, std::int64_t tp) {
@@ -93,6 +97,14 @@ Term logits_loss_term(std::int64_t tokens, std::int64_t vocab, std::int64_t b, L
                            Term::product({t, Factor::bytes(4, "fp32 log-sum-exp")})))
         .named("fused cross-entropy")
         .cite(kLossSource);
+  }
+  if (kind == LossKind::compiled || kind == LossKind::compiled_chunked) {
+    const std::int64_t chunk = checked::ceil_div(tokens, std::max<std::int64_t>(1, chunks));
+    return Term::sum(terms(Term::product({t, v, Factor::bytes(b, "logits saved")}),
+                           Term::product({t, Factor::bytes(4, "fp32 log-sum-exp")}),
+                           Term::product({Factor::of(chunk, "tokens of one chunk"), v, Factor::bytes(b, "gradient (fused: no fp32 copy)")})))
+        .named("compiled cross-entropy")
+        .cite(kCompiledLossSource);
   }
   Terms parts;
   if (keep_logits || kind == LossKind::chunked) parts.push_back(Term::product({t, v, Factor::bytes(b, "logits")}));

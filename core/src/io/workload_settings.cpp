@@ -72,6 +72,12 @@ void read_training_switches(const json& b, const std::string& p, TrainingSetting
   t.activation_offload = optional_bool(b, "activation_offload", p).value_or(false);
   t.fp8 = optional_bool(b, "fp8", p).value_or(false);
   t.train_text_encoder = optional_bool(b, "train_text_encoder", p).value_or(false);
+  // `extra` holds framework flags; the ones that change memory are read (compile).
+  t.compile = optional_bool(b, "compile", p).value_or(false);
+  if (const auto e = b.find("extra"); e != b.end()) {
+    if (!e->is_object()) throw InputError(join_path(p, "extra"), "must be an object of framework flags");
+    t.compile = t.compile || optional_bool(*e, "compile", join_path(p, "extra")).value_or(false);
+  }
 }
 
 void read_training_parallel(const json& b, const std::string& p, std::int64_t gpus, TrainingSettings& t) {
@@ -97,7 +103,7 @@ TrainingSettings parse_training(const json& s, std::int64_t gpus, ParseNotes n) 
                     {"framework", "method", "lora_rank", "lora_targets", "precision", "optimizer", "micro_batch",
                      "seq_len", "grad_accum", "checkpointing", "attention", "sharding", "offload", "tensor_parallel",
                      "pipeline_parallel", "context_parallel", "shard_group_size", "optimizer_in_backward",
-                     "chunked_loss", "activation_offload", "fp8", "train_text_encoder"},
+                     "chunked_loss", "activation_offload", "fp8", "train_text_encoder", "compile", "extra"},
                     n.warnings);
   TrainingSettings t;
   t.framework = enum_or(b, "framework", p, kFrameworks, Framework::transformers, n);

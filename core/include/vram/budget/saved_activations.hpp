@@ -54,6 +54,11 @@ enum class LossKind : std::uint8_t {
   chunked,       ///< logits upcast and reduced chunk by chunk (torchtune CEWithChunkedOutputLoss, Liger)
   cut,           ///< logits never materialised, only the log-sum-exp per token (Cut Cross-Entropy)
   in_place,      ///< 16-bit logits kept, the gradient written into them (Unsloth fast_cross_entropy_loss)
+  /// torch.compile'd cross-entropy (chunked or not): AOTAutograd's min-cut partitioner saves the 16-bit
+  /// logits (its input) and the log-sum-exp per token and recomputes the fp32 log-softmax in backward,
+  /// whose fused kernel writes the gradient in the logits' dtype (the fp32 values never leave registers).
+  compiled,
+  compiled_chunked,  ///< the same over chunks: one chunk's gradient at a time
 };
 
 /// Bytes one layer saves for `tokens` tokens of sequences of `seq_len` (eager attention scores need it).

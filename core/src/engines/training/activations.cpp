@@ -67,7 +67,8 @@ Term activations_with(const Plan& c, LayerKernels kernels, LossKind loss) {
   Terms parts = terms(std::move(kept), layer_backward_work_term(d, c.tokens, c.b));
   if (c.place.head) {
     const std::int64_t vocab = checked::ceil_div(a.vocab, c.s.parallel.tensor);
-    parts.push_back(logits_loss_term(c.tokens, vocab, c.b, loss, c.p.loss_chunks, c.p.keep_logits));
+    const bool chunks = loss == LossKind::chunked || loss == LossKind::compiled_chunked;
+    parts.push_back(logits_loss_term(c.tokens, vocab, c.b, loss, chunks ? c.p.loss_chunks : 1, c.p.keep_logits));
   }
   return sum_nonzero(std::move(parts)).named("backward peak");
 }
@@ -76,7 +77,13 @@ Term activations_with(const Plan& c, LayerKernels kernels, LossKind loss) {
 
 Term activations_of(const Plan& c) {
   if (c.m.arch.family == Family::bare) return Term::given(Bytes{}).named("no architecture: not counted");
-  const LossKind loss = loss_of(c);
+  LossKind loss = loss_of(c);
+  // torch.compile: the compiled loss keeps the 16-bit logits and recomputes the fp32 log-softmax.
+  // The layers keep what eager mode saves: the partitioner still saves the matmul inputs, which
+  // are most of it (the fused low end of the range covers the rest).
+  if (c.t.compile && (loss == LossKind::materialized || loss == LossKind::chunked)) {
+    loss = loss == LossKind::chunked ? LossKind::compiled_chunked : LossKind::compiled;
+  }
   Term all = activations_with(c, c.p.kernels, loss);
   // What compiled or fused kernels would keep instead (torch.compile recomputes the
   // pointwise ops; a compiled cross-entropy keeps the 16-bit logits only): the low end.
