@@ -5,6 +5,7 @@
 #include <map>
 
 #include "vram/budget/kv_cache.hpp"
+#include "vram/engines/generation.hpp"
 #include "vram/engines/llamacpp.hpp"
 #include "vram/engines/transformers.hpp"
 #include "vram/engines/vllm.hpp"
@@ -77,6 +78,7 @@ namespace {
 InputError absurd_figure(const Scenario& s, std::string_view figure) {
   const std::string what = std::string(figure) + " would exceed " + format_exact(kMaxPlausibleBytes) +
                            " per GPU, beyond any real system";
+  if (!s.model) return InputError("/generation", what + " (size × frames × batch)");
   double params = 0;  // in floating point: the check must not overflow itself
   for (const auto& t : s.model->tensors)
     params += static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count) * t.layers;
@@ -110,6 +112,7 @@ void check_plausible(const Scenario& s, const Report& r) {
 
 void run_engine(const Scenario& s, Report& r, WeightsMemo* memo) {
   require_estimated(s);
+  if (s.workload == Workload::image || s.workload == Workload::video) return generation::account(s, r);
   switch (s.inference().engine) {
     case Engine::vllm: vllm::account(s, r, memo); break;
     case Engine::llama_cpp: llamacpp::account(s, r, memo); break;
@@ -126,13 +129,9 @@ void require_estimated(const Scenario& s) {
       throw InputError("/workload", std::string("training estimates (framework ") +
                                         std::string(name_of(kFrameworks, s.training()->training.framework)) +
                                         ") are not available in this version yet; the scenario is valid and was "
-                                        "read in full; supported now: inference");
+                                        "read in full; supported now: inference, image, video");
     case Workload::image:
-    case Workload::video:
-      throw InputError("/workload", std::string("\"") + to_string(s.workload) +
-                                        "\" estimates (pipeline \"" + s.model_ref +
-                                        "\") are not available in this version yet; the scenario is valid and was "
-                                        "read in full; supported now: inference");
+    case Workload::video: return;
   }
 }
 
@@ -155,9 +154,11 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
   for (const auto& c : r.components) {
     if (c.id == "cuda_context" || c.id == "non_torch" || c.id == "cuda_graphs") outside_allocator += c.bytes;
   }
-  if (s.inference().engine != Engine::llama_cpp)
-    r.metric("peak_reserved_bytes", static_cast<double>((r.total - outside_allocator).in_bytes()));
-  r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
+  if (s.workload == Workload::inference) {  // generation engines set their own peaks
+    if (s.inference().engine != Engine::llama_cpp)
+      r.metric("peak_reserved_bytes", static_cast<double>((r.total - outside_allocator).in_bytes()));
+    r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
+  }
   io::ObjectText gpu;
   gpu.set("id", s.gpu.id)
       .set("name", s.gpu.name)
