@@ -122,7 +122,7 @@ TEST_CASE("the generation block is read for image and video", "[scenario][genera
   CHECK(error_path(off) == "/generation/offload");
 }
 
-TEST_CASE("every public training, image and video case is read, then refused by the engine layer",
+TEST_CASE("every public training case is read, then refused; every image and video case is estimated",
           "[scenario][accuracy][public]") {
   const std::string text = test::read_file(std::string(VRAM_SHARED_DIR) + "/accuracy/public.jsonl");
   if (text.empty()) {
@@ -131,17 +131,24 @@ TEST_CASE("every public training, image and video case is read, then refused by 
   }
   std::istringstream in(text);
   std::string line;
-  int read = 0;
+  int read = 0, generated = 0;
   while (std::getline(in, line)) {
     const json c = json::parse(line);
-    if (c["scenario"].value("workload", "inference") == "inference") continue;
+    const std::string workload = c["scenario"].value("workload", "inference");
+    if (workload == "inference") continue;
     CAPTURE(c["id"].get<std::string>());
     const json r = json::parse(estimate_json(c["scenario"].dump(), test::catalog()));
-    CHECK(r["ok"] == false);
+    if (workload == "image" || workload == "video") {
+      CHECK(r["ok"] == true);
+      generated += r["ok"] == true;
+      continue;
+    }
+    REQUIRE(r["ok"] == false);
     // A catalog miss for a training model is a /model error; everything else reads in full.
     const std::string path = r["error"]["path"];
     CHECK((path == "/workload" || path == "/model"));
     read += path == "/workload";
   }
-  CHECK(read >= 90);
+  CHECK(read >= 30);
+  CHECK(generated >= 60);
 }
