@@ -258,9 +258,24 @@ void write_details(const Setup& u, const std::vector<PhaseBudget>& all, const Ph
 
 }  // namespace
 
+/// The caching allocator releases unused cached blocks and retries when a
+/// request does not fit, so the cache never takes the card beyond its memory.
+void cap_cache(PhaseBudget& b, Bytes room) {
+  if (!b.cache || b.cache->bytes <= room) return;
+  const Bytes kept = std::max(Bytes{}, room);
+  b.cache = Term::given(kept)
+                .named("cached blocks the card still holds")
+                .noted("the rest is released when a request does not fit")
+                .cite("PyTorch 2.5 CUDACachingAllocator: on a failed cudaMalloc, unused cached blocks are freed and "
+                      "the allocation retried (c10/cuda/CUDACachingAllocator.cpp release_cached_blocks)")
+                .within({Bytes{}, kept});
+}
+
 void account(const Scenario& s, Report& r) {
   const Setup u = resolve(s, r);
   std::vector<PhaseBudget> all = phases(u);
+  const Bytes context = cuda_context(u.gpus > 1).bytes;
+  for (auto& b : all) cap_cache(b, s.gpu.memory - context - b.allocated());
   const auto peak = std::max_element(all.begin(), all.end(),
                                      [](const PhaseBudget& a, const PhaseBudget& b) { return a.reserved() < b.reserved(); });
   const bool multi_gpu = u.gpus > 1;
