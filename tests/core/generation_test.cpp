@@ -298,3 +298,18 @@ TEST_CASE("bad generation input names the field and what is allowed", "[generati
   tiled["generation"]["vae_tiling"] = true;
   CHECK(error_path(tiled) == "/generation/vae_tiling");
 }
+
+TEST_CASE("more pipelines: FLUX.1-schnell, SD 1.5 (and its old id), Wan 2.2 A14B's two experts", "[generation][catalog]") {
+  CHECK(test::catalog().find_pipeline("runwayml/stable-diffusion-v1-5") ==
+        test::catalog().find_pipeline("stable-diffusion-v1-5/stable-diffusion-v1-5"));
+  CHECK(part("black-forest-labs/FLUX.1-schnell", "transformer").inventory.params() == 11'891'178'560);
+  json a14b = wan14(1);
+  a14b["model"] = "Wan-AI/Wan2.2-T2V-A14B";
+  // --offload_model: one expert on the GPU at a time, as for the single 14B DiT.
+  CHECK(test::metric(test::run(a14b), "weights_bytes") == test::metric(test::run(wan14(1)), "weights_bytes"));
+  json sharded = wan14(4);
+  sharded["model"] = "Wan-AI/Wan2.2-T2V-A14B";
+  // Without offload both experts stay resident, each sharded over the 4 GPUs.
+  CHECK(test::metric(test::run(sharded), "weights_bytes") ==
+        test::metric(test::run(wan14(4)), "weights_bytes") + 14'288'491'584.0 * 4 / 4);
+}

@@ -82,7 +82,7 @@ Term unet_level_peak(const Component& d, const DenoiseShape& s, std::size_t l) {
   const ComponentConfig& c = d.config;
   const Count ch = c.block_channels[l];
   const Count px = Count(s.latent.latent_height >> l) * (s.latent.latent_width >> l);
-  const Count heads = ch / c.head_dim;
+  const Count heads = c.heads > 0 ? Count(c.heads) : ch / c.head_dim;  // SD 1.x: fixed heads; SDXL: 64 per head
   Term ff = Term::product({Factor::of(s.batch, "samples"), Factor::of(px, "tokens"), Factor::of(ch, "channels"),
                            Factor::of(18, "GEGLU live copies"), Factor::bytes(s.elem)})
                 .named("transformer feed-forward");

@@ -66,9 +66,12 @@ std::optional<Term> resident_weights(const Setup& u, const Placed& x, const Plac
     case GenOffload::none: return component_weights(*x.c, x.format, x.shards);
     case GenOffload::model:
       if (u.p->runtime == Runtime::wan) {
-        // --offload_model: T5 and CLIP go back to the CPU after encoding, the DiT before the decode; the VAE stays.
-        const bool kept = role == Role::vae || (role == Role::denoiser && running != nullptr &&
-                                                role_of(running->c->kind) != Role::vae);
+        // --offload_model: T5 and CLIP go back to the CPU after encoding, the DiT before the decode; the VAE
+        // stays. Of two experts (Wan 2.2 A14B) only the one denoising is on the GPU.
+        const bool encoding = running != nullptr && role_of(running->c->kind) != Role::vae &&
+                              role_of(running->c->kind) != Role::denoiser;
+        const bool kept = role == Role::vae ||
+                          (role == Role::denoiser && encoding && x.c == u.p->first(Role::denoiser));
         if (!kept && !runs) return std::nullopt;
       } else if (!runs) {
         return std::nullopt;
@@ -77,9 +80,10 @@ std::optional<Term> resident_weights(const Setup& u, const Placed& x, const Plac
     case GenOffload::group: {
       if (!runs) return std::nullopt;
       Term whole = component_weights(*x.c, x.format, x.shards);
-      if (x.c->config.layers < 2) return whole;
+      const std::int64_t blocks = x.c->config.layers + x.c->config.single_layers;
+      if (blocks < 2) return whole;
       return Term::product(terms(std::move(whole)),
-                           {Factor::real(2.0 / static_cast<double>(x.c->config.layers), "of the blocks (2 resident)")},
+                           {Factor::real(2.0 / static_cast<double>(blocks), "of the blocks (2 resident)")},
                            Rounding::ceil)
           .named(x.c->name)
           .cite(kGroupSource);
