@@ -25,7 +25,7 @@ constexpr std::string_view kUnetSource =
     "BasicTransformerBlock (GEGLU: proj to 8 × C, gate, product) and attention_processor.py (AttnProcessor: scores "
     "and softmax materialised; AttnProcessor2_0: SDPA)";
 
-Term wan_attention_phase(const Component& d, const DenoiseShape& s, Count t) {
+Term wan_attention_phase(const Component& d, Count t) {
   Term attn = Term::product({Factor::of(t, "tokens"), Factor::of(d.config.hidden, "hidden"),
                              Factor::bytes(42, "fp32 residual 4 + fp32 modulated input 4 + q,k,v 6 + RoPE q 4 + RoPE k fp64 24")})
                   .named("self-attention with RoPE");
@@ -33,14 +33,13 @@ Term wan_attention_phase(const Component& d, const DenoiseShape& s, Count t) {
                             Factor::of(Count(10) * d.config.hidden + Count(4) * d.config.ffn,
                                        "B/token (fp32 residual and input 4+4, bf16 input 2 per hidden; FFN and GELU 2+2 per ffn)")})
                  .named("FFN");
-  (void)s;
   return Term::max_of(terms(std::move(attn), std::move(ffn))).cite(kWanSource);
 }
 
 Term wan_working_set(const Component& d, const DenoiseShape& s) {
   const Count t = Count(s.tokens) * s.batch;
   Terms parts;
-  parts.push_back(wan_attention_phase(d, s, t));
+  parts.push_back(wan_attention_phase(d, t));
   if (d.config.per_token_time)
     parts.push_back(Term::product({Factor::of(t, "tokens"), Factor::of(d.config.hidden, "hidden"),
                                    Factor::bytes(48, "2 × 6 fp32 modulation vectors")})

@@ -11,7 +11,7 @@ using checked::Count;
 namespace {
 
 constexpr std::string_view kDecoder2dSource =
-    "diffusers v0.35 autoencoders/vae.py Decoder and resnet.py ResnetBlock2D (input kept for the shortcut, norm and "
+    "diffusers v0.30 autoencoders/vae.py Decoder and resnet.py ResnetBlock2D (input kept for the shortcut, norm and "
     "SiLU outputs live at once), Upsample2D (bf16 upcast to fp32 around nearest interpolation)";
 constexpr std::string_view kDecoder3dSource =
     "Wan2.1 @9737cba9 wan/modules/vae.py WanVAE_.decode (one latent frame per call, CACHE_T = 2 frames cached per "
@@ -49,16 +49,16 @@ Terms levels_2d(const Component& vae, const DecodeShape& s) {
         out.push_back(Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(px, "queries"),
                                      Factor::of(px, "keys"), Factor::of(2, "scores + softmax"), Factor::bytes(s.elem)})
                           .named("mid-block attention scores (naive)"));
-      out.push_back(std::move(resnet));
+      out.push_back(std::move(resnet).named("mid block"));
       continue;
     }
     const double per_elem = s.elem == 2 ? 6.5 : 2.25 * static_cast<double>(s.elem);
     Term up = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(c_in, "channels"),
                              Factor::of(px, "pixels"),
-                             Factor::real(per_elem, "B/element (quarter-size input, interpolated, conv output)")},
+                             Factor::real(per_elem, "B/element (quarter-size input, fp32 copy and interpolation, conv output)")},
                             Rounding::ceil)
                   .named("upsample");
-    out.push_back(Term::max_of(terms(std::move(resnet), std::move(up))));
+    out.push_back(Term::max_of(terms(std::move(resnet), std::move(up))).named("decoder level"));
   }
   return out;
 }
