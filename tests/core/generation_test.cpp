@@ -6,6 +6,7 @@
 #include "test_support.hpp"
 #include "vram/budget/generation.hpp"
 #include "vram/error.hpp"
+#include "vram/plan.hpp"
 
 using namespace vram;
 using namespace vram::generation;
@@ -312,4 +313,25 @@ TEST_CASE("more pipelines: FLUX.1-schnell, SD 1.5 (and its old id), Wan 2.2 A14B
   // Without offload both experts stay resident, each sharded over the 4 GPUs.
   CHECK(test::metric(test::run(sharded), "weights_bytes") ==
         test::metric(test::run(wan14(4)), "weights_bytes") + 14'288'491'584.0 * 4 / 4);
+}
+
+TEST_CASE("a pasted pipeline is read like a catalog one; bounds guard its divisors", "[generation][errors]") {
+  json p = json::parse(test::read_file(std::string(VRAM_SOURCE_DIR) + "/models/pipelines/black-forest-labs__FLUX.1-dev.json"));
+  p["id"] = "my/flux";
+  const Report r = test::run({{"workload", "image"}, {"model", p}});
+  CHECK(r.total == test::run(flux()).total);
+  json bad = p;
+  bad["components"][3]["config"]["spatial"] = 0;
+  CHECK(error_path({{"workload", "image"}, {"model", bad}}) == "/model/components/3/config/spatial");
+  bad = p;
+  bad["components"][2]["config"]["patch"] = {1, 0, 2};
+  CHECK(error_path({{"workload", "image"}, {"model", bad}}) == "/model/components/2/config/patch");
+  bad = p;
+  bad["components"][3]["config"]["block_channels"] = json::array();
+  CHECK(error_path({{"workload", "image"}, {"model", bad}}) == "/model/components/3/config/block_channels");
+  // The LLM solvers refuse image and video scenarios instead of reading inference settings.
+  const json plan = plan_json(flux().dump(), test::catalog());
+  CHECK(plan["ok"] == false);
+  CHECK(plan["error"]["path"] == "/workload");
+  CHECK(catalog_summary_json(test::catalog())["pipelines"].size() == test::catalog().pipelines().size());
 }

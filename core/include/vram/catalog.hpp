@@ -74,6 +74,12 @@ class Catalog {
   std::vector<Gpu> gpus_;
 };
 
+namespace generation {
+/// The catalog's image and video pipelines for a face to list: id, modality,
+/// native geometry and each component's name, kind and parameters.
+nlohmann::json pipelines_summary_json(const Catalog& catalog);
+}  // namespace generation
+
 /// The files embedded from models/ at build time (generated source).
 std::vector<CatalogFile> embedded_catalog_files();
 

@@ -1,5 +1,7 @@
 // Budget category: transient working memory of generation (no autograd, so
 // only the tensors alive at the largest point of one forward pass count).
+#include <algorithm>
+
 #include "vram/budget/generation.hpp"
 
 namespace vram::generation {
@@ -126,7 +128,7 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
 }
 
 Term fsdp_unsharded_blocks(const Component& d, std::int64_t elem) {
-  const Count per_block = Count(d.inventory.params()) / d.config.layers;
+  const Count per_block = Count(d.inventory.params()) / std::max<std::int64_t>(1, d.config.layers);
   return Term::product({Factor::of(2, "blocks (running + next all-gather)"), Factor::of(per_block, "params per block"),
                         Factor::bytes(elem, "MixedPrecision param_dtype")})
       .named("FSDP unsharded blocks")

@@ -1,6 +1,7 @@
 // Reading models/pipelines/*.json into Pipeline values.
 #include <nlohmann/json.hpp>
 
+#include "vram/catalog.hpp"
 #include "vram/error.hpp"
 #include "vram/generation/pipeline.hpp"
 #include "vram/io/json_fields.hpp"
@@ -111,6 +112,37 @@ void read_vae_fields(const json& j, const std::string& p, ComponentConfig& c) {
   c.out_patch = io::optional_int(j, "out_patch", p, {1, 8}).value_or(1);
 }
 
+/// Bounds every field the budget terms divide by or shift with, so a pasted
+/// pipeline cannot reach a division by zero or an oversized shift.
+void check_component(const Component& c, const std::string& p) {
+  const ComponentConfig& k = c.config;
+  const std::string cp = p + "/config";
+  auto need = [&](bool ok, const char* field, const char* what) {
+    if (!ok) throw InputError(cp + "/" + field, std::string("is required for a ") + std::string(name_of(kComponentKinds, c.kind)) +
+                                                    " component: " + what);
+  };
+  for (auto v : k.patch) need(v >= 1 && v <= 16, "patch", "[t, h, w], each 1 to 16");
+  switch (c.kind) {
+    case ComponentKind::unet:
+      need(!k.block_channels.empty() && k.block_channels.size() <= 8, "block_channels", "1 to 8 levels");
+      need(k.heads > 0 || k.head_dim > 0, "head_dim", "heads or head_dim");
+      need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
+      break;
+    case ComponentKind::vae_2d:
+    case ComponentKind::vae_3d:
+      need(k.spatial >= 1 && k.spatial <= 64, "spatial", "the spatial compression, 1 to 64");
+      need(k.latent_channels >= 1, "latent_channels", "at least 1");
+      need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
+      if (c.kind == ComponentKind::vae_2d)
+        need(!k.block_channels.empty() && k.block_channels.size() <= 8, "block_channels", "1 to 8 levels");
+      else
+        need(k.base_dim >= 1 && !k.dim_mult.empty() && k.dim_mult.size() <= 8 && k.temporal >= 1, "dim_mult",
+             "base_dim, 1 to 8 dim_mult levels and temporal");
+      break;
+    default: break;
+  }
+}
+
 Component read_component(const json& j, const std::string& p) {
   io::require_object(j, p, "a pipeline component");
   Component c;
@@ -126,6 +158,7 @@ Component read_component(const json& j, const std::string& p) {
   const json cfg = j.value("config", json::object());
   read_transformer_fields(cfg, p + "/config", c.config);
   read_vae_fields(cfg, p + "/config", c.config);
+  check_component(c, p);
   c.inventory = inventory_of(c, p);
   return c;
 }
@@ -166,6 +199,24 @@ Pipeline parse_pipeline(const json& j, const std::string& path) {
   if (!p.first(Role::denoiser)) throw InputError(path + "/components", "needs a denoiser");
   if (!p.first(Role::vae)) throw InputError(path + "/components", "needs a VAE");
   return p;
+}
+
+json pipelines_summary_json(const Catalog& catalog) {
+  json out = json::array();
+  for (const auto& p : catalog.pipelines()) {
+    json parts = json::array();
+    for (const auto& c : p->components)
+      parts.push_back({{"name", c.name}, {"kind", name_of(kComponentKinds, c.kind)}, {"params", c.params}});
+    out.push_back({{"id", p->id},
+                   {"aliases", p->aliases},
+                   {"modality", name_of(kModalities, p->modality)},
+                   {"runtime", name_of(kRuntimes, p->runtime)},
+                   {"width", p->width},
+                   {"height", p->height},
+                   {"frames", p->frames},
+                   {"components", parts}});
+  }
+  return out;
 }
 
 }  // namespace vram::generation
