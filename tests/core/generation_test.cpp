@@ -7,6 +7,7 @@
 #include "vram/budget/generation.hpp"
 #include "vram/error.hpp"
 #include "vram/plan.hpp"
+#include "vram/accuracy.hpp"
 
 using namespace vram;
 using namespace vram::generation;
@@ -334,4 +335,31 @@ TEST_CASE("a pasted pipeline is read like a catalog one; bounds guard its diviso
   CHECK(plan["ok"] == false);
   CHECK(plan["error"]["path"] == "/workload");
   CHECK(catalog_summary_json(test::catalog())["pipelines"].size() == test::catalog().pipelines().size());
+}
+
+TEST_CASE("generation accuracy on the public measurements holds its bar", "[generation][accuracy][public]") {
+  const std::string text = test::read_file(std::string(VRAM_SHARED_DIR) + "/accuracy/public.jsonl");
+  if (text.empty()) {
+    WARN("shared/accuracy/public.jsonl not found beside the checkout; skipped");
+    return;
+  }
+  const AccuracyRun run = run_accuracy(text, test::catalog());
+  auto find = [&](const char* group, const char* metric) -> const MetricSummary* {
+    for (const auto& s : run.summary)
+      if (s.group == group && s.metric == metric) return &s;
+    return nullptr;
+  };
+  const MetricSummary* video = find("video", "peak_device_bytes");
+  const MetricSummary* weights = find("image", "weights_bytes");
+  const MetricSummary* reserved = find("image", "peak_reserved_bytes");
+  REQUIRE(video != nullptr);
+  REQUIRE(weights != nullptr);
+  REQUIRE(reserved != nullptr);
+  // The issue's bar (median 12 %, 90th percentile 30 %) where the estimator meets it today.
+  CHECK(video->n >= 30);
+  CHECK(video->median_abs <= 0.12);
+  CHECK(video->p90_abs <= 0.30);
+  CHECK(weights->n >= 13);
+  CHECK(weights->median_abs <= 0.05);
+  CHECK(reserved->p90_abs <= 0.30);
 }
