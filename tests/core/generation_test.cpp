@@ -363,3 +363,40 @@ TEST_CASE("generation accuracy on the public measurements holds its bar", "[gene
   CHECK(weights->median_abs <= 0.05);
   CHECK(reserved->p90_abs <= 0.30);
 }
+
+TEST_CASE("text encoders, FSDP blocks, latents and the decode cache on hand-computed values", "[generation][terms]") {
+  const Part& clip = part("stabilityai/stable-diffusion-xl-base-1.0", "text_encoder");
+  CHECK(text_encoder_forward(clip, 1, 2).bytes == Bytes::of(77LL * 2 * (4 * 768 + 3 * 3072)));
+  const Part& t5 = part("black-forest-labs/FLUX.1-dev", "text_encoder_2");
+  // Eager T5 attention: scores, fp32 softmax and probabilities per head (2 + 4 + 2 B).
+  CHECK(text_encoder_forward(t5, 1, 2).bytes == Bytes::of(512LL * 2 * (4 * 4096 + 3 * 10240) + 64LL * 512 * 512 * 8));
+  const Part& wan = part("Wan-AI/Wan2.1-T2V-14B", "transformer");
+  CHECK(fsdp_unsharded_blocks(wan, 2).bytes == Bytes::of(2 * (14'288'491'584LL / 40) * 2));
+  const GenerationSettings g;
+  const LatentGeometry geo = latent_geometry(pipeline("Wan-AI/Wan2.1-T2V-14B"), g, 1280, 720, 81);
+  CHECK(latent_tensors(geo, 1, 4).bytes == Bytes::of(4LL * 16 * 21 * 90 * 160 * 4));
+  DecodeShape s;
+  s.latent = latent_geometry(pipeline("stabilityai/stable-diffusion-xl-base-1.0"), g, 1024, 1024, 0);
+  s.width = s.height = 1024;
+  s.samples = 4;
+  s.elem = 4;
+  const Term cache = vae_decode_cache(part("stabilityai/stable-diffusion-xl-base-1.0", "vae"), s);
+  // The 512-channel level at 512² (input, norm, SiLU in fp32) stays cached beside the 1024² level.
+  CHECK(cache.bytes == Bytes::of(3LL * 512 * 262144 * 4));
+  REQUIRE(cache.range);
+  CHECK(cache.range->high == Bytes::of(3LL * 512 * 16384 * 4 + 3LL * 512 * 65536 * 4 + 3LL * 512 * 262144 * 4));
+}
+
+TEST_CASE("the allocator cache never takes the card beyond its memory", "[generation][engine]") {
+  const json ti2v = {{"workload", "video"},
+                     {"model", "Wan-AI/Wan2.2-TI2V-5B"},
+                     {"hardware", {{"gpu", "RTX-4090"}, {"count", 4}}},
+                     {"headroom", 0},
+                     {"generation", {{"offload", "model"}, {"text_encoder", "cpu"}, {"sequence_parallel", 4}}}};
+  const Report r = test::run(ti2v);
+  CHECK(test::metric(r, "peak_allocated_bytes") + 1.51 * (1 << 30) < static_cast<double>(r.capacity.in_bytes()));
+  CHECK(r.total <= r.capacity);
+  const vram::Component* cache = r.find_component("allocator_cache");
+  REQUIRE(cache != nullptr);
+  CHECK(cache->bytes > Bytes{});
+}
