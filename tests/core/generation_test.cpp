@@ -188,8 +188,11 @@ TEST_CASE("the VAE decode peak follows the decoder's own levels", "[generation][
   s.latent = latent_geometry(pipeline("black-forest-labs/FLUX.1-dev"), g, 1024, 1024, 0);
   s.width = s.height = 1024;
   const Part& vae = part("black-forest-labs/FLUX.1-dev", "vae");
+  s.bf16 = true;
   // bf16: the last upsample (256 channels at 1024²) with its fp32 interpolation, 6.5 B per element.
   CHECK(vae_decode_peak(vae, s).bytes == Bytes::of(256LL * 1048576 * 13 / 2 + 3LL * 1048576 * 2));
+  s.bf16 = false;  // fp16: interpolated as it is, 2.25 copies of the upsampled tensor
+  CHECK(vae_decode_peak(vae, s).bytes == Bytes::of(3LL * 256 * 1048576 * 2 + 3LL * 1048576 * 2));
   DecodeShape x = s;
   x.latent = latent_geometry(pipeline("stabilityai/stable-diffusion-xl-base-1.0"), g, 1024, 1024, 0);
   x.samples = x.samples_at_once = 4;
@@ -305,6 +308,16 @@ TEST_CASE("more pipelines: FLUX.1-schnell, SD 1.5 (and its old id), Wan 2.2 A14B
   CHECK(test::catalog().find_pipeline("runwayml/stable-diffusion-v1-5") ==
         test::catalog().find_pipeline("stable-diffusion-v1-5/stable-diffusion-v1-5"));
   CHECK(part("black-forest-labs/FLUX.1-schnell", "transformer").inventory.params() == 11'891'178'560);
+  CHECK(part("stabilityai/stable-diffusion-3-medium-diffusers", "transformer").inventory.params() == 2'028'328'000);
+  // SD3's joint sequence: 4096 image tokens + 77 CLIP + 256 T5 tokens, doubled by CFG, fp16.
+  const Report sd3 = test::run({{"workload", "image"}, {"model", "stabilityai/stable-diffusion-3-medium-diffusers"}});
+  CHECK(sd3.find_component("vae_decode") != nullptr);
+  DenoiseShape j;
+  j.tokens = j.full_tokens = 4096;
+  j.text_tokens = 77 + 256;
+  j.batch = 2;
+  CHECK(denoiser_working_set(part("stabilityai/stable-diffusion-3-medium-diffusers", "transformer"), j).bytes ==
+        Bytes::of((4096LL + 333) * 2 * 2 * (6 * 1536 + 2 * 6144)));
   json a14b = wan14(1);
   a14b["model"] = "Wan-AI/Wan2.2-T2V-A14B";
   // --offload_model: one expert on the GPU at a time, as for the single 14B DiT.

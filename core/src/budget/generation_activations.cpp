@@ -65,6 +65,17 @@ Term flux_working_set(const Component& d, const DenoiseShape& s) {
       .cite(kFluxSource);
 }
 
+Term mmdit_working_set(const Component& d, const DenoiseShape& s) {
+  const Count t = (Count(s.tokens) + s.text_tokens) * s.batch;
+  const Count per_token = Count(s.elem) * (Count(6) * d.config.hidden + Count(2) * d.config.ffn);
+  return Term::product({Factor::of(t, "joint tokens"),
+                        Factor::of(per_token, "B/token (residual, norm, q, k, v, attention out: 6 per hidden; MLP and "
+                                              "GELU: 2 per ffn)")})
+      .named("joint block")
+      .cite("diffusers v0.35 attention.py JointTransformerBlock and attention_processor.py JointAttnProcessor2_0 "
+            "(image and text tokens attend jointly through SDPA)");
+}
+
 /// Down-path outputs the UNet keeps for its skip connections.
 Term unet_skips(const Component& d, const DenoiseShape& s) {
   const ComponentConfig& c = d.config;
@@ -117,8 +128,11 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
   switch (d.kind) {
     case ComponentKind::unet: return unet_working_set(d, s);
     case ComponentKind::flux:
+    case ComponentKind::mmdit:
     case ComponentKind::wan_dit: {
-      Term base = d.kind == ComponentKind::flux ? flux_working_set(d, s) : wan_working_set(d, s);
+      Term base = d.kind == ComponentKind::flux    ? flux_working_set(d, s)
+                  : d.kind == ComponentKind::mmdit ? mmdit_working_set(d, s)
+                                                   : wan_working_set(d, s);
       if (s.attention == GenAttention::efficient) return base;
       return Term::sum(terms(std::move(base), naive_scores(d, s)));
     }

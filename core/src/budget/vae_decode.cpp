@@ -52,7 +52,7 @@ Terms levels_2d(const Component& vae, const DecodeShape& s) {
       out.push_back(std::move(resnet).named("mid block"));
       continue;
     }
-    const double per_elem = s.elem == 2 ? 6.5 : 2.25 * static_cast<double>(s.elem);
+    const double per_elem = s.bf16 ? 6.5 : 2.25 * static_cast<double>(s.elem);
     Term up = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(c_in, "channels"),
                              Factor::of(px, "pixels"),
                              Factor::real(per_elem, "B/element (quarter-size input, fp32 copy and interpolation, conv output)")},

@@ -57,6 +57,7 @@ struct DecodeShape {
   std::int64_t samples_at_once = 1;  ///< batch, or 1 with slicing
   std::int64_t samples = 1;          ///< outputs held when the decode ends
   std::int64_t elem = 2;
+  bool bf16 = false;  ///< Upsample2D interpolates bf16 tensors in fp32
   bool tiling = false;
   GenAttention attention = GenAttention::efficient;
 };

@@ -24,15 +24,17 @@ enum class ComponentKind : std::uint8_t {
   t5_encoder,   ///< T5 v1.1 / umT5 encoder stack (T5EncoderModel)
   clip_vision,  ///< CLIP vision tower (image conditioning); counted, not inventoried
   flux,         ///< FLUX.1 MMDiT: double-stream and single-stream blocks
+  mmdit,        ///< SD3 / SD3.5 MMDiT (SD3Transformer2DModel): joint blocks, the last context-pre-only
   unet,         ///< UNet2DConditionModel (SD, SDXL); counted, not inventoried
   wan_dit,      ///< Wan 2.x DiT (WanModel)
   vae_2d,       ///< AutoencoderKL (2D)
   vae_3d,       ///< causal 3D video VAE (Wan VAE)
 };
-inline constexpr std::array<Choice<ComponentKind>, 8> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 9> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
+                                                                      {ComponentKind::mmdit, "mmdit"},
                                                                       {ComponentKind::unet, "unet"},
                                                                       {ComponentKind::wan_dit, "wan_dit"},
                                                                       {ComponentKind::vae_2d, "vae_2d"},

@@ -104,12 +104,16 @@ void add_residents(const Setup& u, PhaseBudget& b) {
     if (auto w = resident_weights(u, x, b.running)) b.resident.push_back({&x, std::move(*w)});
 }
 
+/// Text tokens in the joint sequence: FLUX takes the T5 tokens; SD3 the CLIP
+/// tokens (both CLIPs side by side in channels) followed by the T5 tokens.
 std::int64_t text_tokens(const Setup& u) {
-  std::int64_t t = 0;
-  if (u.p->first(Role::denoiser)->kind != ComponentKind::flux) return 0;
+  const ComponentKind k = u.p->first(Role::denoiser)->kind;
+  if (k != ComponentKind::flux && k != ComponentKind::mmdit) return 0;
+  std::int64_t t5 = 0, clip = 0;
   for (const auto* c : u.p->all(Role::text_encoder))
-    if (c->kind == ComponentKind::t5_encoder) t = std::max(t, c->config.tokens);
-  return t;
+    (c->kind == ComponentKind::t5_encoder ? t5 : clip) = std::max(c->kind == ComponentKind::t5_encoder ? t5 : clip,
+                                                                   c->config.tokens);
+  return k == ComponentKind::mmdit ? t5 + clip : t5;
 }
 
 PhaseBudget denoise_phase(const Setup& u, const Placed& den) {
@@ -156,6 +160,7 @@ PhaseBudget decode_phase(const Setup& u, const Placed& vae) {
   s.samples = u.g.batch;
   s.samples_at_once = (u.g.vae_slicing || u.p->runtime == Runtime::wan) ? 1 : u.g.batch;
   s.elem = std::max<std::int64_t>(2, vae.format.format.linear.elem_bits / 8);
+  s.bf16 = vae.plain == StoredDtype::bf16;
   s.tiling = u.g.vae_tiling;
   s.attention = u.g.attention;
   if (vae.c->config.force_upcast && vae.plain == StoredDtype::fp16) {
@@ -211,10 +216,11 @@ std::string_view weights_id(const Setup& u, const Placed& x) {
   return "weights";
 }
 
-constexpr std::array<Choice<ComponentKind>, 8> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
+constexpr std::array<Choice<ComponentKind>, 9> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
                                                              {ComponentKind::t5_encoder, "Weights: T5 encoder"},
                                                              {ComponentKind::clip_vision, "Weights: CLIP image encoder"},
                                                              {ComponentKind::flux, "Weights: FLUX transformer"},
+                                                             {ComponentKind::mmdit, "Weights: SD3 transformer"},
                                                              {ComponentKind::unet, "Weights: UNet"},
                                                              {ComponentKind::wan_dit, "Weights: Wan DiT"},
                                                              {ComponentKind::vae_2d, "Weights: VAE"},

@@ -98,6 +98,30 @@ Inventory flux(const ComponentConfig& c) {
   return inv;
 }
 
+/// SD3Transformer2DModel (diffusers v0.35 transformer_sd3.py): patch
+/// embedding, timestep and pooled-text embedders, context embedder, joint
+/// blocks (AdaLayerNormZero for both streams, joint attention with added
+/// projections, two GELU MLPs) whose last one is context-pre-only
+/// (AdaLayerNormContinuous, no context output or MLP), norm_out and proj_out.
+Inventory mmdit(const ComponentConfig& c) {
+  Inventory inv;
+  const Count d = c.hidden, L = c.layers;
+  const Count patch = Count(c.patch[1]) * c.patch[2];
+  inv.other = Count(c.in_channels) * patch * d + d;  // Conv2d patch embedding
+  add(inv, c.freq_dim, d, 1);
+  add(inv, d, d, 2);
+  add(inv, c.pooled_dim, d, 1);
+  add(inv, c.text_dim, d, 1);
+  add(inv, d, 6 * d, L * 2 - 1);
+  add(inv, d, 2 * d, 1);
+  add(inv, d, d, L * 8 - 1);
+  add(inv, d, c.ffn, L * 2 - 1);
+  add(inv, c.ffn, d, L * 2 - 1);
+  add(inv, d, 2 * d, 1);
+  add(inv, d, Count(c.out_channels) * patch, 1);
+  return inv;
+}
+
 /// WanModel (Wan2.1 @9737cba9 wan/modules/model.py): 3D patch embedding,
 /// text and time embeddings, per block self- and cross-attention (q/k/v/o,
 /// RMS q/k norms), the affine cross-attention LayerNorm, the GELU FFN and the
@@ -146,6 +170,7 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::clip_text: require_fields(c, path); return clip_text(c.config);
     case ComponentKind::t5_encoder: require_fields(c, path); return t5_encoder(c.config);
     case ComponentKind::flux: require_fields(c, path); return flux(c.config);
+    case ComponentKind::mmdit: require_fields(c, path); return mmdit(c.config);
     case ComponentKind::wan_dit: require_fields(c, path); return wan_dit(c.config);
     case ComponentKind::clip_vision:
     case ComponentKind::unet:

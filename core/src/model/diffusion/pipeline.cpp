@@ -16,6 +16,7 @@ Role role_of(ComponentKind k) {
     case ComponentKind::t5_encoder: return Role::text_encoder;
     case ComponentKind::clip_vision: return Role::image_encoder;
     case ComponentKind::flux:
+    case ComponentKind::mmdit:
     case ComponentKind::unet:
     case ComponentKind::wan_dit: return Role::denoiser;
     case ComponentKind::vae_2d:
