@@ -18,6 +18,11 @@ namespace vram {
 using nlohmann::json;
 
 std::string model_summary_json(const Scenario& s) {
+  if (!s.model) {  // an image or video pipeline
+    io::ObjectText p;
+    p.set("ref", s.model_ref);
+    return p.str();
+  }
   const Model& m = *s.model;
   const Architecture& a = m.arch;
   io::ObjectText j;
