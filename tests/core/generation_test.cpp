@@ -266,6 +266,13 @@ TEST_CASE("diffusers switches: slicing, CPU text encoders, offload, quantized co
   const Report bf16 = test::run(flux());
   const Report nf4 = test::run(flux({{"component_weights", {{"transformer", "nf4"}, {"text_encoder_2", "nf4"}}}}));
   CHECK(test::metric(nf4, "weights_bytes") < 0.45 * test::metric(bf16, "weights_bytes"));
+  // A quantized top-level format reaches the listed components; the counted UNet and VAE stay fp16.
+  json sdxl_nf4 = sdxl;
+  sdxl_nf4["weights"] = "nf4";
+  const Report q = test::run(sdxl_nf4);
+  REQUIRE(q.find_component("weights") != nullptr);
+  CHECK(q.find_component("weights")->bytes == Bytes::of(2'567'463'684LL * 2));
+  CHECK_FALSE(q.warnings.empty());
   const Report no_t5 = test::run(flux({{"component_weights", {{"text_encoder_2", "none"}}}}));
   CHECK(test::metric(no_t5, "weights_bytes") == test::metric(bf16, "weights_bytes") - 4'762'310'656.0 * 2);
 }

@@ -68,6 +68,11 @@ StoredFormat default_format(const Scenario& s, const Pipeline& p, const Componen
     f.format = native_format(std::string(name_of(kStoredDtypes, d)));
   }
   f.quantized = f.format.quantized();
+  if (f.quantized && c.inventory.linear.empty()) {
+    // A counted component (UNet, VAE, CLIP vision) has no layer list to quantize: it stays 16-bit.
+    f.format = native_format(std::string(name_of(kStoredDtypes, p.dtype)));
+    f.quantized = false;
+  }
   f.keep_fp32 = f.format.linear.flat;  // bitsandbytes
   return f;
 }
@@ -129,6 +134,12 @@ Setup resolve(const Scenario& s, Report& r) {
   resolve_geometry(*u.p, u, r);
   check_runtime_options(u);
   place(s, u);
+  if (r.explain && s.weights.quantized())
+    for (const auto& x : u.parts)
+      if (x.c->inventory.linear.empty())
+        r.warnings.push_back("weights = " + s.weights.name + " is not applied to " + x.c->name +
+                             " (counted, not listed layer by layer): kept in " +
+                             std::string(name_of(kStoredDtypes, u.p->dtype)));
   if (r.explain && u.p->runtime == Runtime::wan && !s.weights.name.empty())
     r.warnings.push_back("weights = " + s.weights.name + " is the compute dtype (param_dtype) of the Wan scripts; "
                          "components keep their checkpoint dtype (set generation.component_weights to convert one)");
