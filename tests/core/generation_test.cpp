@@ -420,3 +420,28 @@ TEST_CASE("the allocator cache never takes the card beyond its memory", "[genera
   REQUIRE(cache != nullptr);
   CHECK(cache->bytes > Bytes{});
 }
+
+TEST_CASE("Wan I2V encodes its conditioning video beside the resident DiT", "[generation][vae]") {
+  const GenerationSettings g;
+  DecodeShape s;
+  s.latent = latent_geometry(pipeline("Wan-AI/Wan2.1-I2V-14B-720P"), g, 1280, 720, 81);
+  s.width = 1280;
+  s.height = 720;
+  s.frames = 81;
+  s.elem = 4;
+  const Term t = vae_encode_peak(part("Wan-AI/Wan2.1-I2V-14B-720P", "vae"), s);
+  const std::int64_t level = 96LL * 921600 * 22 * 4;  // 96 channels at full size, 4 frames per call
+  const std::int64_t cached = 2LL * 4 *
+                              (3LL * 921600 + 384LL * 921600 + 672LL * 230400 + 192LL * 57600 + 1344LL * 57600 +
+                               384LL * 14400 + 1536LL * 14400 + 5LL * 384 * 14400);
+  CHECK(t.bytes == Bytes::of(level + cached + 3LL * 81 * 921600 * 4));
+  CHECK(consistent(t));
+  json i2v = wan14(1);
+  i2v["model"] = "Wan-AI/Wan2.1-I2V-14B-720P";
+  const Report r = test::run(i2v);
+  std::string phases;
+  for (const auto& [key, text] : r.details)
+    if (key == "phases") phases = text;
+  CHECK(phases.find("\"phase\":\"encode\",\"component\":\"vae\"") != std::string::npos);
+  CHECK(r.find_component("activations") != nullptr);  // the denoise still peaks at 720p
+}

@@ -122,7 +122,49 @@ Terms levels_of(const Component& vae, const DecodeShape& s) {
   return vae.kind == ComponentKind::vae_3d ? levels_3d(vae, s) : levels_2d(vae, s);
 }
 
+/// Encoder levels of the causal 3D VAE (Wan Encoder3d), high to low resolution:
+/// dims base × [1] + dim_mult; 4 frames per call after the first, halved by each
+/// temporal downsample (the decoder's upsampling in reverse).
+Term encoder_levels_and_caches(const Component& vae, const DecodeShape& s, Term& caches) {
+  const ComponentConfig& c = vae.config;
+  std::vector<Count> dims{Count(c.base_dim)};
+  for (auto m : c.dim_mult) dims.push_back(Count(c.base_dim) * m);
+  const std::size_t n = dims.size() - 1;
+  Terms levels;
+  Count frames = c.temporal, cached = Count(3) * s.width * s.height;  // conv1 on RGB
+  for (std::size_t l = 0; l < n; ++l) {
+    const Count px = Count(s.width >> l) * (s.height >> l);
+    levels.push_back(Term::product({Factor::of(dims[l], "channels"), Factor::of(px, "pixels"),
+                                    Factor::of(Count(4) * frames + 6, "frame copies (input, SiLU, cat, pad, cache clone)"),
+                                    Factor::bytes(s.elem)})
+                         .named("resblock causal conv"));
+    cached += (Count(dims[l]) + (Count(2) * c.layers_per_block - 1) * dims[l + 1]) * px;
+    const std::size_t up = n - 2 - std::min<std::size_t>(l, n - 2);
+    if (l + 1 < n && up < c.temporal_upsample.size() && c.temporal_upsample[up]) {
+      cached += Count(dims[l + 1]) * (px / 4);  // the downsample's time conv
+      frames = std::max<std::int64_t>(1, frames / 2);
+    }
+  }
+  const Count low = Count(s.width >> (n - 1)) * (s.height >> (n - 1));
+  cached += Count(5) * dims.back() * low;  // the middle block's four convs and the head conv
+  caches = Term::product({Factor::of(2, "cached frames"), Factor::of(cached, "cached elements per frame"),
+                          Factor::bytes(s.elem)})
+               .named("causal conv caches");
+  return Term::max_of(std::move(levels)).named("largest encoder level");
+}
+
 }  // namespace
+
+Term vae_encode_peak(const Component& vae, const DecodeShape& s) {
+  Term caches;
+  Term level = encoder_levels_and_caches(vae, s, caches);
+  Term input = Term::product({Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
+                              Factor::of(Count(s.width) * s.height, "pixels"), Factor::bytes(s.elem)})
+                   .named("input video");
+  return Term::sum(terms(std::move(level), std::move(caches), std::move(input)))
+      .cite("Wan2.1 @9737cba9 wan/image2video.py (first frame + zeros encoded as one video) and wan/modules/vae.py "
+            "WanVAE_.encode (1 frame, then 4 per call; CACHE_T = 2 frames cached per causal conv)");
+}
 
 Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
   Term level = Term::max_of(levels_of(vae, s)).named("largest decoder level");

@@ -66,6 +66,11 @@ struct DecodeShape {
 /// caches and the output being assembled).
 Term vae_decode_peak(const Component& vae, const DecodeShape& s);
 
+/// Peak of live tensors while the causal 3D VAE encodes a video of s.frames
+/// frames (Wan I2V's conditioning video): the input, the largest encoder
+/// level's frame copies and the causal caches.
+Term vae_encode_peak(const Component& vae, const DecodeShape& s);
+
 /// Blocks the caching allocator holds beside the decode peak: the working set
 /// of the next-largest decoder level, freed in blocks too small for the peak
 /// level's requests. Calibrated: carries a range.

@@ -58,7 +58,7 @@ constexpr std::string_view kSequentialSource =
     "in for its forward and out after it";
 
 /// The weights of `x` on the GPU while `running` runs, under the offload mode.
-std::optional<Term> resident_weights(const Setup& u, const Placed& x, const Placed* running) {
+std::optional<Term> resident_weights(const Setup& u, const Placed& x, const Placed* running, Phase phase) {
   if (!x.loaded || !x.on_gpu) return std::nullopt;
   const Role role = role_of(x.c->kind);
   const bool runs = &x == running;
@@ -68,8 +68,7 @@ std::optional<Term> resident_weights(const Setup& u, const Placed& x, const Plac
       if (u.p->runtime == Runtime::wan) {
         // --offload_model: T5 and CLIP go back to the CPU after encoding, the DiT before the decode; the VAE
         // stays. Of two experts (Wan 2.2 A14B) only the one denoising is on the GPU.
-        const bool encoding = running != nullptr && role_of(running->c->kind) != Role::vae &&
-                              role_of(running->c->kind) != Role::denoiser;
+        const bool encoding = phase == Phase::encode;
         const bool kept = role == Role::vae ||
                           (role == Role::denoiser && encoding && x.c == u.p->first(Role::denoiser));
         if (!kept && !runs) return std::nullopt;
@@ -101,7 +100,7 @@ std::optional<Term> resident_weights(const Setup& u, const Placed& x, const Plac
 
 void add_residents(const Setup& u, PhaseBudget& b) {
   for (const auto& x : u.parts)
-    if (auto w = resident_weights(u, x, b.running)) b.resident.push_back({&x, std::move(*w)});
+    if (auto w = resident_weights(u, x, b.running, b.phase)) b.resident.push_back({&x, std::move(*w)});
 }
 
 /// Text tokens in the joint sequence: FLUX takes the T5 tokens; SD3 the CLIP
@@ -147,6 +146,25 @@ PhaseBudget encode_phase(const Setup& u, const Placed& enc) {
   return b;
 }
 
+/// Wan I2V encodes the conditioning video (the image, then zeros) with the VAE
+/// before denoising, while the DiT is already on the GPU.
+std::optional<PhaseBudget> conditioning_encode_phase(const Setup& u, const Placed& vae) {
+  const Component* den = u.p->first(Role::denoiser);
+  if (u.p->runtime != Runtime::wan || !den->config.image_cond || vae.c->kind != ComponentKind::vae_3d) return std::nullopt;
+  PhaseBudget b;
+  b.phase = Phase::encode;
+  b.running = &vae;
+  add_residents(u, b);
+  DecodeShape s;
+  s.latent = u.geo;
+  s.width = u.g.width;
+  s.height = u.g.height;
+  s.frames = std::max<std::int64_t>(1, u.g.frames);
+  s.elem = std::max<std::int64_t>(2, vae.format.format.linear.elem_bits / 8);
+  b.working.push_back({"vae_encode", "VAE encode (conditioning video)", vae_encode_peak(*vae.c, s)});
+  return b;
+}
+
 PhaseBudget decode_phase(const Setup& u, const Placed& vae) {
   PhaseBudget b;
   b.phase = Phase::decode;
@@ -184,7 +202,10 @@ std::vector<PhaseBudget> phases(const Setup& u) {
       case Role::text_encoder:
       case Role::image_encoder: out.push_back(encode_phase(u, x)); break;
       case Role::denoiser: out.push_back(denoise_phase(u, x)); break;
-      case Role::vae: out.push_back(decode_phase(u, x)); break;
+      case Role::vae:
+        if (auto e = conditioning_encode_phase(u, x)) out.push_back(std::move(*e));
+        out.push_back(decode_phase(u, x));
+        break;
     }
   }
   return out;
@@ -284,6 +305,7 @@ void cap_cache(PhaseBudget& b, Bytes room) {
 void account(const Scenario& s, Report& r) {
   const Setup u = resolve(s, r);
   std::vector<PhaseBudget> all = phases(u);
+  std::stable_sort(all.begin(), all.end(), [](const PhaseBudget& a, const PhaseBudget& b) { return a.phase < b.phase; });
   const Bytes context = cuda_context(u.gpus > 1).bytes;
   for (auto& b : all) cap_cache(b, s.gpu.memory - context - b.allocated());
   const auto peak = std::max_element(all.begin(), all.end(),
