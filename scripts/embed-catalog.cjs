@@ -11,6 +11,11 @@ if (!dir || !out) {
   process.exit(2);
 }
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+// Image and video pipelines live in models/pipelines/ and are embedded as "pipelines/<file>".
+const pipelineDir = path.join(dir, 'pipelines');
+if (fs.existsSync(pipelineDir)) {
+  for (const f of fs.readdirSync(pipelineDir).filter((f) => f.endsWith('.json')).sort()) files.push('pipelines/' + f);
+}
 let body = '';
 for (const f of files) {
   const text = fs.readFileSync(path.join(dir, f), 'utf8');

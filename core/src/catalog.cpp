@@ -12,6 +12,9 @@ using nlohmann::json;
 
 namespace {
 
+/// Files under models/pipelines/ are image and video pipelines.
+constexpr std::string_view kPipelineDir = "pipelines/";
+
 CatalogModel read_model(std::string_view file, const json& j) {
   const std::string path = "/" + std::string(file);
   CatalogModel m;
@@ -71,7 +74,10 @@ Catalog::Catalog(const std::vector<CatalogFile>& files) {
   for (const auto& f : files) {
     const json j = json::parse(f.text.begin(), f.text.end(), nullptr, false);
     if (j.is_discarded()) throw InputError("/" + std::string(f.name), "is not valid JSON");
-    if (f.name == "gpus.json") {
+    if (f.name.starts_with(kPipelineDir)) {
+      pipelines_.push_back(std::make_shared<const generation::Pipeline>(
+          generation::parse_pipeline(j, "/" + std::string(f.name))));
+    } else if (f.name == "gpus.json") {
       const auto list = j.find("gpus");
       if (list == j.end() || !list->is_array()) throw InputError("/gpus.json/gpus", "is required: a list of GPUs");
       for (std::size_t i = 0; i < list->size(); ++i) {
@@ -90,6 +96,15 @@ Catalog::Catalog(const std::vector<CatalogFile>& files) {
 const CatalogModel* Catalog::find_model(std::string_view id) const {
   for (const auto& m : models_) {
     if (m.id == id) return &m;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<const generation::Pipeline> Catalog::find_pipeline(std::string_view id) const {
+  for (const auto& p : pipelines_) {
+    if (p->id == id) return p;
+    for (const auto& a : p->aliases)
+      if (a == id) return p;
   }
   return nullptr;
 }

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "vram/budget/kv_cache.hpp"
+#include "vram/engines/generation.hpp"
 #include "vram/engines/llamacpp.hpp"
 #include "vram/engines/training.hpp"
 #include "vram/engines/transformers.hpp"
@@ -20,6 +21,11 @@ namespace vram {
 using nlohmann::json;
 
 std::string model_summary_json(const Scenario& s) {
+  if (!s.model) {  // an image or video pipeline
+    io::ObjectText p;
+    p.set("ref", s.model_ref);
+    return p.str();
+  }
   const Model& m = *s.model;
   const Architecture& a = m.arch;
   io::ObjectText j;
@@ -80,6 +86,7 @@ namespace {
 InputError absurd_figure(const Scenario& s, std::string_view figure) {
   const std::string what = std::string(figure) + " would exceed " + format_exact(kMaxPlausibleBytes) +
                            " per GPU, beyond any real system";
+  if (!s.model) return InputError("/generation", what + " (size × frames × batch)");
   double params = 0;  // in floating point: the check must not overflow itself
   for (const auto& t : s.model->tensors)
     params += static_cast<double>(t.rows) * static_cast<double>(t.cols) * static_cast<double>(t.count) * t.layers;
@@ -119,6 +126,7 @@ void check_plausible(const Scenario& s, const Report& r) {
 void run_engine(const Scenario& s, Report& r, WeightsMemo* memo) {
   require_estimated(s);
   if (s.workload == Workload::training) return training::account(s, r, memo);
+  if (s.workload == Workload::image || s.workload == Workload::video) return generation::account(s, r);
   switch (s.inference().engine) {
     case Engine::vllm: vllm::account(s, r, memo); break;
     case Engine::llama_cpp: llamacpp::account(s, r, memo); break;
@@ -167,21 +175,18 @@ void require_estimated(const Scenario& s) {
     case Workload::inference: return;
     case Workload::training: {
       // Training a diffusion model (diffusers' scripts, a pipeline with a
-      // generation block) comes with the image and video estimators.
+      // generation block) is not estimated yet.
       const TrainingWorkload& tw = *s.training();
       if (tw.training.framework != Framework::diffusers && !tw.generation && s.model) return;
       throw InputError("/workload", std::string("training estimates for diffusion models (framework ") +
                                         std::string(name_of(kFrameworks, tw.training.framework)) + ", model \"" +
                                         s.model_ref +
                                         "\") are not available in this version yet; the scenario is valid and was "
-                                        "read in full; supported now: inference, and training of language models");
+                                        "read in full; supported now: inference, training of language models, image "
+                                        "and video generation");
     }
     case Workload::image:
-    case Workload::video:
-      throw InputError("/workload", std::string("\"") + to_string(s.workload) +
-                                        "\" estimates (pipeline \"" + s.model_ref +
-                                        "\") are not available in this version yet; the scenario is valid and was "
-                                        "read in full; supported now: inference, and training of language models");
+    case Workload::video: return;
   }
 }
 

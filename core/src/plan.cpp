@@ -258,6 +258,9 @@ json guarded(const std::string& text, const Catalog& catalog, F&& f) {
     if (s.workload == Workload::training)  // its solver answer is in the estimate's metrics
       throw InputError("/workload", "the plan (GPU options, hints) of a training scenario is not available in this "
                                     "version yet; `estimate` reports max_context_tokens");
+    if (s.pipeline)
+      throw InputError("/workload", "plans, sweeps and grids (context, concurrency, GPU options) are for inference; "
+                                    "image and video scenarios are estimated one at a time");
     return f(s);
   } catch (const InputError& e) {
     return error_json(e.path(), e.what());
@@ -409,6 +412,7 @@ json catalog_summary_json(const Catalog& catalog) {
           {"models", models},
           {"gpus", gpus},
           {"weight_formats", formats},
+          {"pipelines", generation::pipelines_summary_json(catalog)},
           {"engines", {"vllm", "llama.cpp", "transformers"}},
           {"defaults", scenario_defaults_json()},
           {"kv_cache_dtypes", {"auto", "fp16", "bf16", "fp8", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"}}};

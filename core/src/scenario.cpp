@@ -473,12 +473,20 @@ void parse_weights(const json& s, const Catalog& catalog, Scenario& out) {
 
 /// An image or video pipeline is named by its id (or given as an object); the
 /// generation engine resolves its components.
-void parse_pipeline_ref(const json& s, Scenario& out) {
+void parse_pipeline_ref(const json& s, const Catalog& catalog, Scenario& out) {
   const auto it = s.find("model");
   if (it == s.end() || !(it->is_string() || it->is_object())) {
     throw InputError("/model", "is required: a pipeline id such as \"black-forest-labs/FLUX.1-dev\" (or an object)");
   }
   out.model_ref = it->is_string() ? it->get<std::string>() : "pipeline";
+  out.pipeline = it->is_object() ? std::make_shared<const generation::Pipeline>(generation::parse_pipeline(*it, "/model"))
+                                 : catalog.find_pipeline(out.model_ref);
+  if (!out.pipeline) {
+    std::string ids;
+    for (const auto& p : catalog.pipelines()) ids += (ids.empty() ? "" : ", ") + p->id;
+    throw InputError("/model", "unknown image/video pipeline \"" + out.model_ref + "\"; catalog pipelines: " + ids);
+  }
+  if (it->is_object()) out.model_ref = out.pipeline->id;
   if (const auto wf = s.find("weights"); wf != s.end() && !wf->is_null()) {
     out.weights = parse_weight_format(*wf, "/weights", "bf16");
   }
@@ -561,7 +569,7 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
   out.workload = parse_workload(s, out);
   const bool pipeline = out.workload == Workload::image || out.workload == Workload::video;
   if (pipeline) {
-    parse_pipeline_ref(s, out);
+    parse_pipeline_ref(s, catalog, out);
   } else {
     parse_model_ref(s, catalog, out);
     parse_weights(s, catalog, out);

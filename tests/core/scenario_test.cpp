@@ -185,11 +185,12 @@ TEST_CASE("workloads not estimated yet are read in full, then refused clearly", 
   // The settings are read before the refusal: a bad one is named first.
   CHECK(failure(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"training", {{"optimizer", "adam"}}}})
             .path == "/training/optimizer");
-  const Failure img = failure(json{{"workload", "image"}, {"model", "black-forest-labs/FLUX.1-dev"}});
-  CHECK(img.path == "/workload");
-  CHECK(img.message.find("pipeline \"black-forest-labs/FLUX.1-dev\"") != std::string::npos);
-  const Failure vid = failure(json{{"workload", "video"}, {"model", "Wan-AI/Wan2.1-T2V-14B"}});
-  CHECK(vid.path == "/workload");
+  // Image and video are estimated now; an unknown pipeline is refused at /model, naming the catalog's.
+  CHECK(failure(json{{"workload", "image"}, {"model", "black-forest-labs/FLUX.1-dev"}}).path == "(no error)");
+  const Failure img = failure(json{{"workload", "image"}, {"model", "acme/unknown-diffusion"}});
+  CHECK(img.path == "/model");
+  CHECK(img.message.find("unknown image/video pipeline \"acme/unknown-diffusion\"") != std::string::npos);
+  CHECK(img.message.find("black-forest-labs/FLUX.1-dev") != std::string::npos);
 }
 
 TEST_CASE("hostile input never crashes", "[scenario][errors]") {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "vram/formats.hpp"
+#include "vram/generation/pipeline.hpp"
 #include "vram/model.hpp"
 #include "vram/units.hpp"
 
@@ -63,11 +64,21 @@ class Catalog {
   const Gpu* find_gpu(std::string_view id) const;
   const std::vector<CatalogModel>& models() const { return models_; }
   const std::vector<Gpu>& gpus() const { return gpus_; }
+  /// An image or video pipeline by id or alias (models/pipelines/*.json), or nullptr.
+  std::shared_ptr<const generation::Pipeline> find_pipeline(std::string_view id) const;
+  const std::vector<std::shared_ptr<const generation::Pipeline>>& pipelines() const { return pipelines_; }
 
  private:
   std::vector<CatalogModel> models_;
+  std::vector<std::shared_ptr<const generation::Pipeline>> pipelines_;
   std::vector<Gpu> gpus_;
 };
+
+namespace generation {
+/// The catalog's image and video pipelines for a face to list: id, modality,
+/// native geometry and each component's name, kind and parameters.
+nlohmann::json pipelines_summary_json(const Catalog& catalog);
+}  // namespace generation
 
 /// The files embedded from models/ at build time (generated source).
 std::vector<CatalogFile> embedded_catalog_files();

@@ -128,6 +128,8 @@ struct Scenario {
   /// Shared with the catalog; never null after parsing, except for image and
   /// video scenarios, whose pipelines are resolved by the generation engine.
   std::shared_ptr<const Model> model;
+  /// The image or video pipeline (catalog or inline); null for other workloads.
+  std::shared_ptr<const generation::Pipeline> pipeline;
   std::string model_ref;               ///< how the model was named (catalog id, "config.json", "13,000,000,000 params")
   WeightFormat weights;
   std::optional<Bytes> weights_bytes_given;  ///< model.weights_bytes: exact checkpoint size

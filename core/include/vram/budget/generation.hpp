@@ -1,0 +1,82 @@
+// Budget categories of image and video generation: each component's weights in
+// its stored format, the denoiser's working set, the text encoders' forward,
+// the VAE decode peak, FSDP's unsharded blocks and the allocator's cache.
+//
+// Every function returns a Term with its factors and a cited source; inputs
+// are value types (a pipeline component, the latent geometry, a few counts).
+#pragma once
+
+#include <cstdint>
+
+#include "vram/budget/term.hpp"
+#include "vram/formats.hpp"
+#include "vram/generation/pipeline.hpp"
+#include "vram/workloads.hpp"
+
+namespace vram::generation {
+
+/// How one component is stored: a plain dtype or a quantized format.
+struct StoredFormat {
+  WeightFormat format;
+  bool quantized = false;
+  /// bitsandbytes keeps `_keep_in_fp32_modules` (T5 `wo`) in fp32; other
+  /// backends leave them in the compute dtype.
+  bool keep_fp32 = false;
+};
+
+/// Bytes of a component's weights: linear layers in the format's codec, the
+/// rest (and kept layers) in 16 bits, divided over `shards` GPUs (FSDP).
+Term component_weights(const Component& c, const StoredFormat& f, std::int64_t shards = 1);
+
+/// What one denoiser forward holds at its peak on one GPU.
+struct DenoiseShape {
+  std::int64_t tokens = 0;       ///< image tokens per sample on this GPU (sequence parallel divides them)
+  std::int64_t full_tokens = 0;  ///< image tokens per sample before the split
+  std::int64_t text_tokens = 0;  ///< joint-attention text tokens (FLUX)
+  std::int64_t batch = 1;        ///< samples per forward (CFG batched doubles it)
+  std::int64_t elem = 2;         ///< bytes of the compute dtype
+  std::int64_t sequence_parallel = 1;
+  GenAttention attention = GenAttention::efficient;
+  LatentGeometry latent;
+};
+
+/// The denoiser's working set per forward (no autograd: only live tensors).
+Term denoiser_working_set(const Component& d, const DenoiseShape& s);
+
+/// FSDP (FULL_SHARD, per-block wrapping, bf16 MixedPrecision): the unsharded
+/// parameters of the block running and the one being gathered next.
+Term fsdp_unsharded_blocks(const Component& d, std::int64_t elem);
+
+/// A text encoder's forward over `prompts` sequences of its padded length.
+Term text_encoder_forward(const Component& c, std::int64_t prompts, std::int64_t elem);
+
+/// The VAE decode: what it decodes at once and in which dtype.
+struct DecodeShape {
+  LatentGeometry latent;
+  std::int64_t width = 0, height = 0, frames = 1;
+  std::int64_t samples_at_once = 1;  ///< batch, or 1 with slicing
+  std::int64_t samples = 1;          ///< outputs held when the decode ends
+  std::int64_t elem = 2;
+  bool bf16 = false;  ///< Upsample2D interpolates bf16 tensors in fp32
+  bool tiling = false;
+  GenAttention attention = GenAttention::efficient;
+};
+
+/// Peak of live tensors while decoding (the largest decoder level, causal
+/// caches and the output being assembled).
+Term vae_decode_peak(const Component& vae, const DecodeShape& s);
+
+/// Peak of live tensors while the causal 3D VAE encodes a video of s.frames
+/// frames (Wan I2V's conditioning video): the input, the largest encoder
+/// level's frame copies and the causal caches.
+Term vae_encode_peak(const Component& vae, const DecodeShape& s);
+
+/// Blocks the caching allocator holds beside the decode peak: the working set
+/// of the next-largest decoder level, freed in blocks too small for the peak
+/// level's requests. Calibrated: carries a range.
+Term vae_decode_cache(const Component& vae, const DecodeShape& s);
+
+/// The latents, noise prediction and conditioning tensors of the denoise loop.
+Term latent_tensors(const LatentGeometry& g, std::int64_t batch, std::int64_t elem);
+
+}  // namespace vram::generation

@@ -1,0 +1,164 @@
+// Image and video pipelines as lists of components (models/pipelines/*.json):
+// text encoders, an optional image encoder, the denoiser and the VAE, each with
+// the configuration facts its memory depends on and a cited source.
+//
+// Kinds are enums read through Choice tables; the inventory of each kind (its
+// linear layers and the rest) is computed from the configuration, so the
+// parameter count a pipeline file states is checked against its config.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vram/workloads.hpp"
+
+namespace vram::generation {
+
+enum class ComponentKind : std::uint8_t {
+  clip_text,    ///< CLIP / OpenCLIP text transformer (CLIPTextModel[WithProjection])
+  t5_encoder,   ///< T5 v1.1 / umT5 encoder stack (T5EncoderModel)
+  clip_vision,  ///< CLIP vision tower (image conditioning); counted, not inventoried
+  flux,         ///< FLUX.1 MMDiT: double-stream and single-stream blocks
+  mmdit,        ///< SD3 / SD3.5 MMDiT (SD3Transformer2DModel): joint blocks, the last context-pre-only
+  unet,         ///< UNet2DConditionModel (SD, SDXL); counted, not inventoried
+  wan_dit,      ///< Wan 2.x DiT (WanModel)
+  vae_2d,       ///< AutoencoderKL (2D)
+  vae_3d,       ///< causal 3D video VAE (Wan VAE)
+};
+inline constexpr std::array<Choice<ComponentKind>, 9> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+                                                                      {ComponentKind::t5_encoder, "t5_encoder"},
+                                                                      {ComponentKind::clip_vision, "clip_vision"},
+                                                                      {ComponentKind::flux, "flux"},
+                                                                      {ComponentKind::mmdit, "mmdit"},
+                                                                      {ComponentKind::unet, "unet"},
+                                                                      {ComponentKind::wan_dit, "wan_dit"},
+                                                                      {ComponentKind::vae_2d, "vae_2d"},
+                                                                      {ComponentKind::vae_3d, "vae_3d"}}};
+
+enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
+Role role_of(ComponentKind k);
+
+/// Which code runs the pipeline: diffusers' pipelines (torch_dtype casts every
+/// component, accelerate hooks offload), or a model's reference scripts (Wan's
+/// generate.py: components keep their checkpoint dtype and compute under autocast).
+enum class Runtime : std::uint8_t { diffusers, wan };
+inline constexpr std::array<Choice<Runtime>, 2> kRuntimes{{{Runtime::diffusers, "diffusers"}, {Runtime::wan, "wan"}}};
+
+/// How classifier-free guidance runs the denoiser: not at all (guidance
+/// distilled), as a doubled batch (diffusers' SD/SDXL), or as two passes (Wan).
+enum class CfgMode : std::uint8_t { none, batched, separate };
+inline constexpr std::array<Choice<CfgMode>, 3> kCfgModes{
+    {{CfgMode::none, "none"}, {CfgMode::batched, "batched"}, {CfgMode::separate, "separate"}}};
+
+enum class Modality : std::uint8_t { image, video };
+inline constexpr std::array<Choice<Modality>, 2> kModalities{{{Modality::image, "image"}, {Modality::video, "video"}}};
+
+/// Plain element types a component may be stored in by default.
+enum class StoredDtype : std::uint8_t { fp32, bf16, fp16 };
+inline constexpr std::array<Choice<StoredDtype>, 3> kStoredDtypes{
+    {{StoredDtype::fp32, "fp32"}, {StoredDtype::bf16, "bf16"}, {StoredDtype::fp16, "fp16"}}};
+std::int64_t dtype_bytes(StoredDtype d);
+
+/// One group of identical nn.Linear layers: `count` × [out × in] (+ bias).
+struct LinearGroup {
+  std::int64_t in = 0;
+  std::int64_t out = 0;
+  std::int64_t count = 0;
+  bool bias = true;
+  /// Never quantized: transformers' T5 `_keep_in_fp32_modules = ["wo"]`.
+  bool keep = false;
+};
+
+/// A component's parameters: its linear layers (what quantizers convert) and
+/// everything else (embeddings, norms, convolutions, biases, modulation tables).
+struct Inventory {
+  std::vector<LinearGroup> linear;
+  std::int64_t other = 0;  ///< non-linear parameters, biases included
+  std::int64_t params() const;
+  std::int64_t linear_weights() const;      ///< quantizable linear weights (keep excluded)
+  std::int64_t kept_linear_weights() const; ///< linear weights of `keep` groups
+};
+
+/// Configuration facts of one component; a field not used by its kind is 0.
+struct ComponentConfig {
+  // transformers (text encoders, DiTs)
+  std::int64_t hidden = 0, ffn = 0, layers = 0, heads = 0, head_dim = 0, vocab = 0, positions = 0;
+  std::int64_t projection = 0;       ///< CLIP text_projection width (0: none)
+  bool per_layer_bias = false;       ///< umT5: a relative-position bias in every layer
+  std::int64_t single_layers = 0;    ///< FLUX single-stream blocks (layers = double-stream)
+  std::int64_t in_channels = 0, out_channels = 0;
+  std::int64_t text_dim = 0, pooled_dim = 0, freq_dim = 0;
+  bool guidance_embed = false;       ///< FLUX.1-dev guidance embedder
+  bool image_cond = false;           ///< Wan I2V: image cross-attention (k_img, v_img, img_emb)
+  bool per_token_time = false;       ///< Wan 2.2 TI2V: a timestep per token (modulation per token)
+  std::int64_t image_embed_dim = 0;  ///< Wan I2V img_emb input width (CLIP ViT-H: 1280)
+  std::array<std::int64_t, 3> patch{1, 1, 1};  ///< t, h, w
+  std::int64_t tokens = 0;           ///< text encoder: sequence length the pipeline pads to
+  // UNet
+  std::vector<std::int64_t> block_channels;  ///< UNet block_out_channels / 2D VAE block_out_channels
+  std::vector<std::int64_t> attention_layers;///< UNet transformer_layers_per_block (0: no attention at that level)
+  std::int64_t cross_dim = 0;
+  // VAE
+  std::int64_t latent_channels = 0, spatial = 0, temporal = 0, layers_per_block = 0;
+  bool force_upcast = false;         ///< the pipeline decodes in fp32 when the VAE is fp16
+  std::int64_t tile_sample_size = 0; ///< diffusers tiling: tile edge in pixels
+  std::int64_t base_dim = 0;         ///< 3D VAE decoder base width
+  std::vector<std::int64_t> dim_mult;
+  std::vector<bool> temporal_upsample;  ///< per decoder level, from low to high resolution
+  bool halve_after_upsample = false;    ///< Wan 2.1 Resample halves channels after upsampling
+  std::int64_t out_patch = 1;           ///< Wan 2.2 VAE: output unpatchified by this factor
+};
+
+struct Component {
+  std::string name;  ///< the pipeline's folder / attribute name ("transformer", "text_encoder_2")
+  ComponentKind kind = ComponentKind::flux;
+  ComponentConfig config;
+  StoredDtype dtype = StoredDtype::bf16;  ///< storage under the wan runtime (checkpoint dtype)
+  std::int64_t params = 0;                ///< published count (checked against the inventory)
+  std::string source;                     ///< where the config and count come from
+  Inventory inventory;                    ///< computed from the config (counted kinds: `other` = params)
+};
+
+struct Pipeline {
+  std::string id;
+  std::vector<std::string> aliases;
+  std::string revision;
+  std::string source;
+  Modality modality = Modality::image;
+  Runtime runtime = Runtime::diffusers;
+  CfgMode cfg = CfgMode::none;
+  StoredDtype dtype = StoredDtype::bf16;  ///< the usual torch_dtype (diffusers) / param_dtype (wan)
+  std::int64_t width = 0, height = 0, frames = 0;
+  std::int64_t max_frames = 0;  ///< the longest video the model is documented for (0: images)
+  std::vector<Component> components;
+
+  const Component* find(std::string_view name) const;
+  const Component* first(Role r) const;
+  std::vector<const Component*> all(Role r) const;
+};
+
+/// Parses one pipeline file; `path` names the file in errors.
+Pipeline parse_pipeline(const nlohmann::json& j, const std::string& path);
+
+/// The parameters of a component computed from its configuration.
+Inventory inventory_of(const Component& c, const std::string& path);
+
+/// Latent geometry of one sample: the VAE's compression and the denoiser's patch.
+struct LatentGeometry {
+  std::int64_t latent_frames = 1;
+  std::int64_t latent_height = 0;
+  std::int64_t latent_width = 0;
+  std::int64_t latent_channels = 0;
+  std::int64_t tokens = 0;  ///< image tokens of one sample (latent / patch)
+};
+
+/// Validated geometry for `g` (InputError at /generation/... naming the valid sizes).
+LatentGeometry latent_geometry(const Pipeline& p, const GenerationSettings& g, std::int64_t width,
+                               std::int64_t height, std::int64_t frames);
+
+}  // namespace vram::generation

@@ -1,0 +1,176 @@
+// Budget category: transient working memory of generation (no autograd, so
+// only the tensors alive at the largest point of one forward pass count).
+#include <algorithm>
+
+#include "vram/budget/generation.hpp"
+
+namespace vram::generation {
+
+using checked::Count;
+
+namespace {
+
+constexpr std::string_view kWanSource =
+    "Wan2.1 @9737cba9 wan/modules/model.py WanAttentionBlock.forward (fp32 residual and modulation under "
+    "autocast(float32)) and rope_apply (q, k to float64 complex, cat, stack, .float())";
+constexpr std::string_view kWan22Source =
+    "Wan2.2 @42bf4cfa wan/modules/model.py: TI2V expands the timestep per token, so e0 [B, L, 6, dim] fp32 and the "
+    "block's modulation sum are held per token";
+constexpr std::string_view kUlyssesSource =
+    "Wan2.1 @9737cba9 wan/distributed/xdit_context_parallel.py usp_attn_forward: xFuserLongContextAttention "
+    "all-to-all of q, k, v and the output";
+constexpr std::string_view kFluxSource =
+    "diffusers v0.35 transformer_flux.py FluxSingleTransformerBlock (MLP held across attention) and "
+    "embeddings.py apply_rotary_emb (q, k rotated in fp32)";
+constexpr std::string_view kUnetSource =
+    "diffusers v0.35 unet_2d_condition.py (down-path skip tensors held for the up path), attention.py "
+    "BasicTransformerBlock (GEGLU: proj to 8 × C, gate, product) and attention_processor.py (AttnProcessor: scores "
+    "and softmax materialised; AttnProcessor2_0: SDPA)";
+
+Term wan_attention_phase(const Component& d, Count t) {
+  Term attn = Term::product({Factor::of(t, "tokens"), Factor::of(d.config.hidden, "hidden"),
+                             Factor::bytes(42, "fp32 residual 4 + fp32 modulated input 4 + q,k,v 6 + RoPE q 4 + RoPE k fp64 24")})
+                  .named("self-attention with RoPE");
+  Term ffn = Term::product({Factor::of(t, "tokens"),
+                            Factor::of(Count(10) * d.config.hidden + Count(4) * d.config.ffn,
+                                       "B/token (fp32 residual and input 4+4, bf16 input 2 per hidden; FFN and GELU 2+2 per ffn)")})
+                 .named("FFN");
+  return Term::max_of(terms(std::move(attn), std::move(ffn))).cite(kWanSource);
+}
+
+Term wan_working_set(const Component& d, const DenoiseShape& s) {
+  const Count t = Count(s.tokens) * s.batch;
+  Terms parts;
+  parts.push_back(wan_attention_phase(d, t));
+  if (d.config.per_token_time)
+    parts.push_back(Term::product({Factor::of(t, "tokens"), Factor::of(d.config.hidden, "hidden"),
+                                   Factor::bytes(48, "2 × 6 fp32 modulation vectors")})
+                        .named("per-token timestep modulation")
+                        .cite(kWan22Source));
+  if (s.sequence_parallel > 1)
+    parts.push_back(Term::product({Factor::of(t, "tokens"), Factor::of(d.config.hidden, "hidden"),
+                                   Factor::bytes(8, "q, k, v, out all-to-all copies, bf16")})
+                        .named("Ulysses all-to-all buffers")
+                        .cite(kUlyssesSource));
+  return sum_nonzero(std::move(parts));
+}
+
+Term flux_working_set(const Component& d, const DenoiseShape& s) {
+  const Count t = (Count(s.tokens) + s.text_tokens) * s.batch;
+  const Count per_token = Count(s.elem) * (Count(6) * d.config.hidden + Count(2) * d.config.ffn) + Count(12) * d.config.hidden;
+  return Term::product({Factor::of(t, "joint tokens"),
+                        Factor::of(per_token, "B/token (residual, norm, q, k, v, attention out: 6 per hidden; MLP and "
+                                              "GELU: 2 per ffn; RoPE fp32 temporaries 12 B per hidden)")})
+      .named("single-stream block")
+      .cite(kFluxSource);
+}
+
+Term mmdit_working_set(const Component& d, const DenoiseShape& s) {
+  const Count t = (Count(s.tokens) + s.text_tokens) * s.batch;
+  const Count per_token = Count(s.elem) * (Count(6) * d.config.hidden + Count(2) * d.config.ffn);
+  return Term::product({Factor::of(t, "joint tokens"),
+                        Factor::of(per_token, "B/token (residual, norm, q, k, v, attention out: 6 per hidden; MLP and "
+                                              "GELU: 2 per ffn)")})
+      .named("joint block")
+      .cite("diffusers v0.35 attention.py JointTransformerBlock and attention_processor.py JointAttnProcessor2_0 "
+            "(image and text tokens attend jointly through SDPA)");
+}
+
+/// Down-path outputs the UNet keeps for its skip connections.
+Term unet_skips(const Component& d, const DenoiseShape& s) {
+  const ComponentConfig& c = d.config;
+  const std::size_t levels = c.block_channels.size();
+  Count elems = Count(c.block_channels[0]) * s.latent.latent_height * s.latent.latent_width;  // conv_in
+  for (std::size_t l = 0; l < levels; ++l) {
+    const Count px = Count(s.latent.latent_height >> l) * (s.latent.latent_width >> l);
+    elems += Count(c.layers_per_block) * c.block_channels[l] * px;
+    if (l + 1 < levels) elems += Count(c.block_channels[l]) * (px / 4);
+  }
+  return Term::product({Factor::of(s.batch, "samples"), Factor::of(elems, "skip elements"), Factor::bytes(s.elem)})
+      .named("skip connections");
+}
+
+Term unet_level_peak(const Component& d, const DenoiseShape& s, std::size_t l) {
+  const ComponentConfig& c = d.config;
+  const Count ch = c.block_channels[l];
+  const Count px = Count(s.latent.latent_height >> l) * (s.latent.latent_width >> l);
+  const Count heads = c.heads > 0 ? Count(c.heads) : ch / c.head_dim;  // SD 1.x: fixed heads; SDXL: 64 per head
+  Term ff = Term::product({Factor::of(s.batch, "samples"), Factor::of(px, "tokens"), Factor::of(ch, "channels"),
+                           Factor::of(18, "GEGLU live copies"), Factor::bytes(s.elem)})
+                .named("transformer feed-forward");
+  if (s.attention == GenAttention::efficient) return ff;
+  Term scores = Term::product({Factor::of(s.batch, "samples"), Factor::of(heads, "heads"), Factor::of(px, "queries"),
+                               Factor::of(px, "keys"), Factor::of(2, "scores + softmax"), Factor::bytes(s.elem)})
+                    .named("attention scores (naive)");
+  return Term::max_of(terms(std::move(ff), std::move(scores)));
+}
+
+Term unet_working_set(const Component& d, const DenoiseShape& s) {
+  Terms levels;
+  for (std::size_t l = 0; l < d.config.block_channels.size(); ++l)
+    if (l < d.config.attention_layers.size() && d.config.attention_layers[l] > 0) levels.push_back(unet_level_peak(d, s, l));
+  Term top = levels.empty() ? Term::given(Bytes{}) : Term::max_of(std::move(levels));
+  return Term::sum(terms(unet_skips(d, s), std::move(top))).cite(kUnetSource);
+}
+
+Term naive_scores(const Component& d, const DenoiseShape& s) {
+  const Count heads = Count(d.config.heads) / s.sequence_parallel;
+  const Count t = Count(s.full_tokens) + s.text_tokens;
+  return Term::product({Factor::of(s.batch, "samples"), Factor::of(heads, "heads"), Factor::of(t, "queries"),
+                        Factor::of(t, "keys"), Factor::of(2, "scores + softmax"), Factor::bytes(s.elem)})
+      .named("attention scores (naive)")
+      .cite("attention without a fused kernel materialises softmax(QKᵀ) per head (Vaswani et al. 2017, eq. 1)");
+}
+
+}  // namespace
+
+Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
+  switch (d.kind) {
+    case ComponentKind::unet: return unet_working_set(d, s);
+    case ComponentKind::flux:
+    case ComponentKind::mmdit:
+    case ComponentKind::wan_dit: {
+      Term base = d.kind == ComponentKind::flux    ? flux_working_set(d, s)
+                  : d.kind == ComponentKind::mmdit ? mmdit_working_set(d, s)
+                                                   : wan_working_set(d, s);
+      if (s.attention == GenAttention::efficient) return base;
+      return Term::sum(terms(std::move(base), naive_scores(d, s)));
+    }
+    default: break;
+  }
+  return Term::given(Bytes{});
+}
+
+Term fsdp_unsharded_blocks(const Component& d, std::int64_t elem) {
+  const Count per_block = Count(d.inventory.params()) / std::max<std::int64_t>(1, d.config.layers);
+  return Term::product({Factor::of(2, "blocks (running + next all-gather)"), Factor::of(per_block, "params per block"),
+                        Factor::bytes(elem, "MixedPrecision param_dtype")})
+      .named("FSDP unsharded blocks")
+      .cite("PyTorch 2.5 FSDP FULL_SHARD with per-block auto-wrap (Wan2.1 @9737cba9 wan/distributed/fsdp.py): a "
+            "block's full parameters exist only while it runs; the rate limiter allows one more in flight");
+}
+
+Term text_encoder_forward(const Component& c, std::int64_t prompts, std::int64_t elem) {
+  const ComponentConfig& k = c.config;
+  const Count t = Count(prompts) * k.tokens;
+  Term hidden = Term::product({Factor::of(t, "tokens"),
+                               Factor::of(Count(elem) * (Count(4) * k.hidden + Count(3) * k.ffn),
+                                          "B/token (residual, norm, attention: 4 per hidden; MLP: 3 per ffn)")})
+                    .named("encoder layer");
+  if (c.kind != ComponentKind::t5_encoder) return std::move(hidden).cite("transformers v4.56 modeling_clip.py (SDPA)");
+  Term scores = Term::product({Factor::of(prompts, "prompts"), Factor::of(k.heads, "heads"), Factor::of(k.tokens, "queries"),
+                               Factor::of(k.tokens, "keys"), Factor::bytes(4 + 2 * elem, "scores, fp32 softmax, probs")})
+                    .named("eager attention with position bias");
+  return Term::sum(terms(std::move(hidden), std::move(scores)))
+      .cite("transformers v4.56 modeling_t5.py T5Attention (eager: scores + position_bias, softmax in fp32)");
+}
+
+Term latent_tensors(const LatentGeometry& g, std::int64_t batch, std::int64_t elem) {
+  const Count per_sample = Count(g.latent_channels) * g.latent_frames * g.latent_height * g.latent_width;
+  return Term::product({Factor::of(4, "latents, noise prediction ×2, scheduler output"), Factor::of(batch, "samples"),
+                        Factor::of(per_sample, "latent elements"), Factor::bytes(elem)})
+      .named("latents")
+      .cite("diffusers v0.35 FlowMatchEulerDiscreteScheduler.step / Wan2.1 @9737cba9 wan/text2video.py sampling loop");
+}
+
+}  // namespace vram::generation

@@ -1,0 +1,193 @@
+// Budget category: the VAE decode, usually the largest transient of a
+// generation: the decoder's widest levels run at full output resolution.
+#include <algorithm>
+
+#include "vram/budget/generation.hpp"
+
+namespace vram::generation {
+
+using checked::Count;
+
+namespace {
+
+constexpr std::string_view kDecoder2dSource =
+    "diffusers v0.30 autoencoders/vae.py Decoder and resnet.py ResnetBlock2D (input kept for the shortcut, norm and "
+    "SiLU outputs live at once), Upsample2D (bf16 upcast to fp32 around nearest interpolation)";
+constexpr std::string_view kDecoder3dSource =
+    "Wan2.1 @9737cba9 wan/modules/vae.py WanVAE_.decode (one latent frame per call, CACHE_T = 2 frames cached per "
+    "causal conv, output joined by torch.cat) and ResidualBlock / CausalConv3d (cache clone, cat, pad)";
+
+struct Level {
+  Count channels_in = 0;
+  Count pixels = 0;  ///< per frame, per sample
+  Count frames = 1;  ///< frames per decoder call at this level
+};
+
+/// Pixels of a 2D decoder level `l` (latent size doubled l times), tile-capped.
+Count level_pixels(const Component& vae, const DecodeShape& s, std::size_t l) {
+  Count h = s.latent.latent_height, w = s.latent.latent_width;
+  if (s.tiling && vae.config.tile_sample_size > 0) {
+    const Count tile = vae.config.tile_sample_size / vae.config.spatial;
+    h = std::min<std::int64_t>(h, tile);
+    w = std::min<std::int64_t>(w, tile);
+  }
+  return Count(h << l) * (w << l);
+}
+
+Terms levels_2d(const Component& vae, const DecodeShape& s) {
+  const auto& ch = vae.config.block_channels;
+  const std::size_t n = ch.size();
+  Terms out;
+  for (std::size_t l = 0; l < n; ++l) {
+    const Count c_in = ch[n - 1 - (l == 0 ? 0 : l - 1)];
+    const Count px = level_pixels(vae, s, l);
+    Term resnet = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(c_in, "channels"),
+                                 Factor::of(px, "pixels"), Factor::of(3, "input, norm, SiLU"), Factor::bytes(s.elem)})
+                      .named("resnet entry");
+    if (l == 0) {
+      if (s.attention == GenAttention::naive)
+        out.push_back(Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(px, "queries"),
+                                     Factor::of(px, "keys"), Factor::of(2, "scores + softmax"), Factor::bytes(s.elem)})
+                          .named("mid-block attention scores (naive)"));
+      out.push_back(std::move(resnet).named("mid block"));
+      continue;
+    }
+    const double per_elem = s.bf16 ? 6.5 : 2.25 * static_cast<double>(s.elem);
+    Term up = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(c_in, "channels"),
+                             Factor::of(px, "pixels"),
+                             Factor::real(per_elem, "B/element (quarter-size input, fp32 copy and interpolation, conv output)")},
+                            Rounding::ceil)
+                  .named("upsample");
+    out.push_back(Term::max_of(terms(std::move(resnet), std::move(up))).named("decoder level"));
+  }
+  return out;
+}
+
+/// Decoder levels of the causal 3D VAE (Wan VAE Decoder3d), low to high resolution.
+std::vector<Level> levels_3d_shape(const Component& vae, const DecodeShape& s, std::vector<Count>& out_channels) {
+  const ComponentConfig& c = vae.config;
+  std::vector<Count> dims{Count(c.base_dim) * c.dim_mult.back()};
+  for (auto it = c.dim_mult.rbegin(); it != c.dim_mult.rend(); ++it) dims.push_back(Count(c.base_dim) * *it);
+  std::vector<Level> levels;
+  Count frames = 1;
+  for (std::size_t l = 0; l + 1 < dims.size(); ++l) {
+    Level v;
+    v.channels_in = (c.halve_after_upsample && l > 0) ? dims[l] / 2 : dims[l];
+    v.pixels = Count(s.latent.latent_height << l) * (s.latent.latent_width << l);
+    v.frames = frames;
+    levels.push_back(v);
+    out_channels.push_back(dims[l + 1]);
+    if (l < c.temporal_upsample.size() && c.temporal_upsample[l]) frames = frames * 2;
+  }
+  return levels;
+}
+
+Terms levels_3d(const Component& vae, const DecodeShape& s) {
+  std::vector<Count> outs;
+  Terms out;
+  for (const Level& v : levels_3d_shape(vae, s, outs)) {
+    out.push_back(Term::product({Factor::of(v.channels_in, "channels"), Factor::of(v.pixels, "pixels"),
+                                 Factor::of(Count(4) * v.frames + 6, "frame copies (input, SiLU, cat, pad, cache clone)"),
+                                 Factor::bytes(s.elem)})
+                      .named("resblock causal conv"));
+  }
+  return out;
+}
+
+/// Frames each causal conv keeps between calls, over every level (CACHE_T = 2).
+Term causal_caches(const Component& vae, const DecodeShape& s) {
+  std::vector<Count> outs;
+  const std::vector<Level> levels = levels_3d_shape(vae, s, outs);
+  const ComponentConfig& c = vae.config;
+  Count elems = Count(5) * outs.front() * levels.front().pixels;  // decoder conv1 and the middle block's four convs
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const Count convs = Count(2) * (c.layers_per_block + 1) - 1;
+    elems += (Count(levels[l].channels_in) + convs * outs[l]) * levels[l].pixels;
+    if (l < c.temporal_upsample.size() && c.temporal_upsample[l]) elems += Count(outs[l]) * levels[l].pixels;
+  }
+  elems += Count(outs.back()) * levels.back().pixels;  // head conv
+  return Term::product({Factor::of(2, "cached frames"), Factor::of(elems, "cached elements per frame"),
+                        Factor::bytes(s.elem)})
+      .named("causal conv caches");
+}
+
+Term decoded_output(const DecodeShape& s, bool joined_by_cat) {
+  return Term::product({Factor::of(joined_by_cat ? 2 : 1, joined_by_cat ? "copies (torch.cat)" : "copy"),
+                        Factor::of(s.samples, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
+                        Factor::of(Count(s.width) * s.height, "pixels"), Factor::bytes(s.elem)})
+      .named("decoded output");
+}
+
+Terms levels_of(const Component& vae, const DecodeShape& s) {
+  return vae.kind == ComponentKind::vae_3d ? levels_3d(vae, s) : levels_2d(vae, s);
+}
+
+/// Encoder levels of the causal 3D VAE (Wan Encoder3d), high to low resolution:
+/// dims base × [1] + dim_mult; 4 frames per call after the first, halved by each
+/// temporal downsample (the decoder's upsampling in reverse).
+Term encoder_levels_and_caches(const Component& vae, const DecodeShape& s, Term& caches) {
+  const ComponentConfig& c = vae.config;
+  std::vector<Count> dims{Count(c.base_dim)};
+  for (auto m : c.dim_mult) dims.push_back(Count(c.base_dim) * m);
+  const std::size_t n = dims.size() - 1;
+  Terms levels;
+  Count frames = c.temporal, cached = Count(3) * s.width * s.height;  // conv1 on RGB
+  for (std::size_t l = 0; l < n; ++l) {
+    const Count px = Count(s.width >> l) * (s.height >> l);
+    levels.push_back(Term::product({Factor::of(dims[l], "channels"), Factor::of(px, "pixels"),
+                                    Factor::of(Count(4) * frames + 6, "frame copies (input, SiLU, cat, pad, cache clone)"),
+                                    Factor::bytes(s.elem)})
+                         .named("resblock causal conv"));
+    cached += (Count(dims[l]) + (Count(2) * c.layers_per_block - 1) * dims[l + 1]) * px;
+    const std::size_t up = n - 2 - std::min<std::size_t>(l, n - 2);
+    if (l + 1 < n && up < c.temporal_upsample.size() && c.temporal_upsample[up]) {
+      cached += Count(dims[l + 1]) * (px / 4);  // the downsample's time conv
+      frames = std::max<std::int64_t>(1, frames / 2);
+    }
+  }
+  const Count low = Count(s.width >> (n - 1)) * (s.height >> (n - 1));
+  cached += Count(5) * dims.back() * low;  // the middle block's four convs and the head conv
+  caches = Term::product({Factor::of(2, "cached frames"), Factor::of(cached, "cached elements per frame"),
+                          Factor::bytes(s.elem)})
+               .named("causal conv caches");
+  return Term::max_of(std::move(levels)).named("largest encoder level");
+}
+
+}  // namespace
+
+Term vae_encode_peak(const Component& vae, const DecodeShape& s) {
+  Term caches;
+  Term level = encoder_levels_and_caches(vae, s, caches);
+  Term input = Term::product({Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
+                              Factor::of(Count(s.width) * s.height, "pixels"), Factor::bytes(s.elem)})
+                   .named("input video");
+  return Term::sum(terms(std::move(level), std::move(caches), std::move(input)))
+      .cite("Wan2.1 @9737cba9 wan/image2video.py (first frame + zeros encoded as one video) and wan/modules/vae.py "
+            "WanVAE_.encode (1 frame, then 4 per call; CACHE_T = 2 frames cached per causal conv)");
+}
+
+Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
+  Term level = Term::max_of(levels_of(vae, s)).named("largest decoder level");
+  if (vae.kind == ComponentKind::vae_3d)
+    return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, true))).cite(kDecoder3dSource);
+  return Term::sum(terms(std::move(level), decoded_output(s, s.tiling || s.samples_at_once < s.samples)))
+      .cite(kDecoder2dSource);
+}
+
+Term vae_decode_cache(const Component& vae, const DecodeShape& s) {
+  Terms levels = levels_of(vae, s);
+  std::vector<Bytes> sizes;
+  Bytes others;
+  for (const auto& t : levels) sizes.push_back(t.bytes);
+  std::sort(sizes.begin(), sizes.end());
+  for (std::size_t i = 0; i + 1 < sizes.size(); ++i) others += sizes[i];
+  const Bytes second = sizes.size() > 1 ? sizes[sizes.size() - 2] : Bytes{};
+  return Term::given(second)
+      .named("cached blocks of the next-largest decoder level")
+      .noted("freed blocks smaller than the largest level's requests are not reused for them")
+      .cite("PyTorch 2.5 CUDACachingAllocator: a request takes a free cached block at least its size and freed blocks "
+            "stay reserved; range: none of them kept to all smaller levels kept")
+      .within({Bytes{}, others});
+}
+
+}  // namespace vram::generation

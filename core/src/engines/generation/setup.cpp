@@ -1,0 +1,153 @@
+// Resolving a generation scenario against its pipeline: geometry defaults,
+// what each runtime can do, each component's stored format and placement.
+#include "setup.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "vram/error.hpp"
+#include "vram/io/json_fields.hpp"
+
+namespace vram::generation {
+
+namespace {
+
+void check_workload(const Scenario& s, const Pipeline& p) {
+  const bool video = s.workload == Workload::video;
+  if (video != (p.modality == Modality::video))
+    throw InputError("/workload", p.id + " is " + (p.modality == Modality::video ? "a video" : "an image") +
+                                      " pipeline; use workload \"" + std::string(name_of(kModalities, p.modality)) +
+                                      "\"");
+}
+
+void resolve_geometry(const Pipeline& p, Setup& u, Report& r) {
+  auto fill = [&](std::int64_t& v, std::int64_t native, const char* name) {
+    if (v > 0) return;
+    v = native;
+    if (r.explain)
+      r.defaults_used.push_back(std::string("generation.") + name + " = " + std::to_string(native) + " (" + p.id +
+                                " native)");
+  };
+  fill(u.g.width, p.width, "width");
+  fill(u.g.height, p.height, "height");
+  if (p.modality == Modality::video) fill(u.g.frames, p.frames, "frames");
+  u.geo = latent_geometry(p, u.g, u.g.width, u.g.height, u.g.frames);
+}
+
+/// What each runtime offers; anything else is refused with what is allowed.
+void check_runtime_options(const Setup& u) {
+  const GenerationSettings& g = u.g;
+  if (u.p->runtime == Runtime::wan) {
+    if (g.offload == GenOffload::sequential || g.offload == GenOffload::group)
+      throw InputError("/generation/offload", "the Wan reference scripts offload whole models only "
+                                              "(--offload_model); allowed: none, model");
+    if (g.vae_tiling) throw InputError("/generation/vae_tiling", "the Wan reference scripts do not tile the VAE decode");
+    if (g.vae_slicing) throw InputError("/generation/vae_slicing", "the Wan reference scripts decode one video at a time already");
+    return;
+  }
+  if (g.sequence_parallel > 1)
+    throw InputError("/generation/sequence_parallel", "sequence parallelism is modelled for the Wan reference scripts "
+                                                      "(--ulysses_size); " + u.p->id + " runs on one GPU: allowed 1");
+  if (g.fsdp) throw InputError("/generation/fsdp", "FSDP of the denoiser is modelled for the Wan reference scripts (--dit_fsdp)");
+  if (g.text_encoder == TextEncoderPlace::sharded)
+    throw InputError("/generation/text_encoder", "sharding the text encoder is modelled for the Wan reference scripts "
+                                                 "(--t5_fsdp); allowed here: gpu, cpu");
+}
+
+std::string component_names(const Pipeline& p) {
+  std::string names;
+  for (const auto& c : p.components) names += (names.empty() ? "" : ", ") + c.name;
+  return names;
+}
+
+StoredFormat default_format(const Scenario& s, const Pipeline& p, const Component& c) {
+  StoredFormat f;
+  if (p.runtime == Runtime::diffusers && !s.weights.name.empty()) {
+    f.format = s.weights;
+  } else {
+    const StoredDtype d = p.runtime == Runtime::wan ? c.dtype : p.dtype;
+    f.format = native_format(std::string(name_of(kStoredDtypes, d)));
+  }
+  f.quantized = f.format.quantized();
+  if (f.quantized && c.inventory.linear.empty()) {
+    // A counted component (UNet, VAE, CLIP vision) has no layer list to quantize: it stays 16-bit.
+    f.format = native_format(std::string(name_of(kStoredDtypes, p.dtype)));
+    f.quantized = false;
+  }
+  f.keep_fp32 = f.format.linear.flat;  // bitsandbytes
+  return f;
+}
+
+/// Applies one component_weights entry to its component.
+void apply_override(const Pipeline& p, const std::string& name, const std::string& value, std::vector<Placed>& parts) {
+  const std::string path = "/generation/component_weights/" + name;
+  Placed* part = nullptr;
+  for (auto& x : parts)
+    if (x.c->name == name) part = &x;
+  if (!part) throw InputError(path, p.id + " has no component \"" + name + "\"; its components: " + component_names(p));
+  if (value == "none") {
+    if (role_of(part->c->kind) == Role::denoiser) throw InputError(path, "the denoiser cannot be left out");
+    part->loaded = false;
+    return;
+  }
+  part->format.format = parse_weight_format(nlohmann::json(value), path, std::string(name_of(kStoredDtypes, p.dtype)));
+  part->format.quantized = part->format.format.quantized();
+  part->format.keep_fp32 = part->format.format.linear.flat;
+  if (part->format.quantized && part->c->inventory.linear.empty())
+    throw InputError(path, "\"" + name + "\" is counted, not listed layer by layer, so it cannot be quantized here; "
+                                         "allowed: fp32, fp16, bf16, none");
+}
+
+std::optional<StoredDtype> plain_dtype(const WeightFormat& f) {
+  if (f.quantized()) return std::nullopt;
+  for (const auto& c : kStoredDtypes)
+    if (c.name == f.linear.name) return c.value;
+  return std::nullopt;
+}
+
+void place(const Scenario& s, Setup& u) {
+  const Pipeline& p = *u.p;
+  for (const auto& c : p.components) {
+    Placed x;
+    x.c = &c;
+    x.format = default_format(s, p, c);
+    const Role role = role_of(c.kind);
+    if (role == Role::text_encoder) {
+      x.on_gpu = u.g.text_encoder != TextEncoderPlace::cpu;
+      x.shards = u.g.text_encoder == TextEncoderPlace::sharded ? u.gpus : 1;
+    }
+    if (role == Role::vae) x.on_gpu = u.g.vae == VaePlace::gpu;
+    if (role == Role::denoiser && u.g.fsdp) x.shards = u.gpus;
+    u.parts.push_back(x);
+  }
+  for (const auto& [name, value] : u.g.component_weights) apply_override(p, name, value, u.parts);
+  for (auto& x : u.parts) x.plain = plain_dtype(x.format.format);
+}
+
+}  // namespace
+
+Setup resolve(const Scenario& s, Report& r) {
+  Setup u;
+  u.p = s.pipeline.get();
+  u.g = *s.generation();
+  u.gpus = s.gpu_count;
+  check_workload(s, *u.p);
+  resolve_geometry(*u.p, u, r);
+  check_runtime_options(u);
+  place(s, u);
+  if (r.explain && s.weights.quantized())
+    for (const auto& x : u.parts)
+      if (x.c->inventory.linear.empty())
+        r.warnings.push_back("weights = " + s.weights.name + " is not applied to " + x.c->name +
+                             " (counted, not listed layer by layer): kept in " +
+                             std::string(name_of(kStoredDtypes, u.p->dtype)));
+  if (r.explain && u.p->runtime == Runtime::wan && !s.weights.name.empty())
+    r.warnings.push_back("weights = " + s.weights.name + " is the compute dtype (param_dtype) of the Wan scripts; "
+                         "components keep their checkpoint dtype (set generation.component_weights to convert one)");
+  // diffusers computes in torch_dtype; the Wan scripts under autocast(param_dtype = bf16).
+  u.elem = (u.p->runtime == Runtime::diffusers && !s.weights.name.empty() && s.weights.linear.elem_bits == 32) ? 4 : 2;
+  const bool cfg = u.g.cfg.value_or(u.p->cfg != CfgMode::none);
+  u.cfg_batch = (cfg && u.p->cfg == CfgMode::batched) ? 2 : 1;
+  return u;
+}
+
+}  // namespace vram::generation

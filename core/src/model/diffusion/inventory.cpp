@@ -1,0 +1,185 @@
+// Parameter inventories of pipeline components, from their configuration.
+//
+// Each function lists the nn.Linear layers of one architecture (what
+// bitsandbytes, torchao, quanto and GGUF convert) and counts everything else
+// (embeddings, norms, convolutions, biases, modulation tables). The totals are
+// checked against the published parameter count of each pipeline file.
+#include "vram/error.hpp"
+#include "vram/generation/pipeline.hpp"
+#include "vram/units.hpp"
+
+namespace vram::generation {
+
+using checked::Count;
+
+std::int64_t Inventory::params() const {
+  Count n = other;
+  for (const auto& g : linear) n += Count(g.count) * g.in * g.out;
+  return n;
+}
+
+std::int64_t Inventory::linear_weights() const {
+  Count n = 0;
+  for (const auto& g : linear)
+    if (!g.keep) n += Count(g.count) * g.in * g.out;
+  return n;
+}
+
+std::int64_t Inventory::kept_linear_weights() const {
+  Count n = 0;
+  for (const auto& g : linear)
+    if (g.keep) n += Count(g.count) * g.in * g.out;
+  return n;
+}
+
+namespace {
+
+/// Adds `count` linear layers; their biases go to `other`.
+void add(Inventory& inv, std::int64_t in, std::int64_t out, std::int64_t count, bool bias = true, bool keep = false) {
+  inv.linear.push_back({in, out, count, bias, keep});
+  if (bias) inv.other = Count(inv.other) + Count(count) * out;
+}
+
+/// CLIPTextModel[WithProjection] (transformers v4.56 modeling_clip.py): token
+/// and position embeddings, per layer q/k/v/out + fc1/fc2 and two LayerNorms,
+/// a final LayerNorm and the optional bias-free text_projection.
+Inventory clip_text(const ComponentConfig& c) {
+  Inventory inv;
+  const Count d = c.hidden;
+  inv.other = Count(c.vocab) * d + Count(c.positions) * d + Count(c.layers) * 4 * d + 2 * d;
+  add(inv, d, d, Count(c.layers) * 4);
+  add(inv, d, c.ffn, c.layers);
+  add(inv, c.ffn, d, c.layers);
+  if (c.projection > 0) add(inv, d, c.projection, 1, false);
+  return inv;
+}
+
+/// T5EncoderModel (transformers v4.56 modeling_t5.py): shared embedding, per
+/// layer bias-free q/k/v/o, gated-GELU wi_0/wi_1/wo and two RMS norms, one
+/// relative-position bias (umT5: one per layer) and the final norm. `wo` is in
+/// `_keep_in_fp32_modules`, so quantizers leave it unconverted.
+Inventory t5_encoder(const ComponentConfig& c) {
+  Inventory inv;
+  const Count d = c.hidden;
+  const Count inner = Count(c.heads) * c.head_dim;
+  const Count bias_tables = c.per_layer_bias ? Count(c.layers) : Count(1);
+  inv.other = Count(c.vocab) * d + Count(c.layers) * 2 * d + bias_tables * 32 * c.heads + d;
+  add(inv, d, inner, Count(c.layers) * 3, false);
+  add(inv, inner, d, c.layers, false);
+  add(inv, d, c.ffn, Count(c.layers) * 2, false);
+  add(inv, c.ffn, d, c.layers, false, true);
+  return inv;
+}
+
+/// FluxTransformer2DModel (diffusers v0.35 transformer_flux.py): embedders,
+/// double-stream blocks (AdaLayerNormZero ×2, joint attention with added
+/// projections, two GELU MLPs), single-stream blocks (AdaLayerNormZeroSingle,
+/// fused MLP and attention output), AdaLayerNormContinuous and proj_out.
+Inventory flux(const ComponentConfig& c) {
+  Inventory inv;
+  const Count d = c.hidden;
+  const Count nd = c.layers, ns = c.single_layers;
+  add(inv, c.in_channels, d, 1);
+  add(inv, c.freq_dim, d, c.guidance_embed ? 2 : 1);
+  add(inv, d, d, c.guidance_embed ? 3 : 2);
+  add(inv, c.pooled_dim, d, 1);
+  add(inv, c.text_dim, d, 1);
+  add(inv, d, 6 * d, nd * 2);
+  add(inv, d, d, nd * 8);
+  add(inv, d, c.ffn, nd * 2);
+  add(inv, c.ffn, d, nd * 2);
+  inv.other = Count(inv.other) + nd * 4 * c.head_dim + ns * 2 * c.head_dim;
+  add(inv, d, 3 * d, ns);
+  add(inv, d, c.ffn, ns);
+  add(inv, d, d, ns * 3);
+  add(inv, d + c.ffn, d, ns);
+  add(inv, d, 2 * d, 1);
+  add(inv, d, c.out_channels, 1);
+  return inv;
+}
+
+/// SD3Transformer2DModel (diffusers v0.35 transformer_sd3.py): patch
+/// embedding, timestep and pooled-text embedders, context embedder, joint
+/// blocks (AdaLayerNormZero for both streams, joint attention with added
+/// projections, two GELU MLPs) whose last one is context-pre-only
+/// (AdaLayerNormContinuous, no context output or MLP), norm_out and proj_out.
+Inventory mmdit(const ComponentConfig& c) {
+  Inventory inv;
+  const Count d = c.hidden, L = c.layers;
+  const Count patch = Count(c.patch[1]) * c.patch[2];
+  inv.other = Count(c.in_channels) * patch * d + d;  // Conv2d patch embedding
+  add(inv, c.freq_dim, d, 1);
+  add(inv, d, d, 2);
+  add(inv, c.pooled_dim, d, 1);
+  add(inv, c.text_dim, d, 1);
+  add(inv, d, 6 * d, L * 2 - 1);
+  add(inv, d, 2 * d, 1);
+  add(inv, d, d, L * 8 - 1);
+  add(inv, d, c.ffn, L * 2 - 1);
+  add(inv, c.ffn, d, L * 2 - 1);
+  add(inv, d, 2 * d, 1);
+  add(inv, d, Count(c.out_channels) * patch, 1);
+  return inv;
+}
+
+/// WanModel (Wan2.1 @9737cba9 wan/modules/model.py): 3D patch embedding,
+/// text and time embeddings, per block self- and cross-attention (q/k/v/o,
+/// RMS q/k norms), the affine cross-attention LayerNorm, the GELU FFN and the
+/// 6 × dim modulation; the head and, for I2V, k_img/v_img and img_emb.
+Inventory wan_dit(const ComponentConfig& c) {
+  Inventory inv;
+  const Count d = c.hidden, L = c.layers;
+  const Count patch = Count(c.patch[0]) * c.patch[1] * c.patch[2];
+  inv.other = Count(c.in_channels) * patch * d + d;  // Conv3d patch embedding
+  add(inv, c.text_dim, d, 1);
+  add(inv, d, d, 1);
+  add(inv, c.freq_dim, d, 1);
+  add(inv, d, d, 1);
+  add(inv, d, 6 * d, 1);
+  add(inv, d, d, L * (c.image_cond ? 10 : 8));
+  add(inv, d, c.ffn, L);
+  add(inv, c.ffn, d, L);
+  // q/k norms of both attentions, the cross-attention LayerNorm, modulation.
+  inv.other = Count(inv.other) + L * (4 * d + 2 * d + 6 * d + (c.image_cond ? d : Count(0)));
+  add(inv, d, Count(c.out_channels) * patch, 1);
+  inv.other = Count(inv.other) + 2 * d;
+  if (c.image_cond) {
+    const Count e = c.image_embed_dim;
+    add(inv, e, e, 1);
+    add(inv, e, d, 1);
+    inv.other = Count(inv.other) + 2 * e + 2 * d;
+  }
+  return inv;
+}
+
+void require_fields(const Component& c, const std::string& path) {
+  const ComponentConfig& k = c.config;
+  auto need = [&](std::int64_t v, const char* name) {
+    if (v <= 0) throw InputError(path + "/config/" + name, "is required for a " + c.name + " component of this kind");
+  };
+  need(k.hidden, "hidden");
+  need(k.layers, "layers");
+  need(k.ffn, "ffn");
+  if (c.kind == ComponentKind::t5_encoder) need(k.head_dim, "head_dim");
+}
+
+}  // namespace
+
+Inventory inventory_of(const Component& c, const std::string& path) {
+  switch (c.kind) {
+    case ComponentKind::clip_text: require_fields(c, path); return clip_text(c.config);
+    case ComponentKind::t5_encoder: require_fields(c, path); return t5_encoder(c.config);
+    case ComponentKind::flux: require_fields(c, path); return flux(c.config);
+    case ComponentKind::mmdit: require_fields(c, path); return mmdit(c.config);
+    case ComponentKind::wan_dit: require_fields(c, path); return wan_dit(c.config);
+    case ComponentKind::clip_vision:
+    case ComponentKind::unet:
+    case ComponentKind::vae_2d:
+    case ComponentKind::vae_3d: break;
+  }
+  Inventory counted;
+  counted.other = c.params;
+  return counted;
+}
+
+}  // namespace vram::generation

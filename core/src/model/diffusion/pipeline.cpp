@@ -1,0 +1,223 @@
+// Reading models/pipelines/*.json into Pipeline values.
+#include <nlohmann/json.hpp>
+
+#include "vram/catalog.hpp"
+#include "vram/error.hpp"
+#include "vram/generation/pipeline.hpp"
+#include "vram/io/json_fields.hpp"
+
+namespace vram::generation {
+
+using nlohmann::json;
+
+Role role_of(ComponentKind k) {
+  switch (k) {
+    case ComponentKind::clip_text:
+    case ComponentKind::t5_encoder: return Role::text_encoder;
+    case ComponentKind::clip_vision: return Role::image_encoder;
+    case ComponentKind::flux:
+    case ComponentKind::mmdit:
+    case ComponentKind::unet:
+    case ComponentKind::wan_dit: return Role::denoiser;
+    case ComponentKind::vae_2d:
+    case ComponentKind::vae_3d: return Role::vae;
+  }
+  return Role::denoiser;
+}
+
+std::int64_t dtype_bytes(StoredDtype d) { return d == StoredDtype::fp32 ? 4 : 2; }
+
+const Component* Pipeline::find(std::string_view name) const {
+  for (const auto& c : components)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+const Component* Pipeline::first(Role r) const {
+  for (const auto& c : components)
+    if (role_of(c.kind) == r) return &c;
+  return nullptr;
+}
+
+std::vector<const Component*> Pipeline::all(Role r) const {
+  std::vector<const Component*> out;
+  for (const auto& c : components)
+    if (role_of(c.kind) == r) out.push_back(&c);
+  return out;
+}
+
+namespace {
+
+std::vector<std::int64_t> int_list(const json& j, std::string_view key, const std::string& path) {
+  std::vector<std::int64_t> out;
+  const auto it = j.find(key);
+  if (it == j.end()) return out;
+  const std::string p = io::join_path(path, key);
+  if (!it->is_array()) throw InputError(p, "must be a list of integers");
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const json& v = (*it)[i];
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0)
+      throw InputError(p + "/" + std::to_string(i), "must be a non-negative integer");
+    out.push_back(v.get<std::int64_t>());
+  }
+  return out;
+}
+
+std::int64_t field(const json& j, std::string_view key, const std::string& path) {
+  return io::optional_int(j, key, path, {0, io::kAbsurd}).value_or(0);
+}
+
+void read_transformer_fields(const json& j, const std::string& p, ComponentConfig& c) {
+  c.hidden = field(j, "hidden", p);
+  c.ffn = field(j, "ffn", p);
+  c.layers = field(j, "layers", p);
+  c.heads = field(j, "heads", p);
+  c.head_dim = field(j, "head_dim", p);
+  c.vocab = field(j, "vocab", p);
+  c.positions = field(j, "positions", p);
+  c.projection = field(j, "projection", p);
+  c.per_layer_bias = io::optional_bool(j, "per_layer_bias", p).value_or(false);
+  c.single_layers = field(j, "single_layers", p);
+  c.in_channels = field(j, "in_channels", p);
+  c.out_channels = field(j, "out_channels", p);
+  c.text_dim = field(j, "text_dim", p);
+  c.pooled_dim = field(j, "pooled_dim", p);
+  c.freq_dim = field(j, "freq_dim", p);
+  c.guidance_embed = io::optional_bool(j, "guidance_embed", p).value_or(false);
+  c.image_cond = io::optional_bool(j, "image_cond", p).value_or(false);
+  c.per_token_time = io::optional_bool(j, "per_token_time", p).value_or(false);
+  c.image_embed_dim = field(j, "image_embed_dim", p);
+  c.tokens = field(j, "tokens", p);
+  c.cross_dim = field(j, "cross_dim", p);
+  const auto patch = int_list(j, "patch", p);
+  if (!patch.empty()) {
+    if (patch.size() != 3) throw InputError(p + "/patch", "must be [t, h, w]");
+    c.patch = {patch[0], patch[1], patch[2]};
+  }
+}
+
+void read_vae_fields(const json& j, const std::string& p, ComponentConfig& c) {
+  c.block_channels = int_list(j, "block_channels", p);
+  c.attention_layers = int_list(j, "attention_layers", p);
+  c.latent_channels = field(j, "latent_channels", p);
+  c.spatial = field(j, "spatial", p);
+  c.temporal = field(j, "temporal", p);
+  c.layers_per_block = field(j, "layers_per_block", p);
+  c.force_upcast = io::optional_bool(j, "force_upcast", p).value_or(false);
+  c.tile_sample_size = field(j, "tile_sample_size", p);
+  c.base_dim = field(j, "base_dim", p);
+  c.dim_mult = int_list(j, "dim_mult", p);
+  if (const auto it = j.find("temporal_upsample"); it != j.end() && it->is_array())
+    for (const auto& v : *it) c.temporal_upsample.push_back(v.is_boolean() && v.get<bool>());
+  c.halve_after_upsample = io::optional_bool(j, "halve_after_upsample", p).value_or(false);
+  c.out_patch = io::optional_int(j, "out_patch", p, {1, 8}).value_or(1);
+}
+
+/// Bounds every field the budget terms divide by or shift with, so a pasted
+/// pipeline cannot reach a division by zero or an oversized shift.
+void check_component(const Component& c, const std::string& p) {
+  const ComponentConfig& k = c.config;
+  const std::string cp = p + "/config";
+  auto need = [&](bool ok, const char* field, const char* what) {
+    if (!ok) throw InputError(cp + "/" + field, std::string("is required for a ") + std::string(name_of(kComponentKinds, c.kind)) +
+                                                    " component: " + what);
+  };
+  for (auto v : k.patch) need(v >= 1 && v <= 16, "patch", "[t, h, w], each 1 to 16");
+  switch (c.kind) {
+    case ComponentKind::unet:
+      need(!k.block_channels.empty() && k.block_channels.size() <= 8, "block_channels", "1 to 8 levels");
+      need(k.heads > 0 || k.head_dim > 0, "head_dim", "heads or head_dim");
+      need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
+      break;
+    case ComponentKind::vae_2d:
+    case ComponentKind::vae_3d:
+      need(k.spatial >= 1 && k.spatial <= 64, "spatial", "the spatial compression, 1 to 64");
+      need(k.latent_channels >= 1, "latent_channels", "at least 1");
+      need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
+      if (c.kind == ComponentKind::vae_2d)
+        need(!k.block_channels.empty() && k.block_channels.size() <= 8, "block_channels", "1 to 8 levels");
+      else
+        need(k.base_dim >= 1 && !k.dim_mult.empty() && k.dim_mult.size() <= 8 && k.temporal >= 1, "dim_mult",
+             "base_dim, 1 to 8 dim_mult levels and temporal");
+      break;
+    default: break;
+  }
+}
+
+Component read_component(const json& j, const std::string& p) {
+  io::require_object(j, p, "a pipeline component");
+  Component c;
+  c.name = io::optional_string(j, "name", p).value_or("");
+  if (c.name.empty()) throw InputError(p + "/name", "is required: the pipeline's component name");
+  const auto kind = io::optional_enum(j, "kind", p, kComponentKinds);
+  if (!kind) throw InputError(p + "/kind", "is required");
+  c.kind = *kind;
+  c.dtype = io::optional_enum(j, "dtype", p, kStoredDtypes).value_or(StoredDtype::bf16);
+  c.params = io::require_int(j, "params", p);
+  c.source = io::optional_string(j, "source", p).value_or("");
+  if (c.source.empty()) throw InputError(p + "/source", "is required: where the config and count come from");
+  const json cfg = j.value("config", json::object());
+  read_transformer_fields(cfg, p + "/config", c.config);
+  read_vae_fields(cfg, p + "/config", c.config);
+  check_component(c, p);
+  c.inventory = inventory_of(c, p);
+  return c;
+}
+
+void read_geometry(const json& j, const std::string& path, Pipeline& p) {
+  const json n = j.value("native", json::object());
+  const std::string np = path + "/native";
+  p.width = io::require_int(n, "width", np, {8, 16384});
+  p.height = io::require_int(n, "height", np, {8, 16384});
+  if (p.modality == Modality::video) {
+    p.frames = io::require_int(n, "frames", np, {1, 10000});
+    p.max_frames = io::require_int(n, "max_frames", np, {1, 10000});
+  }
+}
+
+}  // namespace
+
+Pipeline parse_pipeline(const json& j, const std::string& path) {
+  io::require_object(j, path, "a pipeline");
+  Pipeline p;
+  p.id = io::optional_string(j, "id", path).value_or("");
+  if (p.id.empty()) throw InputError(path + "/id", "is required: the Hugging Face repository id");
+  if (const auto a = j.find("aliases"); a != j.end() && a->is_array())
+    for (const auto& v : *a)
+      if (v.is_string()) p.aliases.push_back(v.get<std::string>());
+  p.revision = io::optional_string(j, "revision", path).value_or("");
+  p.source = io::optional_string(j, "source", path).value_or("");
+  p.modality = io::optional_enum(j, "modality", path, kModalities).value_or(Modality::image);
+  p.runtime = io::optional_enum(j, "runtime", path, kRuntimes).value_or(Runtime::diffusers);
+  p.cfg = io::optional_enum(j, "cfg", path, kCfgModes).value_or(CfgMode::none);
+  p.dtype = io::optional_enum(j, "dtype", path, kStoredDtypes).value_or(StoredDtype::bf16);
+  read_geometry(j, path, p);
+  const auto list = j.find("components");
+  if (list == j.end() || !list->is_array() || list->empty())
+    throw InputError(path + "/components", "is required: a list of components");
+  for (std::size_t i = 0; i < list->size(); ++i)
+    p.components.push_back(read_component((*list)[i], path + "/components/" + std::to_string(i)));
+  if (!p.first(Role::denoiser)) throw InputError(path + "/components", "needs a denoiser");
+  if (!p.first(Role::vae)) throw InputError(path + "/components", "needs a VAE");
+  return p;
+}
+
+json pipelines_summary_json(const Catalog& catalog) {
+  json out = json::array();
+  for (const auto& p : catalog.pipelines()) {
+    json parts = json::array();
+    for (const auto& c : p->components)
+      parts.push_back({{"name", c.name}, {"kind", name_of(kComponentKinds, c.kind)}, {"params", c.params}});
+    out.push_back({{"id", p->id},
+                   {"aliases", p->aliases},
+                   {"modality", name_of(kModalities, p->modality)},
+                   {"runtime", name_of(kRuntimes, p->runtime)},
+                   {"width", p->width},
+                   {"height", p->height},
+                   {"frames", p->frames},
+                   {"components", parts}});
+  }
+  return out;
+}
+
+}  // namespace vram::generation
