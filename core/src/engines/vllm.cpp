@@ -41,12 +41,13 @@ struct Setting {
   SchedulerLimits lim;
   std::int64_t sms;  ///< streaming multiprocessors, for the sampler's scratch
   Term requested;
+  CommLayout comm;
   WeightsMemo* memo;
 };
 
 Setting setting(const Scenario& s, WeightsMemo* memo) {
   const InferenceSettings& inf = s.inference();
-  const Version ver = parse_version(inf.vllm.version);
+  const Version ver = parse_version(inf.vllm.version, inf.vllm.engine);
   // An H100's 132 SMs when the GPU's count is unknown.
   const std::int64_t sms = s.gpu.sm_count > 0 ? s.gpu.sm_count : 132;
   return Setting{s,
@@ -59,6 +60,7 @@ Setting setting(const Scenario& s, WeightsMemo* memo) {
                  scheduler_limits(inf.vllm, ver, s.gpu, inf.context),
                  sms,
                  requested_memory_term(s.gpu.memory, inf.vllm.gpu_memory_utilization),
+                 CommLayout{inf.tensor_parallel, inf.pipeline_parallel, s.gpu.interconnect, s.gpu.compute_capability, ver},
                  memo};
 }
 
@@ -161,7 +163,7 @@ StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t firs
   sa.weights = stage_weights(c, stage, sa);
   sa.rotary = rotary_cache_term(c.a, c.b);
   sa.activation = stage_activation(c, stage == c.pp - 1);
-  sa.non_torch = non_torch_term(c.tp, c.pp);
+  sa.non_torch = non_torch_term(c.comm);
   sa.kv_available = c.requested.bytes - sa.weights.bytes - sa.rotary.bytes - sa.activation.bytes - sa.non_torch.bytes;
   if (c.a.family == Family::bare) {
     sa.kv_needed = Term::given(Bytes{});
@@ -169,6 +171,14 @@ StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t firs
   }
   stage_kv(c, sa);
   return sa;
+}
+
+/// The CUDA graphs one stage captures: the version's sizes and mode, its layers.
+Term stage_graphs(const Setting& c, const StageAccount& h) {
+  const std::int64_t layers = c.a.family == Family::bare ? 0 : h.end_layer - h.first_layer;
+  const GraphMode mode = graph_mode(c.inf.vllm, c.ver);
+  const auto sizes = capture_sizes(c.inf.vllm, c.ver, c.lim.max_num_seqs, c.lim.max_num_batched_tokens);
+  return cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0);
 }
 
 std::vector<StageAccount> build_stages(const Setting& c) {
@@ -289,8 +299,9 @@ void add_warnings(const Setting& c, const StageAccount& bn, const KvPool& pool, 
 
 }  // namespace
 
-Version parse_version(const std::string& text) {
+Version parse_version(const std::string& text, std::optional<VllmEngine> engine) {
   Version v;
+  v.engine = engine;
   if (text.empty()) return v;
   int ma = 0, mi = 0, pa = 0;
   const int n = std::sscanf(text.c_str(), "%d.%d.%d", &ma, &mi, &pa);
@@ -317,8 +328,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
   const StageAccount& h = stages[heaviest_stage(stages)];
   const StageAccount& r0 = stages[0];
   const KvPool pool = bn.pool;
-  const std::int64_t graph_layers = c.a.family == Family::bare ? 0 : h.end_layer - h.first_layer;
-  const Term graphs = cuda_graph_term(c.inf.vllm.enforce_eager, graph_layers, c.a.experts > 0);
+  const Term graphs = stage_graphs(c, h);
 
   add_components(c, h, graphs, r);
   // vLLM budgets weights, activations, non-torch memory and the KV cache inside

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,10 +40,15 @@ struct Version {
   int major = 0;
   int minor = 19;
   int patch = 0;
-  bool v1_engine() const { return major > 0 || minor >= 8; }  ///< V1 default from 0.8.0
+  /// `vllm.engine` when given (VLLM_USE_V1 in 0.7-0.10); else V1 from 0.8.0.
+  std::optional<VllmEngine> engine;
+  bool v1_engine() const {
+    if (engine) return *engine == VllmEngine::v1;
+    return major > 0 || minor >= 8;
+  }
   bool at_least(int ma, int mi) const { return major > ma || (major == ma && minor >= mi); }
 };
-Version parse_version(const std::string& text);
+Version parse_version(const std::string& text, std::optional<VllmEngine> engine = std::nullopt);
 
 /// Scheduler defaults vLLM applies when the user sets none
 /// (vllm/engine/arg_utils.py EngineArgs._set_default_args, per version).
@@ -141,25 +147,77 @@ Term kv_needed_term(const Architecture& arch, const KvDtype& dtype, std::int64_t
 /// (vllm/v1/worker/utils.py request_memory, v0.19.0).
 Term requested_memory_term(Bytes total, double gpu_memory_utilization);
 
-/// Non-torch memory that appears during the profiling forward pass: cuBLAS and
-/// attention workspaces on one GPU, plus NCCL and FlashInfer all-reduce buffers
-/// with tensor parallelism. Measured per engine version ("non-torch forward
-/// increase memory" in the vLLM 0.19.0 H100 sweep, llm-d-planner @ d3121e059da8:
-/// 0.24–0.26 GiB on most single-GPU runs and 0.46 GiB on the granite ones,
-/// 2.07–2.21 GiB at TP 2/4, 0.07 GiB at PP 2/4).
-/// Calibrated: the term's range is the spread of the sweep's runs of that layout.
-Term non_torch_term(std::int64_t tensor_parallel, std::int64_t pipeline_parallel);
-Bytes non_torch_increase(std::int64_t tensor_parallel, std::int64_t pipeline_parallel);
+/// How one layout's collectives run: what decides which communication
+/// buffers exist outside the torch allocator.
+struct CommLayout {
+  std::int64_t tensor_parallel = 1;
+  std::int64_t pipeline_parallel = 1;
+  Interconnect link = Interconnect::unknown;  ///< as given, or the catalog GPU's
+  int compute_capability = 0;                 ///< × 10; 0 when unknown (the tables are read at sm90)
+  Version version;
+};
 
-/// CUDA graph pools, captured after the KV cache outside gpu_memory_utilization.
-/// Each of the 51 default capture sizes records a piecewise graph per layer and a
-/// full graph, so the pool grows with the layers on the GPU: 0.39 GiB + 0.016 GiB
-/// per layer ("Graph capturing finished ... took X GiB" across the same sweep's
-/// dense runs with 8 to 80 layers per GPU); none with enforce_eager.
-/// Calibrated: the range spans measured / estimated over the sweep's dense
-/// runs, or over its MoE runs when `moe` (whose pools run up to twice the fit).
-Term cuda_graph_term(bool enforce_eager, std::int64_t layers_on_gpu, bool moe);
-Bytes cuda_graph_bytes(bool enforce_eager, std::int64_t layers_on_gpu);
+/// The interconnect the terms assume: NVLink through NVSwitch when unknown
+/// (the H100 SXM boards the runtime terms were measured on).
+Interconnect effective_link(Interconnect link);
+
+/// vLLM enables its custom all-reduce for 2, 4, 6 or 8 GPUs; beyond 2 only when
+/// all are connected (NVLink / xGMI); 2 GPUs need P2P (custom_all_reduce.py).
+bool custom_allreduce_enabled(const CommLayout& c);
+
+/// Kernel images and cuBLAS/attention workspaces created by the first forward
+/// pass. Calibrated on sm90 (0.25 GiB; 0.07 GiB on a pipeline stage), with range.
+Term library_workspaces_term(const CommLayout& c);
+
+/// NCCL buffers of the tensor-parallel communicator, connected at the profiling
+/// run's first all-reduce: channels × 2 connections (ring + tree) × the
+/// protocol buffers (LL 512 KiB, LL128 4,915,200 B on NVLink, Simple 4 MiB).
+/// None over PCIe without P2P, where NCCL's SHM transport uses host memory.
+/// 4 H100s over NVSwitch: 24 × 2 × 9,633,792 B = 462,422,016 B.
+Term nccl_buffers_term(const CommLayout& c);
+
+/// NVLink SHARP buffers, with more than 2 GPUs on an NVSwitch fabric of sm90+:
+/// 16 channels × 2 × 1 MiB × GPUs (4 GPUs: 134,217,728 B).
+Term nvls_buffers_term(const CommLayout& c);
+
+/// vLLM's custom all-reduce IPC buffers where it is enabled: 2 × 8 MiB.
+Term custom_allreduce_term(const CommLayout& c);
+
+/// torch symmetric-memory all-reduce buffer (v0.11+, NVLink, sm90/sm100):
+/// 64 MiB at 2 GPUs on sm90, 32 MiB at 4.
+Term symm_mem_term(const CommLayout& c);
+
+/// What the sweep's tensor-parallel runs hold beyond the modelled terms:
+/// 1.33 GiB, calibrated (range), measured on NVLink H100 only.
+Term tp_unattributed_term(const CommLayout& c);
+
+/// Non-torch memory that appears during the profiling forward pass: the sum of
+/// the terms above ("non-torch forward increase memory" in vLLM's log).
+Term non_torch_term(const CommLayout& c);
+Bytes non_torch_increase(const CommLayout& c);
+
+/// How vLLM captures CUDA graphs (vllm/config/compilation.py CUDAGraphMode).
+enum class GraphMode : std::uint8_t { none, full, piecewise, full_and_piecewise };
+
+/// none with enforce_eager; full graphs under V0; piecewise on V1 before 0.11;
+/// FULL_AND_PIECEWISE from 0.11.
+GraphMode graph_mode(const VllmSettings& s, const Version& v);
+
+/// The batch sizes vLLM captures: `cudagraph_capture_sizes` when given (up to
+/// max_num_batched_tokens), else the version's default list cut by the
+/// scheduler limits. v0.19 with 1024 sequences and 8192 tokens: 51 sizes, 1 to 512.
+std::vector<std::int64_t> capture_sizes(const VllmSettings& s, const Version& v, std::int64_t max_num_seqs,
+                                        std::int64_t max_num_batched_tokens);
+
+/// Graphs captured: one per size, and under FULL_AND_PIECEWISE a full decode
+/// graph for each size up to max_num_seqs too.
+std::int64_t captured_graphs(GraphMode mode, const std::vector<std::int64_t>& sizes, std::int64_t max_num_seqs);
+
+/// CUDA graph pools, captured after the KV cache outside gpu_memory_utilization:
+/// a shared pool (0.39 GiB) + graphs × layers × 168,430 B, calibrated on the
+/// v0.19 H100 sweep (0.016 GiB per layer over its 102 graphs); range from the
+/// same sweep (dense, or MoE when `moe`). Llama-3.1-8B: 0.39 GiB + 102 × 32 × 168,430 B.
+Term cuda_graph_term(std::int64_t graphs, std::int64_t layers_on_gpu, bool moe);
 
 /// Fills `report` for a vLLM scenario.
 void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);

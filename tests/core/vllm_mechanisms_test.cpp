@@ -1,0 +1,194 @@
+// vLLM's runtime terms as mechanisms: communication buffers by interconnect
+// and layout, CUDA graphs by capture sizes and version, the engine ladder.
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+#include "vram/engines/vllm.hpp"
+#include "vram/error.hpp"
+
+using namespace vram;
+using namespace vram::vllm;
+
+namespace {
+
+CommLayout layout(std::int64_t tp, Interconnect link, int cc = 90, const char* version = "0.19.0",
+                  std::int64_t pp = 1) {
+  return CommLayout{tp, pp, link, cc, parse_version(version)};
+}
+
+constexpr std::int64_t kNvlinkConnection = 524'288 + 4'915'200 + 4'194'304;  // LL + LL128 + Simple
+constexpr std::int64_t kPcieConnection = 524'288 + 4'194'304;                // no LL128 off NVLink
+
+nlohmann::json scenario_with(const nlohmann::json& vllm, const nlohmann::json& hardware = {{"gpu", "H100-SXM-80GB"}}) {
+  return {{"model", "meta-llama/Llama-3.1-8B-Instruct"},
+          {"hardware", hardware},
+          {"inference", {{"engine", "vllm"}, {"context", 8192}, {"vllm", vllm}}}};
+}
+
+}  // namespace
+
+TEST_CASE("NCCL connection buffers follow the interconnect", "[vllm][runtime][nccl]") {
+  // 24 channels × 2 connections × 9,633,792 B on NVSwitch.
+  const Term nv = nccl_buffers_term(layout(4, Interconnect::nvlink));
+  CHECK(nv.bytes.in_bytes() == 24 * 2 * kNvlinkConnection);
+  CHECK(nv.bytes.in_bytes() == 462'422'016);
+  CHECK(consistent(nv));
+  // PCIe with P2P: 2 channels, no LL128: 2 × 2 × 4,718,592 B.
+  CHECK(nccl_buffers_term(layout(2, Interconnect::pcie_p2p)).bytes.in_bytes() == 2 * 2 * kPcieConnection);
+  // PCIe without P2P: the SHM transport keeps its FIFOs in host memory.
+  CHECK(nccl_buffers_term(layout(2, Interconnect::pcie)).bytes == Bytes{});
+  CHECK(nccl_buffers_term(layout(1, Interconnect::nvlink)).bytes == Bytes{});
+  // Unknown: NVSwitch assumed (the calibrating machines).
+  CHECK(nccl_buffers_term(layout(2, Interconnect::unknown)).bytes.in_bytes() == 462'422'016);
+}
+
+TEST_CASE("NVLink SHARP buffers need NVSwitch, sm90 and more than two GPUs", "[vllm][runtime][nccl]") {
+  // 16 channels × 2 × 1 MiB × 4 heads.
+  CHECK(nvls_buffers_term(layout(4, Interconnect::nvlink)).bytes.in_bytes() == 134'217'728);
+  CHECK(nvls_buffers_term(layout(8, Interconnect::nvlink)).bytes.in_bytes() == 268'435'456);
+  CHECK(nvls_buffers_term(layout(2, Interconnect::nvlink)).bytes == Bytes{});      // NCCL: off with 2 GPUs
+  CHECK(nvls_buffers_term(layout(4, Interconnect::nvlink, 80)).bytes == Bytes{});  // A100: no multicast
+  CHECK(nvls_buffers_term(layout(4, Interconnect::pcie_p2p)).bytes == Bytes{});
+}
+
+TEST_CASE("vLLM enables custom all-reduce only where its checks pass", "[vllm][runtime][allreduce]") {
+  CHECK(custom_allreduce_enabled(layout(2, Interconnect::nvlink)));
+  CHECK(custom_allreduce_enabled(layout(8, Interconnect::nvlink)));
+  CHECK(custom_allreduce_enabled(layout(8, Interconnect::xgmi)));
+  CHECK(custom_allreduce_enabled(layout(2, Interconnect::pcie_p2p)));      // 2 GPUs with P2P
+  CHECK(custom_allreduce_enabled(layout(2, Interconnect::nvlink_pairs)));
+  CHECK_FALSE(custom_allreduce_enabled(layout(4, Interconnect::pcie_p2p)));  // more than 2 PCIe-only GPUs
+  CHECK_FALSE(custom_allreduce_enabled(layout(4, Interconnect::nvlink_pairs)));
+  CHECK_FALSE(custom_allreduce_enabled(layout(2, Interconnect::pcie)));      // no P2P
+  CHECK_FALSE(custom_allreduce_enabled(layout(3, Interconnect::nvlink)));    // unsupported world size
+  CHECK_FALSE(custom_allreduce_enabled(layout(16, Interconnect::nvlink)));
+  CHECK_FALSE(custom_allreduce_enabled(layout(1, Interconnect::nvlink)));
+  // 2 IPC buffers × 8 MiB.
+  CHECK(custom_allreduce_term(layout(2, Interconnect::nvlink)).bytes.in_bytes() == 16'777'216);
+  CHECK(custom_allreduce_term(layout(4, Interconnect::pcie_p2p)).bytes == Bytes{});
+}
+
+TEST_CASE("torch symmetric-memory buffers by capability, size and version", "[vllm][runtime][allreduce]") {
+  CHECK(symm_mem_term(layout(2, Interconnect::nvlink)).bytes.in_bytes() == 64 << 20);
+  CHECK(symm_mem_term(layout(4, Interconnect::nvlink)).bytes.in_bytes() == 32 << 20);
+  CHECK(symm_mem_term(layout(8, Interconnect::nvlink, 100)).bytes.in_bytes() == std::int64_t{128} << 20);
+  CHECK(symm_mem_term(layout(2, Interconnect::nvlink, 90, "0.10.1")).bytes == Bytes{});
+  CHECK(symm_mem_term(layout(2, Interconnect::nvlink, 80)).bytes == Bytes{});
+  CHECK(symm_mem_term(layout(2, Interconnect::pcie_p2p)).bytes == Bytes{});
+}
+
+TEST_CASE("the non-torch increase sums its mechanisms", "[vllm][runtime]") {
+  // One GPU: the measured workspaces alone.
+  const Term one = non_torch_term(layout(1, Interconnect::nvlink));
+  CHECK(one.bytes.in_bytes() == 268'435'456);
+  CHECK(*one.range == gib_range(0.235, 0.465));
+  CHECK(non_torch_term(layout(1, Interconnect::nvlink, 90, "0.19.0", 2)).bytes == Bytes::from_fraction(0.07, kGiB));
+  // TP 2 on H100 SXM: 0.25 GiB + NCCL 462,422,016 + custom AR 16,777,216 + symm 67,108,864 + 1.33 GiB
+  // = 2,242,820,178 B (2.09 GiB; the sweep measured 2.07-2.11 GiB).
+  const Term tp2 = non_torch_term(layout(2, Interconnect::nvlink));
+  CHECK(tp2.bytes.in_bytes() == 2'242'820'178);
+  CHECK(consistent(tp2));
+  // TP 4 adds NVLS (134,217,728) and halves the symmetric buffer: 2,343,483,474 B (2.18 GiB; 2.13-2.21).
+  CHECK(non_torch_term(layout(4, Interconnect::nvlink)).bytes.in_bytes() == 2'343'483'474);
+  // Four GeForce cards: no NCCL buffers on the GPU, no custom all-reduce, no NVLS, no symmetric memory;
+  // the unattributed part keeps a range down to 0 off the measured fabric.
+  const Term geforce = non_torch_term(layout(4, Interconnect::pcie, 89));
+  CHECK(geforce.bytes.in_bytes() == 268'435'456 + 1'428'076'626);
+  CHECK(geforce.range->low == gib_range(0.235, 0.465).low);
+  CHECK(consistent(geforce));
+}
+
+TEST_CASE("capture sizes follow the version and the scheduler limits", "[vllm][graphs]") {
+  const VllmSettings none;
+  const auto v19 = capture_sizes(none, parse_version("0.19.0"), 1024, 8192);
+  REQUIRE(v19.size() == 51);  // 1, 2, 4, 8..248 by 8, 256..512 by 16
+  CHECK(v19.front() == 1);
+  CHECK(v19[3] == 8);
+  CHECK(v19.back() == 512);
+  // max = min(2 × 8, 512, tokens) = 16.
+  CHECK(capture_sizes(none, parse_version("0.19.0"), 8, 8192) == std::vector<std::int64_t>{1, 2, 4, 8, 16});
+  CHECK(capture_sizes(none, parse_version("0.19.0"), 1024, 100).back() == 96);
+  // V1 before 0.11: 1, 2, 4, 8..512 by 8 = 67, cut by max_num_batched_tokens.
+  CHECK(capture_sizes(none, parse_version("0.9.2"), 256, 2048).size() == 67);
+  CHECK(capture_sizes(none, parse_version("0.9.2"), 256, 256).size() == 35);
+  // V0: 1, 2, 4, 8..256 by 8 up to max_num_seqs padded to 8.
+  CHECK(capture_sizes(none, parse_version("0.6.4"), 256, 2048).size() == 35);
+  CHECK(capture_sizes(none, parse_version("0.6.4"), 20, 2048) == std::vector<std::int64_t>{1, 2, 4, 8, 16, 24});
+  CHECK(capture_sizes(none, parse_version("0.9.2", VllmEngine::v0), 256, 2048).size() == 35);
+  VllmSettings given;
+  given.cudagraph_capture_sizes = {4, 1, 4, 64, 9000};
+  CHECK(capture_sizes(given, parse_version("0.19.0"), 1024, 8192) == std::vector<std::int64_t>{1, 4, 64});
+  VllmSettings eager;
+  eager.enforce_eager = true;
+  CHECK(capture_sizes(eager, parse_version("0.19.0"), 1024, 8192).empty());
+}
+
+TEST_CASE("graph modes and the graphs they capture", "[vllm][graphs]") {
+  const VllmSettings none;
+  CHECK(graph_mode(none, parse_version("0.19.0")) == GraphMode::full_and_piecewise);
+  CHECK(graph_mode(none, parse_version("0.9.2")) == GraphMode::piecewise);
+  CHECK(graph_mode(none, parse_version("0.6.4")) == GraphMode::full);
+  VllmSettings eager;
+  eager.enforce_eager = true;
+  CHECK(graph_mode(eager, parse_version("0.19.0")) == GraphMode::none);
+  const auto sizes = capture_sizes(none, parse_version("0.19.0"), 1024, 8192);
+  CHECK(captured_graphs(GraphMode::full_and_piecewise, sizes, 1024) == 102);
+  // Full decode graphs only up to max_num_seqs (sizes 1, 2, 4, 8..96: 15 of them).
+  CHECK(captured_graphs(GraphMode::full_and_piecewise, sizes, 100) == 51 + 15);
+  CHECK(captured_graphs(GraphMode::piecewise, sizes, 1024) == 51);
+  CHECK(captured_graphs(GraphMode::none, {}, 1024) == 0);
+}
+
+TEST_CASE("the graph pool grows with graphs × layers", "[vllm][graphs][range]") {
+  // 0.39 GiB (418,759,311 B) + 102 graphs × 32 layers × 168,430 B (549,755,520 B).
+  const Term g = cuda_graph_term(102, 32, false);
+  CHECK(g.bytes.in_bytes() == 418'759'311 + 549'755'520);
+  CHECK(consistent(g));
+  REQUIRE(g.range);
+  CHECK(g.range->low < g.bytes);
+  CHECK(g.range->high > g.bytes);
+  CHECK(cuda_graph_term(0, 32, false).bytes == Bytes{});
+  // Fewer sizes, smaller pool: max_num_seqs 8 captures 5 sizes twice.
+  CHECK(cuda_graph_term(10, 32, false).bytes.in_bytes() == 418'759'311 + 10 * 32 * 168'430);
+}
+
+TEST_CASE("the engine estimate reads the interconnect, the graphs and the engine", "[vllm][engine]") {
+  const Report h100 = test::run(scenario_with({{"version", "0.19.0"}}));
+  CHECK(test::metric(h100, "cuda_graph_bytes") == 418'759'311 + 549'755'520);
+  const Report few = test::run(scenario_with({{"version", "0.19.0"}, {"max_num_seqs", 8}}));
+  CHECK(test::metric(few, "cuda_graph_bytes") == 418'759'311 + 9 * 32 * 168'430);  // 5 piecewise + 4 full (sizes ≤ 8)
+  const Report eager = test::run(scenario_with({{"enforce_eager", true}}));
+  CHECK(test::metric(eager, "cuda_graph_bytes") == 0);
+  // Tensor parallel over PCIe without P2P: no NCCL or all-reduce buffers on the GPU.
+  const nlohmann::json tp2 = {{"model", "meta-llama/Llama-3.1-8B-Instruct"},
+                              {"hardware", {{"gpu", "RTX-4090"}, {"count", 2}}},
+                              {"inference", {{"engine", "vllm"}, {"context", 4096}, {"tensor_parallel", 2}}}};
+  CHECK(test::metric(test::run(tp2), "non_torch_bytes") == 268'435'456 + 1'428'076'626);
+  nlohmann::json nv = tp2;
+  nv["hardware"]["interconnect"] = "nvlink";
+  CHECK(test::metric(test::run(nv), "non_torch_bytes") > test::metric(test::run(tp2), "non_torch_bytes"));
+}
+
+TEST_CASE("bad interconnects and engines are refused at their field", "[vllm][input]") {
+  try {
+    test::scenario(scenario_with({}, {{"gpu", "H100-SXM-80GB"}, {"interconnect", "infiniband"}}));
+    FAIL("accepted an unknown interconnect");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/hardware/interconnect");
+    CHECK(std::string(e.what()).find("pcie, pcie-p2p, nvlink-pairs, nvlink, xgmi") != std::string::npos);
+  }
+  try {
+    test::scenario(scenario_with({{"version", "0.19.0"}, {"engine", "v0"}}));
+    FAIL("accepted V0 on 0.19");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/inference/vllm/engine");
+    CHECK(std::string(e.what()).find("allowed: v1") != std::string::npos);
+  }
+  CHECK_THROWS_AS(test::scenario(scenario_with({{"version", "0.6.4"}, {"engine", "v1"}})), InputError);
+  CHECK_THROWS_AS(test::scenario(scenario_with({{"engine", "v2"}})), InputError);
+  CHECK_THROWS_AS(test::scenario(scenario_with({{"cudagraph_capture_sizes", {1, 0}}})), InputError);
+  CHECK_THROWS_AS(test::scenario(scenario_with({{"cudagraph_capture_sizes", nlohmann::json::array()}})), InputError);
+  // 0.9 with VLLM_USE_V1=0 runs V0: full graphs over 35 sizes up to 256 sequences.
+  const Scenario v0 = test::scenario(scenario_with({{"version", "0.9.2"}, {"engine", "v0"}}));
+  CHECK_FALSE(parse_version(v0.inference().vllm.version, v0.inference().vllm.engine).v1_engine());
+}
