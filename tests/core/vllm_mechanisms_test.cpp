@@ -192,3 +192,23 @@ TEST_CASE("bad interconnects and engines are refused at their field", "[vllm][in
   const Scenario v0 = test::scenario(scenario_with({{"version", "0.9.2"}, {"engine", "v0"}}));
   CHECK_FALSE(parse_version(v0.inference().vllm.version, v0.inference().vllm.engine).v1_engine());
 }
+
+TEST_CASE("the version ladder: early V1 samples every scheduled token, V0 shards the MLP", "[vllm][version]") {
+  // 2048 × 128,256 × (2 + 4 + 12 + 4) + 2048 × 4,096 × 2 + 32 MiB.
+  const Term early = early_v1_sampler_term(2048, 128'256, 4096, 2);
+  CHECK(early.bytes.in_bytes() == 5'829'033'984);
+  CHECK(consistent(early));
+  // V0 forward at TP 2: 20,000 × 3 × (14,336 / 2) × 2 + 20,000 × 3 × 4,096 × 2.
+  CHECK(v0_forward_bytes(test::arch("meta-llama/Llama-3.1-8B"), 20000, 2, 2).in_bytes() ==
+        20000LL * 3 * 7168 * 2 + 20000LL * 3 * 4096 * 2);
+  // The same L40S scenario as v0.8.5 and as v0.19: the early sampler's peak takes ~5.4 GiB more.
+  auto l40s = [](const char* version) {
+    return nlohmann::json{{"model", "meta-llama/Llama-3.1-8B-Instruct"},
+                          {"hardware", {{"gpu", "L40S"}}},
+                          {"inference", {{"engine", "vllm"}, {"context", 32768}, {"vllm", {{"version", version}}}}}};
+  };
+  const double v085 = test::metric(test::run(l40s("0.8.5")), "activation_bytes");
+  const double v019 = test::metric(test::run(l40s("0.19.0")), "activation_bytes");
+  CHECK(v085 == 5'829'033'984);
+  CHECK(v085 - v019 > 4.5 * (1 << 30));
+}

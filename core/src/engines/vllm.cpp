@@ -122,10 +122,11 @@ Term stage_activation(const Setting& c, bool head) {
   if (c.a.family == Family::bare) return Term::given(Bytes{}).named("no architecture");
   const std::int64_t T = c.lim.max_num_batched_tokens;
   const std::int64_t R = std::min(c.lim.max_num_seqs, T);
-  Term forward = c.ver.v1_engine() ? profile_forward_term(c.a, T, c.tp, c.b) : v0_forward_term(c.a, T, c.b);
-  Term peak = head ? Term::max_of(terms(profile_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b, c.sms, c.s.gpu.sm_count <= 0),
-                                        std::move(forward)))
-                   : std::move(forward);
+  Term forward = c.ver.v1_engine() ? profile_forward_term(c.a, T, c.tp, c.b) : v0_forward_term(c.a, T, c.b, c.tp);
+  const bool early_v1 = c.ver.v1_engine() && !c.ver.at_least(0, 9);
+  Term sampler = early_v1 ? early_v1_sampler_term(T, c.a.vocab, c.a.hidden, c.b)
+                          : profile_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b, c.sms, c.s.gpu.sm_count <= 0);
+  Term peak = head ? Term::max_of(terms(std::move(sampler), std::move(forward))) : std::move(forward);
   Term moe = c.ver.v1_engine() && c.s.weights.name != "mxfp4" ? moe_workspace_term(c.a, T, c.tp, c.b)
                                                               : Term::given(Bytes{});
   Term buffers = c.pp > 1 ? pipeline_buffers_term(T, c.a.hidden, c.b) : Term::given(Bytes{});

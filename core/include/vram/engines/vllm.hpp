@@ -82,6 +82,12 @@ Term profile_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t v
 Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
                             std::int64_t elem_bytes, std::int64_t sms);
 
+/// The V1 sampler step of v0.7-0.8: the profiling run samples every one of the
+/// T scheduled tokens and top-k/top-p sorts the fp32 logits in full:
+/// T × V × (b + 4 fp32 + 4 sorted + 8 indices + 4 softmax) + T × H × b + 32 MiB.
+/// Llama-3.1-8B, T = 2048: 2048 × 128,256 × 22 + 2048 × 4,096 × 2 + 32 MiB = 5,829,033,984 B.
+Term early_v1_sampler_term(std::int64_t tokens, std::int64_t vocab, std::int64_t hidden, std::int64_t elem_bytes);
+
 /// Rows of the top-k/top-p scratch: min(next power of two of min(SMs, rows), SMs).
 std::int64_t sampler_scratch_rows(std::int64_t sms, std::int64_t rows);
 
@@ -92,9 +98,12 @@ Term profile_forward_term(const Architecture& arch, std::int64_t tokens, std::in
 Bytes profile_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
                             std::int64_t elem_bytes);
 
-/// The V0 engine's eager forward peak: T × b × 3 × (I + H).
-Term v0_forward_term(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes);
-Bytes v0_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes);
+/// The V0 engine's eager forward peak: T × b × 3 × (I/tp + H); the MLP is
+/// column-parallel, so each rank holds I/tp of its width.
+Term v0_forward_term(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes,
+                     std::int64_t tensor_parallel = 1);
+Bytes v0_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes,
+                       std::int64_t tensor_parallel = 1);
 
 /// Fused-MoE workspace, persistent from the profiling run on: b × T × top_k ×
 /// (max(I/tp, H) + max(2·I/tp, H)) (fused_moe.py TritonExperts.workspace_shapes).
