@@ -212,3 +212,32 @@ TEST_CASE("the version ladder: early V1 samples every scheduled token, V0 shards
   CHECK(v085 == 5'829'033'984);
   CHECK(v085 - v019 > 4.5 * (1 << 30));
 }
+
+TEST_CASE("versions off the ladder run as the nearest known one, named in warnings", "[vllm][version]") {
+  CHECK(parse_version("0.22.1").minor == 19);
+  CHECK(parse_version("0.22.1").fit == VersionFit::newer);
+  CHECK(parse_version("1.0.0").fit == VersionFit::newer);
+  CHECK(parse_version("0.2.7").minor == 4);
+  CHECK(parse_version("0.2.7").fit == VersionFit::older);
+  CHECK(parse_version("v0.10.1").minor == 10);
+  CHECK(parse_version("v0.10.1").fit == VersionFit::exact);
+  CHECK(parse_version("latest").fit == VersionFit::unreadable);
+  CHECK(parse_version("0.8.3.dev").minor == 8);
+  const Report newer = test::run(scenario_with({{"version", "0.22.1"}}));
+  const Report known = test::run(scenario_with({{"version", "0.19.0"}}));
+  CHECK(test::metric(newer, "kv_capacity_tokens") == test::metric(known, "kv_capacity_tokens"));
+  auto warned = [](const Report& r, const char* text) {
+    for (const auto& w : r.warnings)
+      if (w.find(text) != std::string::npos) return true;
+    return false;
+  };
+  CHECK(warned(newer, "estimated as the nearest, vLLM 0.19"));
+  CHECK_FALSE(warned(known, "nearest"));
+  CHECK(warned(test::run(scenario_with({{"version", "latest"}})), "is not a version"));
+  // A custom GPU under tensor parallelism: the assumed interconnect is named.
+  const nlohmann::json custom = {
+      {"model", "meta-llama/Llama-3.1-8B-Instruct"},
+      {"hardware", {{"gpu", {{"name", "some GPU"}, {"memory_bytes", 85'000'000'000LL}}}, {"count", 2}}},
+      {"inference", {{"engine", "vllm"}, {"context", 8192}, {"tensor_parallel", 2}}}};
+  CHECK(warned(test::run(custom), "NVLink through NVSwitch assumed"));
+}

@@ -278,8 +278,27 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
   r.detail("engine", e.str());
 }
 
+/// What the estimate assumed about the version and the interconnect.
+void add_assumption_warnings(const Setting& c, Report& r) {
+  const std::string& text = c.inf.vllm.version;
+  const std::string known = "0." + std::to_string(c.ver.minor);
+  if (c.ver.fit == VersionFit::unreadable) {
+    r.warnings.push_back("vllm.version \"" + text + "\" is not a version such as 0.19.0: estimated as vLLM " + known);
+  } else if (c.ver.fit != VersionFit::exact) {
+    r.warnings.push_back("vLLM " + text + " is " + (c.ver.fit == VersionFit::newer ? "newer" : "older") +
+                         " than the versions modelled (0." + std::to_string(kOldestMinor) + " to 0." +
+                         std::to_string(kNewestMinor) + "): estimated as the nearest, vLLM " + known);
+  }
+  if (c.tp > 1 && c.s.gpu.interconnect == Interconnect::unknown) {
+    r.warnings.push_back(
+        "hardware.interconnect not given for this GPU: NVLink through NVSwitch assumed for the NCCL and all-reduce "
+        "buffers; set it to pcie, pcie-p2p, nvlink-pairs, nvlink or xgmi");
+  }
+}
+
 void add_warnings(const Setting& c, const StageAccount& bn, const KvPool& pool, Report& r) {
   const InferenceSettings& inf = c.inf;
+  add_assumption_warnings(c, r);
   if (c.a.family != Family::bare) {
     if (pool.tokens < inf.context) {
       r.warnings.push_back(
@@ -305,11 +324,19 @@ Version parse_version(const std::string& text, std::optional<VllmEngine> engine)
   v.engine = engine;
   if (text.empty()) return v;
   int ma = 0, mi = 0, pa = 0;
-  const int n = std::sscanf(text.c_str(), "%d.%d.%d", &ma, &mi, &pa);
-  if (n >= 2) {
-    v.major = ma;
-    v.minor = mi;
-    v.patch = n >= 3 ? pa : 0;
+  const char* digits = text.c_str() + (text[0] == 'v' ? 1 : 0);  // "v0.10.1" as tags spell it
+  const int n = std::sscanf(digits, "%d.%d.%d", &ma, &mi, &pa);
+  if (n < 2 || ma < 0 || mi < 0) {
+    v.fit = VersionFit::unreadable;
+    return v;
+  }
+  v.major = ma;
+  v.minor = mi;
+  v.patch = n >= 3 ? pa : 0;
+  if (ma > 0 || mi > kNewestMinor) {
+    v = Version{0, kNewestMinor, 0, VersionFit::newer, engine};
+  } else if (mi < kOldestMinor) {
+    v = Version{0, kOldestMinor, 0, VersionFit::older, engine};
   }
   return v;
 }

@@ -35,11 +35,20 @@
 
 namespace vram::vllm {
 
+/// How a version text sits on the ladder of behaviours the estimator knows (0.4 to 0.19).
+enum class VersionFit : std::uint8_t { exact, newer, older, unreadable };
+
+/// The oldest and newest vLLM versions whose behaviour is modelled.
+inline constexpr int kOldestMinor = 4;
+inline constexpr int kNewestMinor = 19;
+
 /// A parsed vLLM version ("0.19.0" -> {0, 19, 0}); empty means the current one.
+/// A version off the ladder runs as the nearest known one, and `fit` says so.
 struct Version {
   int major = 0;
   int minor = 19;
   int patch = 0;
+  VersionFit fit = VersionFit::exact;
   /// `vllm.engine` when given (VLLM_USE_V1 in 0.7-0.10); else V1 from 0.8.0.
   std::optional<VllmEngine> engine;
   bool v1_engine() const {
