@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
+#include "vram/budget/runtime.hpp"
 #include "vram/engines/vllm.hpp"
 #include "vram/error.hpp"
 
@@ -240,4 +241,35 @@ TEST_CASE("versions off the ladder run as the nearest known one, named in warnin
       {"hardware", {{"gpu", {{"name", "some GPU"}, {"memory_bytes", 85'000'000'000LL}}}, {"count", 2}}},
       {"inference", {{"engine", "vllm"}, {"context", 8192}, {"tensor_parallel", 2}}}};
   CHECK(warned(test::run(custom), "NVLink through NVSwitch assumed"));
+}
+
+TEST_CASE("the CUDA context by architecture, and NCCL's communicators at start", "[vllm][runtime][context]") {
+  // H100 SXM: 132 SMs × 2048 threads × 1 KiB + 258 MiB.
+  CHECK(driver_context_term(90, 132).bytes.in_bytes() == 276'824'064 + 270'532'608);
+  // RTX 4090: 128 SMs × 1536 threads × 1 KiB + 258 MiB; the fixed part unmeasured off sm90.
+  const Term ada = driver_context_term(89, 128);
+  CHECK(ada.bytes.in_bytes() == 128LL * 1536 * 1024 + 270'532'608);
+  CHECK(ada.range->high.in_bytes() == 128LL * 1536 * 1024 + 405'798'912);
+  CHECK(consistent(ada));
+  CHECK(max_threads_per_sm(75) == 1024);
+  CHECK(max_threads_per_sm(80) == 2048);
+  CHECK(max_threads_per_sm(120) == 1536);
+  // Unknown GPU: the H100's.
+  CHECK(driver_context_term(0, 0).bytes == driver_context_term(90, 132).bytes);
+  // Communicators: world + tp; + pp; + the expert group of a MoE model.
+  CHECK(nccl_communicators(layout(1, Interconnect::nvlink)) == 0);
+  CHECK(nccl_communicators(layout(2, Interconnect::nvlink)) == 2);
+  CHECK(nccl_communicators(layout(1, Interconnect::nvlink, 90, "0.19.0", 2)) == 2);
+  CHECK(nccl_communicators(layout(2, Interconnect::nvlink, 90, "0.19.0", 2)) == 3);
+  CommLayout moe = layout(2, Interconnect::nvlink);
+  moe.experts = true;
+  CHECK(nccl_communicators(moe) == 3);
+  // TP 2 over NVSwitch: 2 × (462,422,016 + 64,424,509); the sweep measured 1.43-1.53 GiB with the context.
+  const Term init = nccl_init_term(layout(2, Interconnect::nvlink));
+  CHECK(init.bytes.in_bytes() == 2 * (462'422'016LL + 64'424'509));
+  CHECK(consistent(init));
+  const double with_context = static_cast<double>(vllm_context_term(layout(2, Interconnect::nvlink), 132).bytes.in_bytes());
+  CHECK(with_context / (1 << 30) == Approx(1.49).margin(0.01));
+  // GeForce over PCIe: SHM in host memory, only the communicators' own state on the GPU.
+  CHECK(nccl_init_term(layout(2, Interconnect::pcie, 89)).bytes.in_bytes() == 2 * 64'424'509LL);
 }

@@ -60,7 +60,8 @@ Setting setting(const Scenario& s, WeightsMemo* memo) {
                  scheduler_limits(inf.vllm, ver, s.gpu, inf.context),
                  sms,
                  requested_memory_term(s.gpu.memory, inf.vllm.gpu_memory_utilization),
-                 CommLayout{inf.tensor_parallel, inf.pipeline_parallel, s.gpu.interconnect, s.gpu.compute_capability, ver},
+                 CommLayout{inf.tensor_parallel, inf.pipeline_parallel, s.gpu.interconnect, s.gpu.compute_capability, ver,
+                            s.model->arch.experts > 0},
                  memo};
 }
 
@@ -227,7 +228,7 @@ void add_components(const Setting& c, const StageAccount& h, const Term& graphs,
     g.outside_reservation = true;
     r.add(std::move(g));
   }
-  r.add(cuda_context_component(c.tp * c.pp > 1, x));
+  r.add(cuda_context_component(vllm_context_term(c.comm, c.s.gpu.sm_count), x));
 }
 
 /// Metrics as rank 0 logs them, and the pool of the bottleneck stage.

@@ -173,6 +173,7 @@ struct CommLayout {
   Interconnect link = Interconnect::unknown;  ///< as given, or the catalog GPU's
   int compute_capability = 0;                 ///< × 10; 0 when unknown (the tables are read at sm90)
   Version version;
+  bool experts = false;  ///< a MoE model (vLLM's expert group gets a communicator of its own)
 };
 
 /// The interconnect the terms assume: NVLink through NVSwitch when unknown
@@ -213,6 +214,20 @@ Term tp_unattributed_term(const CommLayout& c);
 /// the terms above ("non-torch forward increase memory" in vLLM's log).
 Term non_torch_term(const CommLayout& c);
 Bytes non_torch_increase(const CommLayout& c);
+
+/// NCCL communicators of more than one rank vLLM creates at start, each warmed
+/// up with an all-reduce (pynccl.py PyNcclCommunicator): the world group, the
+/// tensor-parallel and pipeline-parallel groups, and the expert group of a MoE model.
+std::int64_t nccl_communicators(const CommLayout& c);
+
+/// Their memory at start, outside the allocator and before vLLM's baseline:
+/// communicators × (channels × 2 connections × protocol buffers + 0.06 GiB of
+/// other device state, calibrated with range on the v0.19 H100 sweep).
+/// TP 2 over NVSwitch: 2 × (462,422,016 + 64,424,509) = 1,053,693,050 B.
+Term nccl_init_term(const CommLayout& c);
+
+/// vLLM's CUDA context line: the driver context plus the communicators at start.
+Term vllm_context_term(const CommLayout& c, int sm_count);
 
 /// How vLLM captures CUDA graphs (vllm/config/compilation.py CUDAGraphMode).
 enum class GraphMode : std::uint8_t { none, full, piecewise, full_and_piecewise };

@@ -4,6 +4,8 @@
 // and the interconnect make vLLM or NCCL create it.
 #include "vram/engines/vllm.hpp"
 
+#include "vram/budget/runtime.hpp"
+
 namespace vram::vllm {
 
 namespace {
@@ -33,6 +35,13 @@ constexpr std::string_view kUnattributedSource =
     "vLLM 0.19.0 H100 sweep (llm-d-planner @ d3121e059da8): the non-torch increase of its 8 tensor-parallel runs "
     "(2.07-2.11 GiB at TP 2, 2.13-2.21 GiB at TP 4) less the terms above: 1.28-1.36 GiB at both sizes; measured on "
     "NVLink H100 only (elsewhere the range reaches 0)";
+
+constexpr std::string_view kInitSource =
+    "vllm/distributed/parallel_state.py initialize_model_parallel (world, tp, pp, ep groups), "
+    "device_communicators/pynccl.py PyNcclCommunicator (warm-up all_reduce at creation); buffers as NCCL's defaults "
+    "(src/init.cc, v2.21-v2.27); other device state per communicator: the vLLM 0.19.0 H100 sweep's init_non_torch "
+    "(llm-d-planner @ d3121e059da8: 1.43-1.53 GiB with 2 communicators, 1.99-2.05 GiB with 3 on MoE models) less "
+    "the driver context and the buffers: 0.029-0.083 GiB per communicator";
 
 /// NCCL's per-connection protocol buffers (init.cc defaults).
 constexpr std::int64_t kLlBytes = 8 * 512 * 8 * 16;        // 524,288
@@ -87,16 +96,43 @@ Term library_workspaces_term(const CommLayout& c) {
       .within(pipeline_only ? gib_range(0.065, 0.075) : gib_range(0.235, 0.465));
 }
 
-Term nccl_buffers_term(const CommLayout& c) {
-  const std::int64_t channels = nccl_channels(c);
-  if (c.tensor_parallel < 2 || channels == 0) return Term::given(Bytes{}).named("no NCCL buffers on the GPU");
+/// One communicator's ring and tree connections on this interconnect.
+Term connection_buffers(const CommLayout& c) {
   const bool ll128 = full_nvlink(effective_link(c.link)) && capability(c) >= 70;
   const std::int64_t per_connection = kLlBytes + (ll128 ? kLl128Bytes : 0) + kSimpleBytes;
-  return Term::product({Factor::of(channels, "channels"), Factor::of(2, "connections (ring + tree)"),
+  return Term::product({Factor::of(nccl_channels(c), "channels"), Factor::of(2, "connections (ring + tree)"),
                         Factor::of(per_connection, ll128 ? "B (LL + LL128 + Simple buffers)" : "B (LL + Simple buffers)")})
-      .named("NCCL connection buffers of the tensor-parallel group")
-      .cite(kNcclSource)
       .shown_in(kMiB);
+}
+
+Term nccl_buffers_term(const CommLayout& c) {
+  if (c.tensor_parallel < 2 || nccl_channels(c) == 0) return Term::given(Bytes{}).named("no NCCL buffers on the GPU");
+  return connection_buffers(c).named("NCCL connection buffers of the tensor-parallel group").cite(kNcclSource);
+}
+
+std::int64_t nccl_communicators(const CommLayout& c) {
+  const std::int64_t world = checked::mul(c.tensor_parallel, c.pipeline_parallel);
+  if (world < 2) return 0;
+  return 1 + (c.tensor_parallel > 1 ? 1 : 0) + (c.pipeline_parallel > 1 ? 1 : 0) +
+         (c.experts && c.tensor_parallel > 1 ? 1 : 0);
+}
+
+Term nccl_init_term(const CommLayout& c) {
+  const std::int64_t comms = nccl_communicators(c);
+  if (comms == 0) return Term::given(Bytes{}).named("no NCCL communicator");
+  Term state = Term::product({Factor::gib(0.06, "GiB other device state")}, Rounding::nearest)
+                   .within(gib_range(0.029, 0.083));
+  Term one = nccl_channels(c) == 0 ? std::move(state)
+                                   : Term::sum(terms(connection_buffers(c), std::move(state)));
+  const ByteRange each = *one.range;
+  return Term::product(terms(std::move(one)), {Factor::of(comms, "communicators (world, tp, pp, ep)")})
+      .named("NCCL communicators at start")
+      .cite(kInitSource)
+      .within({each.low * comms, each.high * comms});
+}
+
+Term vllm_context_term(const CommLayout& c, int sm_count) {
+  return sum_nonzero(terms(driver_context_term(c.compute_capability, sm_count), nccl_init_term(c)));
 }
 
 Term nvls_buffers_term(const CommLayout& c) {
