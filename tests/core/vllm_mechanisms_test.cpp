@@ -215,7 +215,7 @@ TEST_CASE("the version ladder: early V1 samples every scheduled token, V0 shards
 }
 
 TEST_CASE("versions off the ladder run as the nearest known one, named in warnings", "[vllm][version]") {
-  CHECK(parse_version("0.22.1").minor == 19);
+  CHECK(parse_version("0.22.1").minor == 21);
   CHECK(parse_version("0.22.1").fit == VersionFit::newer);
   CHECK(parse_version("1.0.0").fit == VersionFit::newer);
   CHECK(parse_version("0.2.7").minor == 4);
@@ -225,14 +225,14 @@ TEST_CASE("versions off the ladder run as the nearest known one, named in warnin
   CHECK(parse_version("latest").fit == VersionFit::unreadable);
   CHECK(parse_version("0.8.3.dev").minor == 8);
   const Report newer = test::run(scenario_with({{"version", "0.22.1"}}));
-  const Report known = test::run(scenario_with({{"version", "0.19.0"}}));
+  const Report known = test::run(scenario_with({{"version", "0.21.0"}}));
   CHECK(test::metric(newer, "kv_capacity_tokens") == test::metric(known, "kv_capacity_tokens"));
   auto warned = [](const Report& r, const char* text) {
     for (const auto& w : r.warnings)
       if (w.find(text) != std::string::npos) return true;
     return false;
   };
-  CHECK(warned(newer, "estimated as the nearest, vLLM 0.19"));
+  CHECK(warned(newer, "estimated as the nearest, vLLM 0.21"));
   CHECK_FALSE(warned(known, "nearest"));
   CHECK(warned(test::run(scenario_with({{"version", "latest"}})), "is not a version"));
   // A custom GPU under tensor parallelism: the assumed interconnect is named.
@@ -304,4 +304,17 @@ TEST_CASE("an unknown family with linear-attention or state-space layers is refu
   nlohmann::json plain = nemotron;
   plain.erase("hybrid_override_pattern");
   CHECK(refused_at(plain) == "accepted");
+}
+
+TEST_CASE("from v0.21 the CUDA graphs are profiled inside the reservation", "[vllm][graphs][version]") {
+  CHECK_FALSE(graphs_profiled(parse_version("0.19.0")));
+  CHECK(graphs_profiled(parse_version("0.21.0")));
+  const Report v19 = test::run(scenario_with({{"version", "0.19.0"}}));
+  const Report v21 = test::run(scenario_with({{"version", "0.21.0"}}));
+  const double graphs = test::metric(v21, "cuda_graph_bytes");
+  CHECK(graphs == test::metric(v19, "cuda_graph_bytes"));
+  // The KV budget shrinks by the graph pool; the graphs move inside the reservation.
+  CHECK(test::metric(v19, "kv_cache_bytes") - test::metric(v21, "kv_cache_bytes") == graphs);
+  CHECK(v19.find_component("cuda_graphs")->outside_reservation);
+  CHECK_FALSE(v21.find_component("cuda_graphs")->outside_reservation);
 }

@@ -73,6 +73,7 @@ struct StageAccount {
   Term rotary;
   Term activation;
   Term non_torch;
+  Term graphs;  ///< captured after the KV cache (inside the reservation from v0.21)
   Term kv_needed;
   Bytes kv_available;
   KvLayout layout;
@@ -158,6 +159,14 @@ void stage_kv(const Setting& c, StageAccount& sa) {
   }
 }
 
+/// The CUDA graphs one stage captures: the version's sizes and mode, its layers.
+Term stage_graphs(const Setting& c, std::int32_t first, std::int32_t end) {
+  const std::int64_t layers = c.a.family == Family::bare ? 0 : end - first;
+  const GraphMode mode = graph_mode(c.inf.vllm, c.ver);
+  const auto sizes = capture_sizes(c.inf.vllm, c.ver, c.lim.max_num_seqs, c.lim.max_num_batched_tokens);
+  return cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0);
+}
+
 StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t first, std::int32_t end) {
   StageAccount sa;
   sa.first_layer = first;
@@ -166,21 +175,16 @@ StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t firs
   sa.rotary = rotary_cache_term(c.a, c.b);
   sa.activation = stage_activation(c, stage == c.pp - 1);
   sa.non_torch = non_torch_term(c.comm);
+  sa.graphs = stage_graphs(c, first, end);
   sa.kv_available = c.requested.bytes - sa.weights.bytes - sa.rotary.bytes - sa.activation.bytes - sa.non_torch.bytes;
+  // From v0.21 vLLM profiles the CUDA graphs before sizing the KV cache and keeps them inside the reservation.
+  if (graphs_profiled(c.ver)) sa.kv_available = sa.kv_available - sa.graphs.bytes;
   if (c.a.family == Family::bare) {
     sa.kv_needed = Term::given(Bytes{});
     return sa;
   }
   stage_kv(c, sa);
   return sa;
-}
-
-/// The CUDA graphs one stage captures: the version's sizes and mode, its layers.
-Term stage_graphs(const Setting& c, const StageAccount& h) {
-  const std::int64_t layers = c.a.family == Family::bare ? 0 : h.end_layer - h.first_layer;
-  const GraphMode mode = graph_mode(c.inf.vllm, c.ver);
-  const auto sizes = capture_sizes(c.inf.vllm, c.ver, c.lim.max_num_seqs, c.lim.max_num_batched_tokens);
-  return cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0);
 }
 
 std::vector<StageAccount> build_stages(const Setting& c) {
@@ -225,7 +229,7 @@ void add_components(const Setting& c, const StageAccount& h, const Term& graphs,
   r.add(io::component("non_torch", "Non-torch workspaces", h.non_torch, x));
   if (graphs.bytes > Bytes{}) {
     Component g = io::component("cuda_graphs", "CUDA graph pools", graphs, x);
-    g.outside_reservation = true;
+    g.outside_reservation = !graphs_profiled(c.ver);
     r.add(std::move(g));
   }
   r.add(cuda_context_component(vllm_context_term(c.comm, c.s.gpu.sm_count), x));
@@ -265,7 +269,9 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
   const Term available = Term::difference(terms(Term::given(c.requested.bytes).named("requested"),
                                                 Term::given(bn.weights.bytes + bn.rotary.bytes).named("weights"),
                                                 Term::given(bn.activation.bytes).named("activation peak"),
-                                                Term::given(bn.non_torch.bytes).named("non-torch")));
+                                                Term::given(bn.non_torch.bytes).named("non-torch"),
+                                                Term::given(graphs_profiled(c.ver) ? bn.graphs.bytes : Bytes{})
+                                                    .named("CUDA graphs (profiled)")));
   e.set("kv_available_formula", io::render(available));
   e.set("kv_blocks", pool.blocks);
   e.set("kv_capacity_tokens", pool.tokens);
@@ -357,7 +363,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
   const StageAccount& h = stages[heaviest_stage(stages)];
   const StageAccount& r0 = stages[0];
   const KvPool pool = bn.pool;
-  const Term graphs = stage_graphs(c, h);
+  const Term& graphs = h.graphs;
 
   add_components(c, h, graphs, r);
   // vLLM budgets weights, activations, non-torch memory and the KV cache inside

@@ -35,12 +35,12 @@
 
 namespace vram::vllm {
 
-/// How a version text sits on the ladder of behaviours the estimator knows (0.4 to 0.19).
+/// How a version text sits on the ladder of behaviours the estimator knows (0.4 to 0.21).
 enum class VersionFit : std::uint8_t { exact, newer, older, unreadable };
 
 /// The oldest and newest vLLM versions whose behaviour is modelled.
 inline constexpr int kOldestMinor = 4;
-inline constexpr int kNewestMinor = 19;
+inline constexpr int kNewestMinor = 21;
 
 /// A parsed vLLM version ("0.19.0" -> {0, 19, 0}); empty means the current one.
 /// A version off the ladder runs as the nearest known one, and `fit` says so.
@@ -228,6 +228,12 @@ Term nccl_init_term(const CommLayout& c);
 
 /// vLLM's CUDA context line: the driver context plus the communicators at start.
 Term vllm_context_term(const CommLayout& c, int sm_count);
+
+/// From v0.21 vLLM estimates the CUDA graph memory during profiling and takes it
+/// out of the KV budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, default since
+/// v0.21.0 as its startup log says; opt-in before): the graphs then sit inside
+/// gpu_memory_utilization.
+bool graphs_profiled(const Version& v);
 
 /// How vLLM captures CUDA graphs (vllm/config/compilation.py CUDAGraphMode).
 enum class GraphMode : std::uint8_t { none, full, piecewise, full_and_piecewise };

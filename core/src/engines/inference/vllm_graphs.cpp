@@ -16,7 +16,9 @@ constexpr std::string_view kGraphSource =
     "mode: vllm/config/compilation.py CUDAGraphMode (FULL_AND_PIECEWISE default from v0.11). Per-graph cost: vLLM "
     "0.19.0 startup logs, H100 sweep (llm-d-incubation/llm-d-planner @ d3121e059da8): 0.39 GiB + 0.016 GiB per layer "
     "over its 102 graphs (51 sizes, piecewise and full); range: measured / estimated over the sweep, 0.74-1.13 on "
-    "31 dense runs, 0.97-2.01 on 4 MoE runs";
+    "31 dense runs, 0.97-2.01 on 4 MoE runs. From v0.21 the graphs are profiled and taken out of the KV budget "
+    "(startup log: 'CUDA graph memory profiling is enabled (default since v0.21.0)', gpustack/runner#251, "
+    "noonghunna/club-3090#434)";
 
 /// Bytes one captured graph holds per decoder layer (0.016 GiB over 102 graphs).
 constexpr std::int64_t kPerGraphLayer = 168'430;
@@ -45,6 +47,10 @@ std::vector<std::int64_t> default_sizes(const Version& v, std::int64_t max_seqs,
 }
 
 }  // namespace
+
+bool graphs_profiled(const Version& v) {
+  return v.v1_engine() && v.at_least(0, 21);
+}
 
 GraphMode graph_mode(const VllmSettings& s, const Version& v) {
   if (s.enforce_eager) return GraphMode::none;
