@@ -149,15 +149,16 @@ TEST_CASE("the graph pool grows with graphs × layers", "[vllm][graphs][range]")
   CHECK(g.range->low < g.bytes);
   CHECK(g.range->high > g.bytes);
   CHECK(cuda_graph_term(0, 32, false).bytes == Bytes{});
-  // Fewer sizes, smaller pool: max_num_seqs 8 captures 5 sizes twice.
-  CHECK(cuda_graph_term(10, 32, false).bytes.in_bytes() == 418'759'311 + 10 * 32 * 168'430);
+  // Fewer sizes, smaller pool: max_num_seqs 8 captures 5 sizes up to 16 tokens, and 4 full graphs.
+  // Pool: 0.39 GiB × 16 / 512 = 13,086,228.48 → 13,086,228 B.
+  CHECK(cuda_graph_term(9, 32, false, 16).bytes.in_bytes() == 13'086'228 + 9 * 32 * 168'430);
 }
 
 TEST_CASE("the engine estimate reads the interconnect, the graphs and the engine", "[vllm][engine]") {
   const Report h100 = test::run(scenario_with({{"version", "0.19.0"}}));
   CHECK(test::metric(h100, "cuda_graph_bytes") == 418'759'311 + 549'755'520);
   const Report few = test::run(scenario_with({{"version", "0.19.0"}, {"max_num_seqs", 8}}));
-  CHECK(test::metric(few, "cuda_graph_bytes") == 418'759'311 + 9 * 32 * 168'430);  // 5 piecewise + 4 full (sizes ≤ 8)
+  CHECK(test::metric(few, "cuda_graph_bytes") == 13'086'228 + 9 * 32 * 168'430);  // 5 piecewise + 4 full (sizes ≤ 8)
   const Report eager = test::run(scenario_with({{"enforce_eager", true}}));
   CHECK(test::metric(eager, "cuda_graph_bytes") == 0);
   // Tensor parallel over PCIe without P2P: no NCCL or all-reduce buffers on the GPU.

@@ -164,7 +164,8 @@ Term stage_graphs(const Setting& c, std::int32_t first, std::int32_t end) {
   const std::int64_t layers = c.a.family == Family::bare ? 0 : end - first;
   const GraphMode mode = graph_mode(c.inf.vllm, c.ver);
   const auto sizes = capture_sizes(c.inf.vllm, c.ver, c.lim.max_num_seqs, c.lim.max_num_batched_tokens);
-  return cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0);
+  return cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0,
+                         sizes.empty() ? 0 : sizes.back());
 }
 
 StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t first, std::int32_t end) {

@@ -253,10 +253,11 @@ std::vector<std::int64_t> capture_sizes(const VllmSettings& s, const Version& v,
 std::int64_t captured_graphs(GraphMode mode, const std::vector<std::int64_t>& sizes, std::int64_t max_num_seqs);
 
 /// CUDA graph pools, captured after the KV cache outside gpu_memory_utilization:
-/// a shared pool (0.39 GiB) + graphs × layers × 168,430 B, calibrated on the
-/// v0.19 H100 sweep (0.016 GiB per layer over its 102 graphs); range from the
-/// same sweep (dense, or MoE when `moe`). Llama-3.1-8B: 0.39 GiB + 102 × 32 × 168,430 B.
-Term cuda_graph_term(std::int64_t graphs, std::int64_t layers_on_gpu, bool moe);
+/// a shared pool sized by the largest capture (0.39 GiB at 512 tokens, in
+/// proportion otherwise) + graphs × layers × 168,430 B, calibrated on the v0.19
+/// H100 sweep (0.016 GiB per layer over its 102 graphs); range from the same
+/// sweep (dense, or MoE when `moe`). Llama-3.1-8B: 0.39 GiB + 102 × 32 × 168,430 B.
+Term cuda_graph_term(std::int64_t graphs, std::int64_t layers_on_gpu, bool moe, std::int64_t largest_capture = 512);
 
 /// Fills `report` for a vLLM scenario.
 void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);

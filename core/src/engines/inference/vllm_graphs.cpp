@@ -16,7 +16,8 @@ constexpr std::string_view kGraphSource =
     "mode: vllm/config/compilation.py CUDAGraphMode (FULL_AND_PIECEWISE default from v0.11). Per-graph cost: vLLM "
     "0.19.0 startup logs, H100 sweep (llm-d-incubation/llm-d-planner @ d3121e059da8): 0.39 GiB + 0.016 GiB per layer "
     "over its 102 graphs (51 sizes, piecewise and full); range: measured / estimated over the sweep, 0.74-1.13 on "
-    "31 dense runs, 0.97-2.01 on 4 MoE runs. From v0.21 the graphs are profiled and taken out of the KV budget "
+    "31 dense runs, 0.97-2.01 on 4 MoE runs; the pool scaled by the largest capture size (small capture sets: "
+    "'Estimated CUDA graph memory: 0.09 GiB' for 5 graphs up to 16 tokens, noonghunna/club-3090#434). From v0.21 the graphs are profiled and taken out of the KV budget "
     "(startup log: 'CUDA graph memory profiling is enabled (default since v0.21.0)', gpustack/runner#251, "
     "noonghunna/club-3090#434)";
 
@@ -77,9 +78,12 @@ std::int64_t captured_graphs(GraphMode mode, const std::vector<std::int64_t>& si
   return n + static_cast<std::int64_t>(decode);
 }
 
-Term cuda_graph_term(std::int64_t graphs, std::int64_t layers, bool moe) {
+Term cuda_graph_term(std::int64_t graphs, std::int64_t layers, bool moe, std::int64_t largest) {
   if (graphs == 0) return Term::given(Bytes{}).named("no CUDA graphs (enforce_eager)").cite(kGraphSource);
-  Term fixed = Term::product({Factor::gib(0.39, "GiB shared graph pool")}, Rounding::nearest);
+  // The shared pool holds the intermediate buffers of the largest capture; measured at 512 tokens.
+  Factors pool{Factor::gib(0.39, "GiB shared graph pool at 512 tokens")};
+  if (largest != 512) pool.push_back(Factor::real(static_cast<double>(largest) / 512.0, "(largest capture / 512)"));
+  Term fixed = Term::product(std::move(pool), Rounding::nearest);
   Term per_graph = Term::product(
       {Factor::of(graphs, "graphs"), Factor::of(layers, "layers"), Factor::bytes(kPerGraphLayer, "per layer per graph")});
   const Bytes total = fixed.bytes + per_graph.bytes;
