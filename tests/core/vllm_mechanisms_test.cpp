@@ -319,3 +319,40 @@ TEST_CASE("from v0.21 the CUDA graphs are profiled inside the reservation", "[vl
   CHECK(v19.find_component("cuda_graphs")->outside_reservation);
   CHECK_FALSE(v21.find_component("cuda_graphs")->outside_reservation);
 }
+
+TEST_CASE("hybrid attention + Mamba models align their pages (V1, v0.11+)", "[vllm][kv][hybrid]") {
+  const Architecture& jamba = test::arch("ai21labs/Jamba-v0.1");
+  const KvDtype bf16{"bf16", 1, 2};
+  // Per Mamba layer: 8,192 d_inner × (3 conv + 16 SSM) × 2 B = 311,296 B; attention 2 × 8 × 128 × 2 = 4,096 B/token.
+  const HybridPages h = hybrid_pages(jamba, bf16, 1, 16, 16);
+  CHECK(h.mamba_state.in_bytes() == 311'296);
+  CHECK(h.block_size == 80);  // 16 × cdiv(311,296, 16 × 4,096)
+  CHECK(h.page.in_bytes() == 327'680);
+  // A block size already above the alignment is kept.
+  CHECK(hybrid_pages(jamba, bf16, 1, 128, 16).block_size == 128);
+  // 4 attention + 28 Mamba layers: groups of 4 layers, 1 + 7 groups.
+  const KvLayout k = hybrid_kv_layout(jamba, bf16, 1, 16, 16, 0, INT32_MAX);
+  CHECK(k.group_size == 4);
+  CHECK(k.groups == 8);
+  CHECK(k.block_size == 80);
+  // 1,000 block ids: 1,000 / 8 × 80 tokens; a 8,192-token request needs cdiv(8192, 80) = 103 pages + 7 Mamba pages.
+  const KvPool p = kv_pool(k, k.page_bytes * k.group_size * 1000, 16, 8192, 8192);
+  CHECK(p.blocks == 1000);
+  CHECK(p.tokens == 125 * 80);
+  CHECK(p.max_concurrency == Approx(1000.0 / 110.0));
+  // Needed: 103 blocks × 80 tokens × 4 layers × 4,096 B + 28 layers × 327,680 B.
+  const Term need = hybrid_kv_needed_term(jamba, bf16, 1, 16, 16, 8192, 1, 0, INT32_MAX);
+  CHECK(need.bytes.in_bytes() == 103LL * 80 * 4 * 4096 + 28LL * 327'680);
+  CHECK(consistent(need));
+  // The engine uses it from v0.11; V0 keeps its separate state cache.
+  auto run = [](const char* version) {
+    return test::run({{"model", "ai21labs/Jamba-v0.1"},
+                      {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 2}}},
+                      {"inference", {{"engine", "vllm"}, {"context", 8192}, {"tensor_parallel", 2},
+                                     {"vllm", {{"version", version}}}}}});
+  };
+  const Report v19 = run("0.19.0");
+  // TP 2 halves both the state and the per-token bytes: 80-token blocks again.
+  CHECK(static_cast<std::int64_t>(test::metric(v19, "kv_capacity_tokens")) % 80 == 0);
+  CHECK(test::metric(v19, "kv_capacity_tokens") != test::metric(run("0.6.4"), "kv_capacity_tokens"));
+}

@@ -136,7 +136,28 @@ Term stage_activation(const Setting& c, bool head) {
 }
 
 /// The KV cache a stage needs and the pool its remaining budget buys.
+/// Attention and Mamba layers together under V1's page alignment (v0.11+).
+bool aligned_hybrid(const Setting& c) {
+  if (c.a.ssm_inner == 0 || !c.ver.v1_engine() || !c.ver.at_least(0, 11)) return false;
+  return std::any_of(c.a.layer_specs.begin(), c.a.layer_specs.end(), [](const LayerSpec& l) {
+    return l.kind != LayerKind::mamba && l.kind != LayerKind::cross_attention;
+  });
+}
+
+void stage_hybrid_kv(const Setting& c, StageAccount& sa) {
+  const InferenceSettings& inf = c.inf;
+  const std::int64_t state_bits = 8 * c.b;  // mamba_ssm_cache_dtype "auto": the model dtype
+  sa.layout = hybrid_kv_layout(c.a, inf.kv, c.tp, inf.vllm.block_size, state_bits, sa.first_layer, sa.end_layer);
+  sa.pool = kv_pool(sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, c.lim.max_num_batched_tokens);
+  sa.kv_needed = hybrid_kv_needed_term(c.a, inf.kv, c.tp, inf.vllm.block_size, state_bits, inf.context,
+                                       inf.concurrency, sa.first_layer, sa.end_layer);
+}
+
 void stage_kv(const Setting& c, StageAccount& sa) {
+  if (aligned_hybrid(c)) {
+    stage_hybrid_kv(c, sa);
+    return;
+  }
   const InferenceSettings& inf = c.inf;
   const std::int64_t bs = inf.vllm.block_size;
   sa.layout = kv_layout(c.a, inf.kv, c.tp, bs, sa.first_layer, sa.end_layer);
@@ -260,6 +281,7 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
   io::ObjectText e;
   e.set("engine", "vllm");
   e.set("version", inf.vllm.version.empty() ? "0.19" : inf.vllm.version);
+  e.set("modelled_as", "0." + std::to_string(c.ver.minor) + (c.ver.v1_engine() ? " (V1)" : " (V0)"));
   e.set("requested_bytes", c.requested.bytes.in_bytes());
   e.set("requested_formula", io::render(c.requested));
   e.set("max_num_batched_tokens", c.lim.max_num_batched_tokens);
@@ -267,12 +289,12 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
   e.set("scheduler_defaults", c.lim.why);
   // What the pool can have: nothing when the other terms exceed the reservation (the formula shows the deficit).
   e.set("kv_available_bytes", std::max(Bytes{}, bn.kv_available).in_bytes());
-  const Term available = Term::difference(terms(Term::given(c.requested.bytes).named("requested"),
-                                                Term::given(bn.weights.bytes + bn.rotary.bytes).named("weights"),
-                                                Term::given(bn.activation.bytes).named("activation peak"),
-                                                Term::given(bn.non_torch.bytes).named("non-torch"),
-                                                Term::given(graphs_profiled(c.ver) ? bn.graphs.bytes : Bytes{})
-                                                    .named("CUDA graphs (profiled)")));
+  Terms spent = terms(Term::given(c.requested.bytes).named("requested"),
+                      Term::given(bn.weights.bytes + bn.rotary.bytes).named("weights"),
+                      Term::given(bn.activation.bytes).named("activation peak"),
+                      Term::given(bn.non_torch.bytes).named("non-torch"));
+  if (graphs_profiled(c.ver)) spent.push_back(Term::given(bn.graphs.bytes).named("CUDA graphs (profiled)"));
+  const Term available = Term::difference(std::move(spent));
   e.set("kv_available_formula", io::render(available));
   e.set("kv_blocks", pool.blocks);
   e.set("kv_capacity_tokens", pool.tokens);
@@ -281,7 +303,9 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
   e.set("kv_page_bytes", bn.layout.page_bytes.in_bytes());
   e.set("max_concurrency", std::round(pool.max_concurrency * 100.0) / 100.0);
   e.set("kv_pool_formula", io::render_kv_pool(bn.kv_available, bn.layout.page_bytes, bn.layout.group_size,
-                                               pool.blocks, bn.layout.groups, inf.vllm.block_size, pool.tokens));
+                                               pool.blocks, bn.layout.groups,
+                                               bn.layout.block_size > 0 ? bn.layout.block_size : inf.vllm.block_size,
+                                               pool.tokens));
   e.set("source", std::string(kWorkerSource) + "; " + std::string(kKvSource));
   r.detail("engine", e.str());
 }

@@ -140,9 +140,36 @@ struct KvLayout {
   std::int64_t group_size = 0;  ///< layers per group
   std::int64_t groups = 0;      ///< number of groups
   Bytes page_bytes;             ///< one block of one layer
+  std::int64_t block_size = 0;  ///< tokens per block when vLLM raised it (hybrid models); 0: the setting's
 };
 KvLayout kv_layout(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
                    std::int64_t block_size, std::int32_t first_layer, std::int32_t end_layer);
+
+/// vLLM's page alignment for models mixing attention and Mamba layers (V1,
+/// v0.11+): the attention block grows to 16 × cdiv(Mamba page, 16 × attention
+/// bytes per token), and the Mamba page is padded to the attention page, so
+/// every layer's page is the same size (vllm/model_executor/models/config.py
+/// HybridAttentionMambaModelConfig.verify_and_update_config). Jamba at TP 1:
+/// 311,296 B state per layer, 4,096 B per token → 80-token blocks, 327,680 B pages.
+struct HybridPages {
+  std::int64_t block_size = 0;  ///< tokens per attention block
+  Bytes page;                   ///< one block of one layer, attention or Mamba
+  Bytes mamba_state;            ///< one sequence's state in one Mamba layer, before padding
+};
+HybridPages hybrid_pages(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                         std::int64_t block_size, std::int64_t state_bits);
+
+/// The layout of a hybrid model under that alignment: Mamba layers are one
+/// more type of layer in the groups, each holding one page per sequence.
+KvLayout hybrid_kv_layout(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                          std::int64_t block_size, std::int64_t state_bits, std::int32_t first_layer,
+                          std::int32_t end_layer);
+
+/// The cache `concurrency` sequences need under that alignment: whole
+/// attention blocks of the raised size, and one padded page per Mamba layer.
+Term hybrid_kv_needed_term(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                           std::int64_t block_size, std::int64_t state_bits, std::int64_t context,
+                           std::int64_t concurrency, std::int32_t first_layer, std::int32_t end_layer);
 
 /// Blocks, tokens and concurrency vLLM derives from an available KV budget.
 struct KvPool {
