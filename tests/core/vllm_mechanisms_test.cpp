@@ -356,3 +356,15 @@ TEST_CASE("hybrid attention + Mamba models align their pages (V1, v0.11+)", "[vl
   CHECK(static_cast<std::int64_t>(test::metric(v19, "kv_capacity_tokens")) % 80 == 0);
   CHECK(test::metric(v19, "kv_capacity_tokens") != test::metric(run("0.6.4"), "kv_capacity_tokens"));
 }
+
+TEST_CASE("capture sizes match a startup log the estimator was not built on", "[vllm][graphs]") {
+  // vllm-project/vllm#39559 (April 2026): "Profiling CUDA graph memory: PIECEWISE=51 (largest=512),
+  // FULL=35 (largest=256)": 256 sequences (the default under 70 GiB), any max_num_batched_tokens ≥ 512.
+  const VllmSettings none;
+  const auto sizes = capture_sizes(none, parse_version("0.19.0"), 256, 8192);
+  CHECK(sizes.size() == 51);
+  CHECK(sizes.back() == 512);
+  const auto full = std::count_if(sizes.begin(), sizes.end(), [](std::int64_t x) { return x <= 256; });
+  CHECK(full == 35);
+  CHECK(captured_graphs(GraphMode::full_and_piecewise, sizes, 256) == 51 + 35);
+}
