@@ -29,18 +29,18 @@ nlohmann::json scenario_with(const nlohmann::json& vllm, const nlohmann::json& h
 }  // namespace
 
 TEST_CASE("NCCL connection buffers follow the interconnect", "[vllm][runtime][nccl]") {
-  // 24 channels × 2 connections × 9,633,792 B on NVSwitch.
+  // 24 channels × 1 tree connection × 9,633,792 B on NVSwitch.
   const Term nv = nccl_buffers_term(layout(4, Interconnect::nvlink));
-  CHECK(nv.bytes.in_bytes() == 24 * 2 * kNvlinkConnection);
-  CHECK(nv.bytes.in_bytes() == 462'422'016);
+  CHECK(nv.bytes.in_bytes() == 24 * kNvlinkConnection);
+  CHECK(nv.bytes.in_bytes() == 231'211'008);
   CHECK(consistent(nv));
-  // PCIe with P2P: 2 channels, no LL128: 2 × 2 × 4,718,592 B.
-  CHECK(nccl_buffers_term(layout(2, Interconnect::pcie_p2p)).bytes.in_bytes() == 2 * 2 * kPcieConnection);
+  // PCIe with P2P: 2 channels, no LL128: 2 × 4,718,592 B.
+  CHECK(nccl_buffers_term(layout(2, Interconnect::pcie_p2p)).bytes.in_bytes() == 2 * kPcieConnection);
   // PCIe without P2P: the SHM transport keeps its FIFOs in host memory.
   CHECK(nccl_buffers_term(layout(2, Interconnect::pcie)).bytes == Bytes{});
   CHECK(nccl_buffers_term(layout(1, Interconnect::nvlink)).bytes == Bytes{});
   // Unknown: NVSwitch assumed (the calibrating machines).
-  CHECK(nccl_buffers_term(layout(2, Interconnect::unknown)).bytes.in_bytes() == 462'422'016);
+  CHECK(nccl_buffers_term(layout(2, Interconnect::unknown)).bytes.in_bytes() == 231'211'008);
 }
 
 TEST_CASE("NVLink SHARP buffers need NVSwitch, sm90 and more than two GPUs", "[vllm][runtime][nccl]") {
@@ -84,17 +84,17 @@ TEST_CASE("the non-torch increase sums its mechanisms", "[vllm][runtime]") {
   CHECK(one.bytes.in_bytes() == 268'435'456);
   CHECK(*one.range == gib_range(0.235, 0.465));
   CHECK(non_torch_term(layout(1, Interconnect::nvlink, 90, "0.19.0", 2)).bytes == Bytes::from_fraction(0.07, kGiB));
-  // TP 2 on H100 SXM: 0.25 GiB + NCCL 462,422,016 + custom AR 16,777,216 + symm 67,108,864 + 1.33 GiB
-  // = 2,242,820,178 B (2.09 GiB; the sweep measured 2.07-2.11 GiB).
+  // TP 2 on H100 SXM: 0.25 GiB + NCCL 231,211,008 + custom AR 16,777,216 + symm 67,108,864 + 1.54 GiB
+  // = 2,237,094,953 B (2.08 GiB; the sweep measured 2.07-2.11 GiB).
   const Term tp2 = non_torch_term(layout(2, Interconnect::nvlink));
-  CHECK(tp2.bytes.in_bytes() == 2'242'820'178);
+  CHECK(tp2.bytes.in_bytes() == 2'237'094'953);
   CHECK(consistent(tp2));
-  // TP 4 adds NVLS (134,217,728) and halves the symmetric buffer: 2,343,483,474 B (2.18 GiB; 2.13-2.21).
-  CHECK(non_torch_term(layout(4, Interconnect::nvlink)).bytes.in_bytes() == 2'343'483'474);
+  // TP 4 adds NVLS (134,217,728) and halves the symmetric buffer: 2,337,758,249 B (2.18 GiB; 2.13-2.21).
+  CHECK(non_torch_term(layout(4, Interconnect::nvlink)).bytes.in_bytes() == 2'337'758'249);
   // Four GeForce cards: no NCCL buffers on the GPU, no custom all-reduce, no NVLS, no symmetric memory;
   // the unattributed part keeps a range down to 0 off the measured fabric.
   const Term geforce = non_torch_term(layout(4, Interconnect::pcie, 89));
-  CHECK(geforce.bytes.in_bytes() == 268'435'456 + 1'428'076'626);
+  CHECK(geforce.bytes.in_bytes() == 268'435'456 + 1'653'562'409);
   CHECK(geforce.range->low == gib_range(0.235, 0.465).low);
   CHECK(consistent(geforce));
 }
@@ -165,7 +165,7 @@ TEST_CASE("the engine estimate reads the interconnect, the graphs and the engine
   const nlohmann::json tp2 = {{"model", "meta-llama/Llama-3.1-8B-Instruct"},
                               {"hardware", {{"gpu", "RTX-4090"}, {"count", 2}}},
                               {"inference", {{"engine", "vllm"}, {"context", 4096}, {"tensor_parallel", 2}}}};
-  CHECK(test::metric(test::run(tp2), "non_torch_bytes") == 268'435'456 + 1'428'076'626);
+  CHECK(test::metric(test::run(tp2), "non_torch_bytes") == 268'435'456 + 1'653'562'409);
   nlohmann::json nv = tp2;
   nv["hardware"]["interconnect"] = "nvlink";
   CHECK(test::metric(test::run(nv), "non_torch_bytes") > test::metric(test::run(tp2), "non_torch_bytes"));
@@ -265,14 +265,14 @@ TEST_CASE("the CUDA context by architecture, and NCCL's communicators at start",
   CommLayout moe = layout(2, Interconnect::nvlink);
   moe.experts = true;
   CHECK(nccl_communicators(moe) == 3);
-  // TP 2 over NVSwitch: 2 × (462,422,016 + 64,424,509); the sweep measured 1.43-1.53 GiB with the context.
+  // TP 2 over NVSwitch: 2 × (231,211,008 + 300,647,711); the sweep measured 1.43-1.53 GiB with the context.
   const Term init = nccl_init_term(layout(2, Interconnect::nvlink));
-  CHECK(init.bytes.in_bytes() == 2 * (462'422'016LL + 64'424'509));
+  CHECK(init.bytes.in_bytes() == 2 * (231'211'008LL + 300'647'711));
   CHECK(consistent(init));
   const double with_context = static_cast<double>(vllm_context_term(layout(2, Interconnect::nvlink), 132).bytes.in_bytes());
-  CHECK(with_context / (1 << 30) == Approx(1.49).margin(0.01));
+  CHECK(with_context / (1 << 30) == Approx(1.50).margin(0.01));
   // GeForce over PCIe: SHM in host memory, only the communicators' own state on the GPU.
-  CHECK(nccl_init_term(layout(2, Interconnect::pcie, 89)).bytes.in_bytes() == 2 * 64'424'509LL);
+  CHECK(nccl_init_term(layout(2, Interconnect::pcie, 89)).bytes.in_bytes() == 2 * 300'647'711LL);
 }
 
 TEST_CASE("an unknown family with linear-attention or state-space layers is refused at its field", "[model][input]") {

@@ -215,11 +215,11 @@ bool custom_allreduce_enabled(const CommLayout& c);
 /// pass. Calibrated on sm90 (0.25 GiB; 0.07 GiB on a pipeline stage), with range.
 Term library_workspaces_term(const CommLayout& c);
 
-/// NCCL buffers of the tensor-parallel communicator, connected at the profiling
-/// run's first all-reduce: channels × 2 connections (ring + tree) × the
-/// protocol buffers (LL 512 KiB, LL128 4,915,200 B on NVLink, Simple 4 MiB).
-/// None over PCIe without P2P, where NCCL's SHM transport uses host memory.
-/// 4 H100s over NVSwitch: 24 × 2 × 9,633,792 B = 462,422,016 B.
+/// NCCL buffers the tensor-parallel communicator connects for the profiling
+/// run's large all-reduce (its tree; the ring was connected by the warm-up at
+/// start): channels × 1 connection × the protocol buffers (LL 512 KiB, LL128
+/// 4,915,200 B on NVLink, Simple 4 MiB). None over PCIe without P2P, where
+/// NCCL's SHM transport uses host memory. NVSwitch: 24 × 9,633,792 B = 231,211,008 B.
 Term nccl_buffers_term(const CommLayout& c);
 
 /// NVLink SHARP buffers, with more than 2 GPUs on an NVSwitch fabric of sm90+:
@@ -234,7 +234,7 @@ Term custom_allreduce_term(const CommLayout& c);
 Term symm_mem_term(const CommLayout& c);
 
 /// What the sweep's tensor-parallel runs hold beyond the modelled terms:
-/// 1.33 GiB, calibrated (range), measured on NVLink H100 only.
+/// 1.54 GiB, calibrated (range), measured on NVLink H100 only.
 Term tp_unattributed_term(const CommLayout& c);
 
 /// Non-torch memory that appears during the profiling forward pass: the sum of
@@ -248,9 +248,9 @@ Bytes non_torch_increase(const CommLayout& c);
 std::int64_t nccl_communicators(const CommLayout& c);
 
 /// Their memory at start, outside the allocator and before vLLM's baseline:
-/// communicators × (channels × 2 connections × protocol buffers + 0.06 GiB of
-/// other device state, calibrated with range on the v0.19 H100 sweep).
-/// TP 2 over NVSwitch: 2 × (462,422,016 + 64,424,509) = 1,053,693,050 B.
+/// communicators × (channels × 1 ring connection × protocol buffers + 0.28 GiB
+/// of other device state, calibrated with range on the v0.19 H100 sweep).
+/// TP 2 over NVSwitch: 2 × (231,211,008 + 300,647,711) = 1,063,717,438 B.
 Term nccl_init_term(const CommLayout& c);
 
 /// vLLM's CUDA context line: the driver context plus the communicators at start.

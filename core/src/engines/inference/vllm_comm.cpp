@@ -33,7 +33,7 @@ constexpr std::string_view kWorkspaceSource =
     "pipeline-parallel runs; range: their lowest and highest, widened by the log's rounding to 0.01 GiB";
 constexpr std::string_view kUnattributedSource =
     "vLLM 0.19.0 H100 sweep (llm-d-planner @ d3121e059da8): the non-torch increase of its 8 tensor-parallel runs "
-    "(2.07-2.11 GiB at TP 2, 2.13-2.21 GiB at TP 4) less the terms above: 1.28-1.36 GiB at both sizes; measured on "
+    "(2.07-2.11 GiB at TP 2, 2.13-2.21 GiB at TP 4) less the terms above: 1.49-1.57 GiB at both sizes; measured on "
     "NVLink H100 only (elsewhere the range reaches 0)";
 
 constexpr std::string_view kInitSource =
@@ -41,7 +41,7 @@ constexpr std::string_view kInitSource =
     "device_communicators/pynccl.py PyNcclCommunicator (warm-up all_reduce at creation); buffers as NCCL's defaults "
     "(src/init.cc, v2.21-v2.27); other device state per communicator: the vLLM 0.19.0 H100 sweep's init_non_torch "
     "(llm-d-planner @ d3121e059da8: 1.43-1.53 GiB with 2 communicators, 1.99-2.05 GiB with 3 on MoE models) less "
-    "the driver context and the buffers: 0.029-0.083 GiB per communicator";
+    "the driver context and the ring buffers: 0.245-0.295 GiB per communicator";
 
 /// NCCL's per-connection protocol buffers (init.cc defaults).
 constexpr std::int64_t kLlBytes = 8 * 512 * 8 * 16;        // 524,288
@@ -96,18 +96,22 @@ Term library_workspaces_term(const CommLayout& c) {
       .within(pipeline_only ? gib_range(0.065, 0.075) : gib_range(0.235, 0.465));
 }
 
-/// One communicator's ring and tree connections on this interconnect.
-Term connection_buffers(const CommLayout& c) {
+/// One connection per channel of one algorithm (`what`: ring or tree) on this
+/// interconnect; NCCL connects each algorithm when a collective first uses it
+/// (NCCL_RUNTIME_CONNECT, on by default since v2.22).
+Term connection_buffers(const CommLayout& c, std::string_view what) {
   const bool ll128 = full_nvlink(effective_link(c.link)) && capability(c) >= 70;
   const std::int64_t per_connection = kLlBytes + (ll128 ? kLl128Bytes : 0) + kSimpleBytes;
-  return Term::product({Factor::of(nccl_channels(c), "channels"), Factor::of(2, "connections (ring + tree)"),
+  return Term::product({Factor::of(nccl_channels(c), "channels"), Factor::of(1, what),
                         Factor::of(per_connection, ll128 ? "B (LL + LL128 + Simple buffers)" : "B (LL + Simple buffers)")})
       .shown_in(kMiB);
 }
 
 Term nccl_buffers_term(const CommLayout& c) {
   if (c.tensor_parallel < 2 || nccl_channels(c) == 0) return Term::given(Bytes{}).named("no NCCL buffers on the GPU");
-  return connection_buffers(c).named("NCCL connection buffers of the tensor-parallel group").cite(kNcclSource);
+  return connection_buffers(c, "tree connection")
+      .named("NCCL tree connections of the tensor-parallel group (the profiling run's large all-reduce)")
+      .cite(kNcclSource);
 }
 
 std::int64_t nccl_communicators(const CommLayout& c) {
@@ -120,10 +124,10 @@ std::int64_t nccl_communicators(const CommLayout& c) {
 Term nccl_init_term(const CommLayout& c) {
   const std::int64_t comms = nccl_communicators(c);
   if (comms == 0) return Term::given(Bytes{}).named("no NCCL communicator");
-  Term state = Term::product({Factor::gib(0.06, "GiB other device state")}, Rounding::nearest)
-                   .within(gib_range(0.029, 0.083));
+  Term state = Term::product({Factor::gib(0.28, "GiB other device state")}, Rounding::nearest)
+                   .within(gib_range(0.245, 0.295));
   Term one = nccl_channels(c) == 0 ? std::move(state)
-                                   : Term::sum(terms(connection_buffers(c), std::move(state)));
+                                   : Term::sum(terms(connection_buffers(c, "ring connection (warm-up)"), std::move(state)));
   const ByteRange each = *one.range;
   return Term::product(terms(std::move(one)), {Factor::of(comms, "communicators (world, tp, pp, ep)")})
       .named("NCCL communicators at start")
@@ -168,11 +172,11 @@ Term symm_mem_term(const CommLayout& c) {
 Term tp_unattributed_term(const CommLayout& c) {
   if (c.tensor_parallel < 2) return Term::given(Bytes{}).named("single tensor-parallel rank");
   const bool measured_fabric = effective_link(c.link) == Interconnect::nvlink;
-  Term t = Term::product({Factor::gib(1.33)}, Rounding::nearest)
+  Term t = Term::product({Factor::gib(1.54)}, Rounding::nearest)
                .named("other tensor-parallel non-torch memory, not attributed")
                .noted("measured on NVLink H100, vLLM 0.19")
                .cite(kUnattributedSource);
-  return std::move(t).within(measured_fabric ? gib_range(1.272, 1.362) : ByteRange{Bytes{}, gib_range(0, 1.362).high});
+  return std::move(t).within(measured_fabric ? gib_range(1.488, 1.578) : ByteRange{Bytes{}, gib_range(0, 1.578).high});
 }
 
 Term non_torch_term(const CommLayout& c) {
