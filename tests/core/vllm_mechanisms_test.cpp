@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
+#include "vram/accuracy.hpp"
 #include "vram/budget/runtime.hpp"
 #include "vram/engines/vllm.hpp"
 #include "vram/error.hpp"
@@ -367,4 +368,30 @@ TEST_CASE("capture sizes match a startup log the estimator was not built on", "[
   const auto full = std::count_if(sizes.begin(), sizes.end(), [](std::int64_t x) { return x <= 256; });
   CHECK(full == 35);
   CHECK(captured_graphs(GraphMode::full_and_piecewise, sizes, 256) == 51 + 35);
+}
+
+TEST_CASE("the project's own vLLM cases meet the bar", "[accuracy][cases]") {
+  // Logs of the H100 sweep that the public cases leave out (other models, contexts, TP sizes, formats).
+  const std::string text = test::read_file(VRAM_SOURCE_DIR "/tests/data/cases/vllm_h100_sweep_unseen.jsonl");
+  REQUIRE_FALSE(text.empty());
+  const AccuracyRun run = run_accuracy(text, test::catalog());
+  CHECK(run.malformed == 0);
+  CHECK(run.not_estimated == 0);
+  const MetricSummary* tokens = nullptr;
+  const MetricSummary* non_torch = nullptr;
+  const MetricSummary* graphs = nullptr;
+  for (const auto& s : run.summary) {
+    if (s.group != "inference/vllm") continue;
+    if (s.metric == "kv_capacity_tokens") tokens = &s;
+    if (s.metric == "non_torch_bytes") non_torch = &s;
+    if (s.metric == "cuda_graph_bytes") graphs = &s;
+  }
+  REQUIRE(tokens != nullptr);
+  REQUIRE(non_torch != nullptr);
+  REQUIRE(graphs != nullptr);
+  CHECK(tokens->n >= 20);
+  CHECK(tokens->median_abs <= 0.02);
+  CHECK(tokens->p90_abs <= 0.08);
+  CHECK(non_torch->median_abs <= 0.20);
+  CHECK(graphs->median_abs <= 0.20);
 }
