@@ -118,6 +118,14 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
   return std::move(w).cite(c.s.weights.source);
 }
 
+/// The profiling run's sampler step as the version ran it: every scheduled token
+/// before v0.9, a sort-based top-k/top-p until v0.17, the Triton kernel since.
+Term sampler_step(const Setting& c, std::int64_t T, std::int64_t R) {
+  if (c.ver.v1_engine() && !c.ver.at_least(0, 9)) return early_v1_sampler_term(T, c.a.vocab, c.a.hidden, c.b);
+  if (c.ver.v1_engine() && !c.ver.at_least(0, 17)) return sort_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b);
+  return profile_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b, c.sms, c.s.gpu.sm_count <= 0);
+}
+
 /// The profiling run's peak on one stage: the larger of the forward pass and
 /// (on the last stage) the sampler step, plus persistent workspaces.
 Term stage_activation(const Setting& c, bool head) {
@@ -125,9 +133,7 @@ Term stage_activation(const Setting& c, bool head) {
   const std::int64_t T = c.lim.max_num_batched_tokens;
   const std::int64_t R = std::min(c.lim.max_num_seqs, T);
   Term forward = c.ver.v1_engine() ? profile_forward_term(c.a, T, c.tp, c.b) : v0_forward_term(c.a, T, c.b, c.tp);
-  const bool early_v1 = c.ver.v1_engine() && !c.ver.at_least(0, 9);
-  Term sampler = early_v1 ? early_v1_sampler_term(T, c.a.vocab, c.a.hidden, c.b)
-                          : profile_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b, c.sms, c.s.gpu.sm_count <= 0);
+  Term sampler = sampler_step(c, T, R);
   Term peak = head ? Term::max_of(terms(std::move(sampler), std::move(forward))) : std::move(forward);
   Term moe = c.ver.v1_engine() && c.s.weights.name != "mxfp4" ? moe_workspace_term(c.a, T, c.tp, c.b)
                                                               : Term::given(Bytes{});

@@ -97,6 +97,15 @@ Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t
 /// Llama-3.1-8B, T = 2048: 2048 × 128,256 × 22 + 2048 × 4,096 × 2 + 32 MiB = 5,829,033,984 B.
 Term early_v1_sampler_term(std::int64_t tokens, std::int64_t vocab, std::int64_t hidden, std::int64_t elem_bytes);
 
+/// The V1 sampler step of v0.9-0.16: the profiling run samples `rows` =
+/// min(max_num_seqs, T) sequences and top-k/top-p sorts their fp32 logits with
+/// torch.sort, whose CUDA kernel holds, besides its outputs (4 B values + 8 B
+/// indices), int64 source indices and the radix sort's alternate key and value
+/// buffers: rows × V × (b + 4 + 12 + 8 + 12) + (T + 2·rows) × H × b + 32 MiB.
+/// Qwen3-14B, 1024 rows: 1024 × 151,936 × 38 + 10,240 × 5,120 × 2 + 32 MiB = 6,050,746,368 B.
+Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                       std::int64_t elem_bytes);
+
 /// Rows of the top-k/top-p scratch: min(next power of two of min(SMs, rows), SMs).
 std::int64_t sampler_scratch_rows(std::int64_t sms, std::int64_t rows);
 

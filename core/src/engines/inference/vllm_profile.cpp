@@ -22,6 +22,12 @@ constexpr std::string_view kEarlySamplerSource =
     "vllm/v1/worker/gpu_model_runner.py profile_run (v0.8.5: _dummy_sampler_run on the hidden states of all "
     "max_num_batched_tokens tokens); vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p (v0.8.5: "
     "logits.sort, softmax of the sorted logits)";
+constexpr std::string_view kSortSamplerSource =
+    "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p_pytorch (logits.sort, then top-k and top-p masks on "
+    "the sorted copy; the Triton kernel replaces it from v0.17: llm-d-planner @ a95e9f62e5de "
+    "accuracy/results/version-sweep, Qwen3-14B on an H100, activation 5.64 GiB on 0.15-0.16, 2.23 GiB on 0.17-0.18); "
+    "pytorch aten/src/ATen/native/cuda/SortStable.cu segmented_sort_pairs (int64 source indices, cub radix sort with "
+    "alternate key and value buffers)";
 constexpr std::string_view kPipelineSource = "vllm/v1/worker/gpu_model_runner.py make_empty_intermediate_tensors (v0.19.0)";
 
 /// cuBLAS workspace, allocated through the caching allocator on first use:
@@ -116,6 +122,23 @@ Term early_v1_sampler_term(std::int64_t tokens, std::int64_t vocab, std::int64_t
                            part({rows, Factor::of(hidden, "hidden"), Factor::bytes(b)}), part({kCublasWorkspace})))
       .named("V1 sampler step before v0.9")
       .cite(kEarlySamplerSource);
+}
+
+Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                       std::int64_t b) {
+  const Factor seqs = Factor::of(rows, "seqs");
+  const Factor v = Factor::of(vocab, "vocab");
+  auto part = [](Factors f) { return Term::product(std::move(f)); };
+  return sum_nonzero(terms(part({seqs, v, Factor::of(b, "B logits")}),
+                           part({seqs, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}),
+                           part({seqs, v, Factor::of(4 + 8, "B (sorted values + int64 indices)")}),
+                           part({seqs, v, Factor::of(8, "B int64 source indices")}),
+                           part({seqs, v, Factor::of(4 + 8, "B radix-sort alternate keys and values")}),
+                           part({Factor::of(checked::add(tokens, checked::mul(2, rows)), "rows (tokens + 2 × seqs)"),
+                                 Factor::of(hidden, "hidden"), Factor::bytes(b)}),
+                           part({kCublasWorkspace})))
+      .named("sampler step, sort-based top-k/top-p (v0.9-0.16)")
+      .cite(kSortSamplerSource);
 }
 
 Term profile_forward_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
