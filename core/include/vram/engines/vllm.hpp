@@ -102,7 +102,7 @@ Term early_v1_sampler_term(std::int64_t tokens, std::int64_t vocab, std::int64_t
 /// torch.sort, whose CUDA kernel holds, besides its outputs (4 B values + 8 B
 /// indices), int64 source indices and the radix sort's alternate key and value
 /// buffers: rows × V × (b + 4 + 12 + 8 + 12) + (T + 2·rows) × H × b + 32 MiB.
-/// Qwen3-14B, 1024 rows: 1024 × 151,936 × 38 + 10,240 × 5,120 × 2 + 32 MiB = 6,050,746,368 B.
+/// Qwen3-14B, 1024 rows: 1024 × 151,936 × 38 + 10,240 × 5,120 × 2 + 32 MiB = 6,050,545,664 B.
 Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
                        std::int64_t elem_bytes);
 
