@@ -85,6 +85,9 @@ TEST_CASE("the non-torch increase sums its mechanisms", "[vllm][runtime]") {
   CHECK(one.bytes.in_bytes() == 268'435'456);
   CHECK(*one.range == gib_range(0.235, 0.465));
   CHECK(non_torch_term(layout(1, Interconnect::nvlink, 90, "0.19.0", 2)).bytes == Bytes::from_fraction(0.07, kGiB));
+  // The version sweep: 0.13 GiB on 0.15-0.17, 0.25 GiB from 0.18.
+  CHECK(non_torch_term(layout(1, Interconnect::nvlink, 90, "0.16.0")).bytes == Bytes::from_fraction(0.13, kGiB));
+  CHECK(non_torch_term(layout(1, Interconnect::nvlink, 90, "0.18.0")).bytes.in_bytes() == 268'435'456);
   // TP 2 on H100 SXM: 0.25 GiB + NCCL 231,211,008 + custom AR 16,777,216 + symm 67,108,864 + 1.54 GiB
   // = 2,237,094,953 B (2.08 GiB; the sweep measured 2.07-2.11 GiB).
   const Term tp2 = non_torch_term(layout(2, Interconnect::nvlink));

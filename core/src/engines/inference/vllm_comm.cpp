@@ -31,6 +31,9 @@ constexpr std::string_view kWorkspaceSource =
     "vLLM 0.19.0 startup logs, H100 sweep (llm-d-incubation/llm-d-planner @ d3121e059da8, "
     "accuracy/results/v0.19.0/logs): non-torch forward increase 0.24-0.46 GiB on 22 single-GPU runs, 0.07 GiB on 2 "
     "pipeline-parallel runs; range: their lowest and highest, widened by the log's rounding to 0.01 GiB";
+constexpr std::string_view kWorkspaceOldSource =
+    "llm-d-incubation/llm-d-planner @ a95e9f62e5de accuracy/results/version-sweep: non-torch forward increase 0.13 GiB "
+    "for Qwen3-14B on an H100 with vLLM 0.15.0, 0.16.0 and 0.17.0 (0.25 GiB from 0.18.0); range: the log's rounding";
 constexpr std::string_view kUnattributedSource =
     "vLLM 0.19.0 H100 sweep (llm-d-planner @ d3121e059da8): the non-torch increase of its 8 tensor-parallel runs "
     "(2.07-2.11 GiB at TP 2, 2.13-2.21 GiB at TP 4) less the terms above: 1.49-1.57 GiB at both sizes; measured on "
@@ -87,6 +90,15 @@ bool custom_allreduce_enabled(const CommLayout& c) {
 
 Term library_workspaces_term(const CommLayout& c) {
   const bool pipeline_only = c.pipeline_parallel > 1 && c.tensor_parallel == 1;
+  // V1 0.15-0.17 measured 0.13 GiB on the same H100 where 0.18 and 0.19 measure 0.25 GiB.
+  const bool before_018 = c.version.v1_engine() && c.version.at_least(0, 15) && !c.version.at_least(0, 18);
+  if (before_018 && !pipeline_only) {
+    return Term::product({Factor::gib(0.13)}, Rounding::nearest)
+        .named("cuBLAS/attention workspaces and kernel images")
+        .noted("measured on sm90, vLLM 0.15-0.17")
+        .cite(kWorkspaceOldSource)
+        .within(gib_range(0.125, 0.135));
+  }
   const double gib = pipeline_only ? 0.07 : 0.25;
   return Term::product({Factor::gib(gib)}, Rounding::nearest)
       .named(pipeline_only ? "cuBLAS/attention workspaces and kernel images (pipeline stage)"
