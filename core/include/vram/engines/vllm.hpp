@@ -18,6 +18,17 @@
 // requested 75.23 GiB − weights 14.99 GiB − activation peak 1.89 GiB − non-torch
 // 0.25 GiB = 58.11 GiB of KV; at 131,072 B/token that is 29,751 blocks of 16
 // tokens = 476,016 tokens, 58.11× concurrency at 8,192 tokens.
+//
+// What changes with the setting, each a term of its own below:
+// - the interconnect (GPU catalog, or hardware.interconnect): NCCL's transport
+//   and channels, NVLink SHARP, vLLM's custom all-reduce and torch symmetric
+//   memory (engines/inference/vllm_comm.cpp);
+// - the version (a ladder from 0.4 to 0.21, V0/V1 chosen by vllm.engine in
+//   0.7-0.10): scheduler defaults, the profiling run's sampler (every token
+//   before 0.9, a sort until 0.17, Triton since), the capture sizes and graph
+//   mode, and from 0.21 the CUDA graphs inside the reservation
+//   (vllm_profile.cpp, vllm_graphs.cpp);
+// - hybrid attention + Mamba models: aligned pages and layer groups (vllm_kv.cpp).
 #pragma once
 
 #include <cstdint>
