@@ -145,24 +145,37 @@ TEST_CASE("graph modes and the graphs they capture", "[vllm][graphs]") {
 }
 
 TEST_CASE("the graph pool grows with graphs × layers", "[vllm][graphs][range]") {
-  // 0.39 GiB (418,759,311 B) + 102 graphs × 32 layers × 168,430 B (549,755,520 B).
+  // 0.138 GiB (148,176,372 B) + 102 graphs × 32 layers × 168,430 B (549,755,520 B).
   const Term g = cuda_graph_term(102, 32, false);
-  CHECK(g.bytes.in_bytes() == 418'759'311 + 549'755'520);
+  CHECK(g.bytes.in_bytes() == 148'176'372 + 549'755'520);
+  // fp32 activations hold a pool twice as large.
+  CHECK(cuda_graph_term(102, 32, false, 512, 4).bytes.in_bytes() == 296'352'743 + 549'755'520);
   CHECK(consistent(g));
   REQUIRE(g.range);
   CHECK(g.range->low < g.bytes);
   CHECK(g.range->high > g.bytes);
   CHECK(cuda_graph_term(0, 32, false).bytes == Bytes{});
   // Fewer sizes, smaller pool: max_num_seqs 8 captures 5 sizes up to 16 tokens, and 4 full graphs.
-  // Pool: 0.39 GiB × 16 / 512 = 13,086,228.48 → 13,086,228 B.
-  CHECK(cuda_graph_term(9, 32, false, 16).bytes.in_bytes() == 13'086'228 + 9 * 32 * 168'430);
+  // Pool: 0.138 GiB × 16 / 512 = 4,630,511.6 → 4,630,512 B.
+  CHECK(cuda_graph_term(9, 32, false, 16).bytes.in_bytes() == 4'630'512 + 9 * 32 * 168'430);
+  // FA3 split-KV accumulators: 32 splits × 512 tokens × 32 heads × (128 dims + 1 lse) × 4 B.
+  const Term split = fa3_split_buffers_term(test::arch("meta-llama/Llama-3.1-8B"), 1, 512, 2, 90);
+  CHECK(split.bytes.in_bytes() == 270'532'608);
+  CHECK(consistent(split));
+  CHECK(fa3_split_buffers_term(test::arch("meta-llama/Llama-3.1-8B"), 2, 512, 2, 90).bytes.in_bytes() == 135'266'304);
+  CHECK(fa3_split_buffers_term(test::arch("meta-llama/Llama-3.1-8B"), 1, 512, 2, 80).bytes == Bytes{});  // FA2
+  CHECK(fa3_split_buffers_term(test::arch("meta-llama/Llama-3.1-8B"), 1, 512, 4, 90).bytes == Bytes{});  // fp32
+  // MLA: the latent (512) per head; DeepSeek-V2-Lite's 16 heads: 32 × 512 × 16 × 513 × 4 B.
+  CHECK(fa3_split_buffers_term(test::arch("deepseek-ai/DeepSeek-V2-Lite-Chat"), 1, 512, 2, 90).bytes.in_bytes() ==
+        32LL * 512 * 16 * 513 * 4);
 }
 
 TEST_CASE("the engine estimate reads the interconnect, the graphs and the engine", "[vllm][engine]") {
   const Report h100 = test::run(scenario_with({{"version", "0.19.0"}}));
-  CHECK(test::metric(h100, "cuda_graph_bytes") == 418'759'311 + 549'755'520);
+  CHECK(test::metric(h100, "cuda_graph_bytes") == 148'176'372 + 549'755'520 + 270'532'608);
   const Report few = test::run(scenario_with({{"version", "0.19.0"}, {"max_num_seqs", 8}}));
-  CHECK(test::metric(few, "cuda_graph_bytes") == 13'086'228 + 9 * 32 * 168'430);  // 5 piecewise + 4 full (sizes ≤ 8)
+  // 5 piecewise + 4 full graphs (sizes ≤ 8), FA3 accumulators for 8 tokens: 32 × 8 × 32 × 129 × 4 B.
+  CHECK(test::metric(few, "cuda_graph_bytes") == 4'630'512 + 9 * 32 * 168'430 + 4'227'072);
   const Report eager = test::run(scenario_with({{"enforce_eager", true}}));
   CHECK(test::metric(eager, "cuda_graph_bytes") == 0);
   // Tensor parallel over PCIe without P2P: no NCCL or all-reduce buffers on the GPU.

@@ -191,8 +191,14 @@ Term stage_graphs(const Setting& c, std::int32_t first, std::int32_t end) {
   const std::int64_t layers = c.a.family == Family::bare ? 0 : end - first;
   const GraphMode mode = graph_mode(c.inf.vllm, c.ver);
   const auto sizes = capture_sizes(c.inf.vllm, c.ver, c.lim.max_num_seqs, c.lim.max_num_batched_tokens);
-  return cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0,
-                         sizes.empty() ? 0 : sizes.back());
+  Term pools = cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0,
+                               sizes.empty() ? 0 : sizes.back(), c.b);
+  if (mode != GraphMode::full_and_piecewise || layers == 0) return pools;
+  std::int64_t decode = 0;  // the largest full decode graph: sizes up to max_num_seqs
+  for (std::int64_t x : sizes) decode = x <= c.lim.max_num_seqs ? x : decode;
+  const std::string_view source = pools.source;
+  return sum_nonzero(terms(std::move(pools), fa3_split_buffers_term(c.a, c.tp, decode, c.b, c.s.gpu.compute_capability)))
+      .cite(source);
 }
 
 StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t first, std::int32_t end) {

@@ -300,11 +300,19 @@ std::vector<std::int64_t> capture_sizes(const VllmSettings& s, const Version& v,
 std::int64_t captured_graphs(GraphMode mode, const std::vector<std::int64_t>& sizes, std::int64_t max_num_seqs);
 
 /// CUDA graph pools, captured after the KV cache outside gpu_memory_utilization:
-/// a shared pool sized by the largest capture (0.39 GiB at 512 tokens, in
-/// proportion otherwise) + graphs × layers × 168,430 B, calibrated on the v0.19
+/// a shared pool sized by the largest capture and the activation dtype (0.138 GiB
+/// at 512 tokens in 16-bit, in proportion otherwise) + graphs × layers × 168,430 B, calibrated on the v0.19
 /// H100 sweep (0.016 GiB per layer over its 102 graphs); range from the same
-/// sweep (dense, or MoE when `moe`). Llama-3.1-8B: 0.39 GiB + 102 × 32 × 168,430 B.
-Term cuda_graph_term(std::int64_t graphs, std::int64_t layers_on_gpu, bool moe, std::int64_t largest_capture = 512);
+/// sweep (dense, or MoE when `moe`). Llama-3.1-8B: 0.138 GiB + 102 × 32 × 168,430 B.
+Term cuda_graph_term(std::int64_t graphs, std::int64_t layers_on_gpu, bool moe, std::int64_t largest_capture = 512,
+                     std::int64_t elem_bytes = 2);
+
+/// FlashAttention 3 (Hopper, fp16/bf16) preallocates split-KV accumulators for
+/// the full decode graphs: 32 splits × the largest full graph's tokens × heads/tp
+/// × (head dim, the latent for MLA) × 4 B, plus 32 × tokens × heads × 4 B of
+/// log-sum-exp. Llama-3.1-8B at 512: 268,435,456 + 2,097,152 = 270,532,608 B.
+Term fa3_split_buffers_term(const Architecture& arch, std::int64_t tensor_parallel, std::int64_t largest_decode,
+                            std::int64_t elem_bytes, int compute_capability);
 
 /// Fills `report` for a vLLM scenario.
 void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);

@@ -21,6 +21,13 @@ constexpr std::string_view kGraphSource =
     "(startup log: 'CUDA graph memory profiling is enabled (default since v0.21.0)', gpustack/runner#251, "
     "noonghunna/club-3090#434)";
 
+constexpr std::string_view kSplitSource =
+    "vllm/v1/attention/backends/flash_attn.py FlashAttentionMetadataBuilder (FA3, full CUDA graphs: split-KV "
+    "accumulators preallocated as [splits, tokens, heads, head dim] in fp32), vllm/envs.py "
+    "VLLM_FLASH_ATTN_MAX_NUM_SPLITS_FOR_CUDA_GRAPH = 32 (v0.11+, PR #25274); vLLM 0.19 H100 logs: 'Estimated FULL "
+    "CUDA graph memory: 260.00 MiB first-capture' for 32 heads × 128, 228 MiB for 28 heads, 328 MiB for 40, 132 and "
+    "70 MiB at TP 2 and 4 (llm-d-planner @ d3121e059da8)";
+
 /// Bytes one captured graph holds per decoder layer (0.016 GiB over 102 graphs).
 constexpr std::int64_t kPerGraphLayer = 168'430;
 
@@ -78,11 +85,14 @@ std::int64_t captured_graphs(GraphMode mode, const std::vector<std::int64_t>& si
   return n + static_cast<std::int64_t>(decode);
 }
 
-Term cuda_graph_term(std::int64_t graphs, std::int64_t layers, bool moe, std::int64_t largest) {
+Term cuda_graph_term(std::int64_t graphs, std::int64_t layers, bool moe, std::int64_t largest, std::int64_t b) {
   if (graphs == 0) return Term::given(Bytes{}).named("no CUDA graphs (enforce_eager)").cite(kGraphSource);
-  // The shared pool holds the intermediate buffers of the largest capture; measured at 512 tokens.
-  Factors pool{Factor::gib(0.39, "GiB shared graph pool at 512 tokens")};
-  if (largest != 512) pool.push_back(Factor::real(static_cast<double>(largest) / 512.0, "(largest capture / 512)"));
+  // The shared pool holds the intermediate buffers of the largest capture, in the activation dtype;
+  // measured at 512 tokens in bf16 (0.39 GiB on Llama-3.1-8B less its 270,532,608 B of FA3 split-KV
+  // accumulators; the fp32 run's pool is about twice the bf16 one in the same sweep).
+  Factors pool{Factor::gib(0.138, "GiB shared graph pool at 512 tokens in 16-bit")};
+  const double scale = static_cast<double>(largest) / 512.0 * static_cast<double>(b) / 2.0;
+  if (scale != 1.0) pool.push_back(Factor::real(scale, "(largest capture / 512 × activation bytes / 2)"));
   Term fixed = Term::product(std::move(pool), Rounding::nearest);
   Term per_graph = Term::product(
       {Factor::of(graphs, "graphs"), Factor::of(layers, "layers"), Factor::bytes(kPerGraphLayer, "per layer per graph")});
@@ -91,6 +101,22 @@ Term cuda_graph_term(std::int64_t graphs, std::int64_t layers, bool moe, std::in
       .noted("captured after the KV cache, outside gpu_memory_utilization")
       .cite(kGraphSource)
       .within(moe ? ratio_range(total, 0.97, 2.01) : ratio_range(total, 0.74, 1.13));
+}
+
+Term fa3_split_buffers_term(const Architecture& a, std::int64_t tp, std::int64_t largest_decode, std::int64_t b,
+                            int compute_capability) {
+  const bool hopper = compute_capability == 0 || compute_capability == 90;
+  if (!hopper || b == 4 || largest_decode == 0 || a.heads == 0)
+    return Term::given(Bytes{}).named("no FA3 split-KV accumulators");
+  const std::int64_t dim = a.kv_lora_rank > 0 ? a.kv_lora_rank : (a.v_head_dim > 0 ? a.v_head_dim : a.head_dim);
+  const Factor splits = Factor::of(32, "splits");
+  const Factor tokens = Factor::of(largest_decode, "tokens (largest full graph)");
+  const Factor heads = Factor::of(std::max<std::int64_t>(1, a.heads / tp), "heads");
+  return Term::sum(terms(Term::product({splits, tokens, heads, Factor::of(dim, "dims"), Factor::bytes(4, "fp32 out")}),
+                         Term::product({splits, tokens, heads, Factor::bytes(4, "fp32 log-sum-exp")})))
+      .named("FA3 split-KV accumulators of the full decode graphs")
+      .cite(kSplitSource)
+      .shown_in(kMiB);
 }
 
 }  // namespace vram::vllm
