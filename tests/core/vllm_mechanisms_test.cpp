@@ -417,3 +417,25 @@ TEST_CASE("the project's own vLLM cases meet the bar", "[accuracy][cases]") {
   CHECK(non_torch->median_abs <= 0.20);
   CHECK(graphs->median_abs <= 0.20);
 }
+
+TEST_CASE("cudagraph_mode chooses which graphs are captured", "[vllm][graphs][input]") {
+  VllmSettings s;
+  s.cudagraph_mode = CudaGraphMode::full_decode_only;
+  const Version v19 = parse_version("0.19.0");
+  CHECK(graph_mode(s, v19) == GraphMode::full_decode_only);
+  const auto sizes = capture_sizes(s, v19, 256, 8192);
+  CHECK(captured_graphs(GraphMode::full_decode_only, sizes, 256) == 35);
+  CHECK(captured_graphs(GraphMode::full, sizes, 256) == 51);
+  s.enforce_eager = true;  // enforce_eager wins
+  CHECK(graph_mode(s, v19) == GraphMode::none);
+  const Report piecewise = test::run(scenario_with({{"version", "0.19.0"}, {"cudagraph_mode", "PIECEWISE"}}));
+  // 51 piecewise graphs, no full decode graphs and no FA3 accumulators.
+  CHECK(test::metric(piecewise, "cuda_graph_bytes") == 148'176'372 + 51 * 32 * 168'430);
+  try {
+    test::scenario(scenario_with({{"cudagraph_mode", "full"}}));
+    FAIL("accepted a lower-case mode");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/inference/vllm/cudagraph_mode");
+    CHECK(std::string(e.what()).find("FULL_AND_PIECEWISE") != std::string::npos);
+  }
+}

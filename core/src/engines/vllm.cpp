@@ -193,7 +193,10 @@ Term stage_graphs(const Setting& c, std::int32_t first, std::int32_t end) {
   const auto sizes = capture_sizes(c.inf.vllm, c.ver, c.lim.max_num_seqs, c.lim.max_num_batched_tokens);
   Term pools = cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0,
                                sizes.empty() ? 0 : sizes.back(), c.b);
-  if (mode != GraphMode::full_and_piecewise || layers == 0) return pools;
+  // FA3's preallocated split-KV buffers for full graphs arrived with v0.11 (V1 only).
+  const bool full_decode = c.ver.v1_engine() && c.ver.at_least(0, 11) && mode != GraphMode::piecewise &&
+                           mode != GraphMode::none;
+  if (!full_decode || layers == 0) return pools;
   std::int64_t decode = 0;  // the largest full decode graph: sizes up to max_num_seqs
   for (std::int64_t x : sizes) decode = x <= c.lim.max_num_seqs ? x : decode;
   const std::string_view source = pools.source;

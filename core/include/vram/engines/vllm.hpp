@@ -283,10 +283,10 @@ Term vllm_context_term(const CommLayout& c, int sm_count);
 bool graphs_profiled(const Version& v);
 
 /// How vLLM captures CUDA graphs (vllm/config/compilation.py CUDAGraphMode).
-enum class GraphMode : std::uint8_t { none, full, piecewise, full_and_piecewise };
+using GraphMode = CudaGraphMode;
 
-/// none with enforce_eager; full graphs under V0; piecewise on V1 before 0.11;
-/// FULL_AND_PIECEWISE from 0.11.
+/// `cudagraph_mode` when given; none with enforce_eager; full graphs under V0;
+/// piecewise on V1 before 0.11; FULL_AND_PIECEWISE from 0.11.
 GraphMode graph_mode(const VllmSettings& s, const Version& v);
 
 /// The batch sizes vLLM captures: `cudagraph_capture_sizes` when given (up to
@@ -295,8 +295,8 @@ GraphMode graph_mode(const VllmSettings& s, const Version& v);
 std::vector<std::int64_t> capture_sizes(const VllmSettings& s, const Version& v, std::int64_t max_num_seqs,
                                         std::int64_t max_num_batched_tokens);
 
-/// Graphs captured: one per size, and under FULL_AND_PIECEWISE a full decode
-/// graph for each size up to max_num_seqs too.
+/// Graphs captured: one per size (piecewise or full), a full decode graph for
+/// each size up to max_num_seqs (FULL_DECODE_ONLY), or both (FULL_AND_PIECEWISE).
 std::int64_t captured_graphs(GraphMode mode, const std::vector<std::int64_t>& sizes, std::int64_t max_num_seqs);
 
 /// CUDA graph pools, captured after the KV cache outside gpu_memory_utilization:

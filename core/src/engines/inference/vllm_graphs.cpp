@@ -62,6 +62,7 @@ bool graphs_profiled(const Version& v) {
 
 GraphMode graph_mode(const VllmSettings& s, const Version& v) {
   if (s.enforce_eager) return GraphMode::none;
+  if (s.cudagraph_mode) return *s.cudagraph_mode;
   if (!v.v1_engine()) return GraphMode::full;
   return v.at_least(0, 11) ? GraphMode::full_and_piecewise : GraphMode::piecewise;
 }
@@ -79,10 +80,17 @@ std::vector<std::int64_t> capture_sizes(const VllmSettings& s, const Version& v,
 
 std::int64_t captured_graphs(GraphMode mode, const std::vector<std::int64_t>& sizes, std::int64_t max_num_seqs) {
   const auto n = static_cast<std::int64_t>(sizes.size());
-  if (mode != GraphMode::full_and_piecewise) return mode == GraphMode::none ? 0 : n;
-  // Full graphs only for uniform decode batches: one token per sequence, up to max_num_seqs.
-  const auto decode = std::count_if(sizes.begin(), sizes.end(), [&](std::int64_t x) { return x <= max_num_seqs; });
-  return n + static_cast<std::int64_t>(decode);
+  // Full decode graphs only for uniform decode batches: one token per sequence, up to max_num_seqs.
+  const auto decode = static_cast<std::int64_t>(
+      std::count_if(sizes.begin(), sizes.end(), [&](std::int64_t x) { return x <= max_num_seqs; }));
+  switch (mode) {
+    case GraphMode::none: return 0;
+    case GraphMode::full:
+    case GraphMode::piecewise: return n;
+    case GraphMode::full_decode_only: return decode;
+    case GraphMode::full_and_piecewise: return n + decode;
+  }
+  return n;
 }
 
 Term cuda_graph_term(std::int64_t graphs, std::int64_t layers, bool moe, std::int64_t largest, std::int64_t b) {
