@@ -375,12 +375,12 @@ void parse_parallel_sizes(const json& inf, const std::string& p, Scenario& out) 
   }
 }
 
-/// `engine` (V0 up to 0.10, V1 from 0.7) and `cudagraph_capture_sizes`.
+/// `engine` (V0 up to 0.10, V1 from 0.7), `cudagraph_mode` and `cudagraph_capture_sizes`.
 void parse_vllm_engine(const json& v, const std::string& vp, VllmSettings& vs) {
   vs.engine = io::optional_enum(v, "engine", vp, kVllmEngines);
   vs.cudagraph_mode = io::optional_enum(v, "cudagraph_mode", vp, kCudaGraphModes);
   int major = 0, minor = 19;
-  if (!vs.version.empty()) std::sscanf(vs.version.c_str(), "%d.%d", &major, &minor);
+  if (!vs.version.empty()) std::sscanf(vs.version.c_str() + (vs.version[0] == 'v' ? 1 : 0), "%d.%d", &major, &minor);
   const bool newer_than_v0 = major > 0 || minor >= 11;
   if (vs.engine == VllmEngine::v0 && newer_than_v0)
     throw InputError(vp + "/engine", "vLLM " + (vs.version.empty() ? std::string("0.19") : vs.version) +

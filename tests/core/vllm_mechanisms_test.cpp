@@ -207,6 +207,8 @@ TEST_CASE("bad interconnects and engines are refused at their field", "[vllm][in
   CHECK_THROWS_AS(test::scenario(scenario_with({{"engine", "v2"}})), InputError);
   CHECK_THROWS_AS(test::scenario(scenario_with({{"cudagraph_capture_sizes", {1, 0}}})), InputError);
   CHECK_THROWS_AS(test::scenario(scenario_with({{"cudagraph_capture_sizes", nlohmann::json::array()}})), InputError);
+  // A tag spelling of the version is read the same way.
+  CHECK_NOTHROW(test::scenario(scenario_with({{"version", "v0.9.2"}, {"engine", "v0"}})));
   // 0.9 with VLLM_USE_V1=0 runs V0: full graphs over 35 sizes up to 256 sequences.
   const Scenario v0 = test::scenario(scenario_with({{"version", "0.9.2"}, {"engine", "v0"}}));
   CHECK_FALSE(parse_version(v0.inference().vllm.version, v0.inference().vllm.engine).v1_engine());
