@@ -65,6 +65,7 @@ Gpu read_gpu(const json& g, const std::string& path) {
     }
     gpu.compute_capability = major * 10 + minor;
   }
+  gpu.interconnect = io::optional_enum(g, "interconnect", path, kInterconnects).value_or(Interconnect::unknown);
   return gpu;
 }
 

@@ -1,6 +1,7 @@
 #include "vram/scenario.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "vram/error.hpp"
@@ -123,16 +124,25 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
   read_checkpoint_size(m, out);
 }
 
+void parse_gpu(const json& hw, const Catalog& catalog, Scenario& out);
+
+/// `hardware.interconnect` overrides the catalog GPU's own (a custom GPU has none).
 void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
   const json& hw = member_or_empty(s, "hardware");
   io::require_object(hw, "/hardware", "hardware");
-  io::warn_unknown_keys(hw, "/hardware", {"gpu", "count"}, out.warnings);
+  io::warn_unknown_keys(hw, "/hardware", {"gpu", "count", "interconnect"}, out.warnings);
+  parse_gpu(hw, catalog, out);
+  if (auto link = io::optional_enum(hw, "interconnect", "/hardware", kInterconnects)) out.gpu.interconnect = *link;
+}
+
+void parse_gpu(const json& hw, const Catalog& catalog, Scenario& out) {
   out.gpu_count = io::optional_int(hw, "count", "/hardware", {1, 4096}).value_or(1);
   const auto g = hw.find("gpu");
   if (g == hw.end() || g->is_null()) {
     const Gpu* def = catalog.find_gpu(kDefaultGpu);
     if (def == nullptr) throw InputError("/hardware/gpu", "is required (the catalog has no default GPU)");
-    out.gpu = {def->id, def->name, def->memory, def->price_usd_per_hour, def->compute_capability, def->sm_count};
+    out.gpu = {def->id, def->name, def->memory, def->price_usd_per_hour, def->compute_capability, def->sm_count,
+               def->interconnect};
     out.defaults_used.push_back(std::string("hardware.gpu = ") + kDefaultGpu);
     return;
   }
@@ -144,7 +154,8 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
       throw InputError("/hardware/gpu", "unknown GPU id \"" + g->get<std::string>() + "\"; allowed: " + ids +
                                             ", or {\"name\": ..., \"memory_bytes\": N}");
     }
-    out.gpu = {gpu->id, gpu->name, gpu->memory, gpu->price_usd_per_hour, gpu->compute_capability, gpu->sm_count};
+    out.gpu = {gpu->id, gpu->name, gpu->memory, gpu->price_usd_per_hour, gpu->compute_capability, gpu->sm_count,
+               gpu->interconnect};
     return;
   }
   if (!g->is_object()) throw InputError("/hardware/gpu", "must be a catalog id or {\"name\", \"memory_bytes\"}");
@@ -353,6 +364,30 @@ void parse_parallel_sizes(const json& inf, const std::string& p, Scenario& out) 
   }
 }
 
+/// `engine` (V0 up to 0.10, V1 from 0.7), `cudagraph_mode` and `cudagraph_capture_sizes`.
+void parse_vllm_engine(const json& v, const std::string& vp, VllmSettings& vs) {
+  vs.engine = io::optional_enum(v, "engine", vp, kVllmEngines);
+  vs.cudagraph_mode = io::optional_enum(v, "cudagraph_mode", vp, kCudaGraphModes);
+  int major = 0, minor = 19;
+  if (!vs.version.empty()) std::sscanf(vs.version.c_str() + (vs.version[0] == 'v' ? 1 : 0), "%d.%d", &major, &minor);
+  const bool newer_than_v0 = major > 0 || minor >= 11;
+  if (vs.engine == VllmEngine::v0 && newer_than_v0)
+    throw InputError(vp + "/engine", "vLLM " + (vs.version.empty() ? std::string("0.19") : vs.version) +
+                                         " has no V0 engine (removed in 0.11); allowed: v1");
+  if (vs.engine == VllmEngine::v1 && major == 0 && minor < 7)
+    throw InputError(vp + "/engine", "vLLM " + vs.version + " has no V1 engine (added in 0.7); allowed: v0");
+  const auto sizes = v.find("cudagraph_capture_sizes");
+  if (sizes == v.end()) return;
+  const std::string sp = vp + "/cudagraph_capture_sizes";
+  if (!sizes->is_array() || sizes->empty()) throw InputError(sp, "must be a non-empty list of batch sizes");
+  for (std::size_t i = 0; i < sizes->size(); ++i) {
+    const json& x = (*sizes)[i];
+    if (!x.is_number_integer() || x.get<std::int64_t>() < 1 || x.get<std::int64_t>() > 1'000'000)
+      throw InputError(sp + "/" + std::to_string(i), "must be a whole batch size from 1 to 1,000,000");
+    vs.cudagraph_capture_sizes.push_back(x.get<std::int64_t>());
+  }
+}
+
 void parse_vllm_block(const json& inf, const std::string& p, Scenario& out) {
   InferenceSettings& st = out.inference();
   const std::string default_gmu =
@@ -379,6 +414,7 @@ void parse_vllm_block(const json& inf, const std::string& p, Scenario& out) {
   }
   vs.enforce_eager = io::optional_bool(*v, "enforce_eager", vp).value_or(false);
   vs.version = io::optional_string(*v, "version", vp).value_or("");
+  parse_vllm_engine(*v, vp, vs);
 }
 
 void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {

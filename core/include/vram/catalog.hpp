@@ -15,8 +15,27 @@
 #include "vram/generation/pipeline.hpp"
 #include "vram/model.hpp"
 #include "vram/units.hpp"
+#include "vram/workloads.hpp"
 
 namespace vram {
+
+/// How the GPUs of one machine reach each other: what decides NCCL's
+/// transport and channel count and whether vLLM enables its own all-reduce.
+enum class Interconnect : std::uint8_t {
+  unknown,       ///< not stated (a custom GPU); engines say what they assume
+  pcie,          ///< PCIe without peer-to-peer access (GeForce cards): NCCL goes through host memory
+  pcie_p2p,      ///< PCIe with peer-to-peer access between the GPUs
+  nvlink_pairs,  ///< NVLink bridges between pairs of GPUs, PCIe between the pairs (H100 NVL, RTX A6000)
+  nvlink,        ///< every GPU reaches every other over NVLink through NVSwitch (HGX / DGX boards)
+  xgmi,          ///< AMD Infinity Fabric between all GPUs of the platform (MI300X OAM boards)
+};
+
+/// The names `hardware.interconnect` and models/gpus.json spell them with.
+inline constexpr std::array<Choice<Interconnect>, 5> kInterconnects{{{Interconnect::pcie, "pcie"},
+                                                                     {Interconnect::pcie_p2p, "pcie-p2p"},
+                                                                     {Interconnect::nvlink_pairs, "nvlink-pairs"},
+                                                                     {Interconnect::nvlink, "nvlink"},
+                                                                     {Interconnect::xgmi, "xgmi"}}};
 
 /// One GPU model: the memory the framework sees, and a marketing label.
 struct Gpu {
@@ -32,6 +51,8 @@ struct Gpu {
   int compute_capability = 0;
   /// Streaming multiprocessors (compute units on AMD); 0 when unknown.
   int sm_count = 0;
+  /// How several of these GPUs in one server are usually connected (gpus.json `interconnect`).
+  Interconnect interconnect = Interconnect::unknown;
 };
 
 struct CatalogModel {

@@ -59,13 +59,25 @@ KvDtype kv_dtype_of(KvKind kind);
 /// The fields of `inference.vllm` and `inference.llama_cpp`: read by the
 /// parser, and exported (`scenario_defaults_json`) so the page shows each
 /// engine's fields without a list of its own.
-inline constexpr std::array<std::string_view, 7> kVllmFields{
+inline constexpr std::array<std::string_view, 10> kVllmFields{
     "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size", "enforce_eager", "version",
-    "max_model_len"};
+    "max_model_len", "engine", "cudagraph_capture_sizes", "cudagraph_mode"};
 inline constexpr std::array<std::string_view, 9> kLlamaCppFields{
     "n_gpu_layers", "n_batch", "n_ubatch", "flash_attn", "n_seq_max", "n_ctx", "split_mode", "main_gpu", "tensor_split"};
 
 /// vLLM engine arguments (defaults: vLLM's own, per version; see engines/vllm.hpp).
+/// vLLM's engine core: V0 (up to 0.10) or V1 (from 0.7; the default from 0.8).
+enum class VllmEngine : std::uint8_t { v0, v1 };
+inline constexpr std::array<Choice<VllmEngine>, 2> kVllmEngines{{{VllmEngine::v0, "v0"}, {VllmEngine::v1, "v1"}}};
+
+/// vLLM's compilation_config.cudagraph_mode (vllm/config/compilation.py CUDAGraphMode).
+enum class CudaGraphMode : std::uint8_t { none, full, piecewise, full_and_piecewise, full_decode_only };
+inline constexpr std::array<Choice<CudaGraphMode>, 5> kCudaGraphModes{{{CudaGraphMode::none, "NONE"},
+                                                                       {CudaGraphMode::piecewise, "PIECEWISE"},
+                                                                       {CudaGraphMode::full, "FULL"},
+                                                                       {CudaGraphMode::full_decode_only, "FULL_DECODE_ONLY"},
+                                                                       {CudaGraphMode::full_and_piecewise, "FULL_AND_PIECEWISE"}}};
+
 struct VllmSettings {
   double gpu_memory_utilization = 0.9;
   std::optional<std::int64_t> max_num_batched_tokens;
@@ -73,6 +85,9 @@ struct VllmSettings {
   std::int64_t block_size = 16;
   bool enforce_eager = false;
   std::string version;  ///< "" = current (0.19 behaviour)
+  std::optional<VllmEngine> engine;  ///< VLLM_USE_V1 (0.7-0.10); default: the version's
+  std::vector<std::int64_t> cudagraph_capture_sizes;  ///< compilation_config; empty = the version's default
+  std::optional<CudaGraphMode> cudagraph_mode;         ///< compilation_config; default: the version's
 };
 
 /// llama.cpp --split-mode: how several GPUs share one model.
@@ -111,6 +126,8 @@ struct GpuChoice {
   std::optional<double> price_usd_per_hour;
   int compute_capability = 0;  ///< CUDA compute capability × 10 (80 = "8.0"); 0 when unknown or not CUDA
   int sm_count = 0;            ///< streaming multiprocessors; 0 when unknown
+  /// The catalog's interconnect, or `hardware.interconnect` when given.
+  Interconnect interconnect = Interconnect::unknown;
 };
 
 /// Training a model, and for a diffusion model the sample geometry.

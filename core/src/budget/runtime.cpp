@@ -10,6 +10,11 @@ constexpr std::string_view kContextSource =
     "accuracy/results/v0.19.0/results_raw.csv): 0.51 GiB in all 22 single-GPU runs, 1.43-1.53 GiB with TP/PP "
     "on dense models and 1.99-2.05 GiB on MoE models (13 runs); range: the lowest and highest of those runs, "
     "widened by the log's rounding to 0.01 GiB";
+constexpr std::string_view kDriverSource =
+    "CUDA Runtime API 12.8 cudaDeviceSetLimit (cudaLimitStackSize: 1 KiB per thread by default, local memory "
+    "reserved for every resident thread); CUDA C++ Programming Guide 12.8, technical specifications per compute "
+    "capability (resident threads per SM); fixed part: vLLM 0.19.0 H100 sweep init_non_torch_GiB 0.51 GiB "
+    "(llm-d-incubation/llm-d-planner @ d3121e059da8) less the H100's stack reservation";
 }  // namespace
 
 Term cuda_context(bool multi_gpu) {
@@ -26,10 +31,45 @@ Term cuda_context(bool multi_gpu) {
 }
 
 Component cuda_context_component(bool multi_gpu, bool explain) {
-  Component c = io::component("cuda_context", "CUDA context", cuda_context(multi_gpu), explain);
+  return cuda_context_component(cuda_context(multi_gpu), explain);
+}
+
+Component cuda_context_component(Term context, bool explain) {
+  Component c = io::component("cuda_context", "CUDA context", context, explain);
   c.outside_reservation = true;  // created before any engine reserves memory
   c.torch_allocator = false;
   return c;
+}
+
+int max_threads_per_sm(int cc) {
+  switch (cc) {
+    case 75: return 1024;
+    case 86:
+    case 87:
+    case 89:
+    case 120:
+    case 121: return 1536;
+    default: return 2048;
+  }
+}
+
+Term driver_context_term(int cc, int sms) {
+  const bool assumed = cc <= 0 || sms <= 0;
+  const int capability = assumed ? 90 : cc;
+  const int count = assumed ? 132 : sms;
+  Term stack = Term::product({Factor::of(count, assumed ? "SMs (H100 assumed)" : "SMs"),
+                              Factor::of(max_threads_per_sm(capability), "resident threads per SM"),
+                              Factor::bytes(1024, "default stack")})
+                   .named("stack local memory");
+  const Bytes fixed = Bytes::of(std::int64_t{258} << 20);
+  const ByteRange measured{gib_range(0.505, 0.515).low - Bytes::of(276'824'064),
+                           gib_range(0.505, 0.515).high - Bytes::of(276'824'064)};
+  Term rest = Term::product({Factor::mib(258, "MiB driver state and kernel images")})
+                  .within(capability == 90 ? measured : ratio_range(fixed, 0.5, 1.5));
+  return Term::sum(terms(std::move(stack), std::move(rest)))
+      .named("driver context")
+      .noted(capability == 90 ? "measured on sm90" : "the fixed part measured on sm90 only")
+      .cite(kDriverSource);
 }
 
 }  // namespace vram

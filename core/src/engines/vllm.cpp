@@ -41,12 +41,13 @@ struct Setting {
   SchedulerLimits lim;
   std::int64_t sms;  ///< streaming multiprocessors, for the sampler's scratch
   Term requested;
+  CommLayout comm;
   WeightsMemo* memo;
 };
 
 Setting setting(const Scenario& s, WeightsMemo* memo) {
   const InferenceSettings& inf = s.inference();
-  const Version ver = parse_version(inf.vllm.version);
+  const Version ver = parse_version(inf.vllm.version, inf.vllm.engine);
   // An H100's 132 SMs when the GPU's count is unknown.
   const std::int64_t sms = s.gpu.sm_count > 0 ? s.gpu.sm_count : 132;
   return Setting{s,
@@ -59,6 +60,8 @@ Setting setting(const Scenario& s, WeightsMemo* memo) {
                  scheduler_limits(inf.vllm, ver, s.gpu, inf.context),
                  sms,
                  requested_memory_term(s.gpu.memory, inf.vllm.gpu_memory_utilization),
+                 CommLayout{s.parallel.tensor, s.parallel.pipeline, s.gpu.interconnect, s.gpu.compute_capability, ver,
+                            s.model->arch.experts > 0},
                  memo};
 }
 
@@ -70,6 +73,7 @@ struct StageAccount {
   Term rotary;
   Term activation;
   Term non_torch;
+  Term graphs;  ///< captured after the KV cache (inside the reservation from v0.21)
   Term kv_needed;
   Bytes kv_available;
   KvLayout layout;
@@ -114,16 +118,23 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
   return std::move(w).cite(c.s.weights.source);
 }
 
+/// The profiling run's sampler step as the version ran it: every scheduled token
+/// before v0.9, a sort-based top-k/top-p until v0.17, the Triton kernel since.
+Term sampler_step(const Setting& c, std::int64_t T, std::int64_t R) {
+  if (c.ver.v1_engine() && !c.ver.at_least(0, 9)) return early_v1_sampler_term(T, c.a.vocab, c.a.hidden, c.b);
+  if (c.ver.v1_engine() && !c.ver.at_least(0, 17)) return sort_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b);
+  return profile_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b, c.sms, c.s.gpu.sm_count <= 0);
+}
+
 /// The profiling run's peak on one stage: the larger of the forward pass and
 /// (on the last stage) the sampler step, plus persistent workspaces.
 Term stage_activation(const Setting& c, bool head) {
   if (c.a.family == Family::bare) return Term::given(Bytes{}).named("no architecture");
   const std::int64_t T = c.lim.max_num_batched_tokens;
   const std::int64_t R = std::min(c.lim.max_num_seqs, T);
-  Term forward = c.ver.v1_engine() ? profile_forward_term(c.a, T, c.tp, c.b) : v0_forward_term(c.a, T, c.b);
-  Term peak = head ? Term::max_of(terms(profile_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b, c.sms, c.s.gpu.sm_count <= 0),
-                                        std::move(forward)))
-                   : std::move(forward);
+  Term forward = c.ver.v1_engine() ? profile_forward_term(c.a, T, c.tp, c.b) : v0_forward_term(c.a, T, c.b, c.tp);
+  Term sampler = sampler_step(c, T, R);
+  Term peak = head ? Term::max_of(terms(std::move(sampler), std::move(forward))) : std::move(forward);
   Term moe = c.ver.v1_engine() && c.s.weights.kind != FormatKind::mxfp4 ? moe_workspace_term(c.a, T, c.tp, c.b)
                                                               : Term::given(Bytes{});
   Term buffers = c.pp > 1 ? pipeline_buffers_term(T, c.a.hidden, c.b) : Term::given(Bytes{});
@@ -131,7 +142,28 @@ Term stage_activation(const Setting& c, bool head) {
 }
 
 /// The KV cache a stage needs and the pool its remaining budget buys.
+/// Attention and Mamba layers together under V1's page alignment (v0.11+).
+bool aligned_hybrid(const Setting& c) {
+  if (c.a.ssm_inner == 0 || !c.ver.v1_engine() || !c.ver.at_least(0, 11)) return false;
+  return std::any_of(c.a.layer_specs.begin(), c.a.layer_specs.end(), [](const LayerSpec& l) {
+    return l.kind != LayerKind::mamba && l.kind != LayerKind::cross_attention;
+  });
+}
+
+void stage_hybrid_kv(const Setting& c, StageAccount& sa) {
+  const InferenceSettings& inf = c.inf;
+  const std::int64_t state_bits = 8 * c.b;  // mamba_ssm_cache_dtype "auto": the model dtype
+  sa.layout = hybrid_kv_layout(c.a, inf.kv, c.tp, inf.vllm.block_size, state_bits, sa.first_layer, sa.end_layer);
+  sa.pool = kv_pool(sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, c.lim.max_num_batched_tokens);
+  sa.kv_needed = hybrid_kv_needed_term(c.a, inf.kv, c.tp, inf.vllm.block_size, state_bits, inf.context,
+                                       inf.concurrency, sa.first_layer, sa.end_layer);
+}
+
 void stage_kv(const Setting& c, StageAccount& sa) {
+  if (aligned_hybrid(c)) {
+    stage_hybrid_kv(c, sa);
+    return;
+  }
   const InferenceSettings& inf = c.inf;
   const std::int64_t bs = inf.vllm.block_size;
   sa.layout = kv_layout(c.a, inf.kv, c.tp, bs, sa.first_layer, sa.end_layer);
@@ -154,6 +186,24 @@ void stage_kv(const Setting& c, StageAccount& sa) {
   }
 }
 
+/// The CUDA graphs one stage captures: the version's sizes and mode, its layers.
+Term stage_graphs(const Setting& c, std::int32_t first, std::int32_t end) {
+  const std::int64_t layers = c.a.family == Family::bare ? 0 : end - first;
+  const GraphMode mode = graph_mode(c.inf.vllm, c.ver);
+  const auto sizes = capture_sizes(c.inf.vllm, c.ver, c.lim.max_num_seqs, c.lim.max_num_batched_tokens);
+  Term pools = cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0,
+                               sizes.empty() ? 0 : sizes.back(), c.b);
+  // FA3's preallocated split-KV buffers for full graphs arrived with v0.11 (V1 only).
+  const bool full_decode = c.ver.v1_engine() && c.ver.at_least(0, 11) && mode != GraphMode::piecewise &&
+                           mode != GraphMode::none;
+  if (!full_decode || layers == 0) return pools;
+  std::int64_t decode = 0;  // the largest full decode graph: sizes up to max_num_seqs
+  for (std::int64_t x : sizes) decode = x <= c.lim.max_num_seqs ? x : decode;
+  const std::string_view source = pools.source;
+  return sum_nonzero(terms(std::move(pools), fa3_split_buffers_term(c.a, c.tp, decode, c.b, c.s.gpu.compute_capability)))
+      .cite(source);
+}
+
 StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t first, std::int32_t end) {
   StageAccount sa;
   sa.first_layer = first;
@@ -161,8 +211,11 @@ StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t firs
   sa.weights = stage_weights(c, stage, sa);
   sa.rotary = rotary_cache_term(c.a, c.b);
   sa.activation = stage_activation(c, stage == c.pp - 1);
-  sa.non_torch = non_torch_term(c.tp, c.pp);
+  sa.non_torch = non_torch_term(c.comm);
+  sa.graphs = stage_graphs(c, first, end);
   sa.kv_available = c.requested.bytes - sa.weights.bytes - sa.rotary.bytes - sa.activation.bytes - sa.non_torch.bytes;
+  // From v0.21 vLLM profiles the CUDA graphs before sizing the KV cache and keeps them inside the reservation.
+  if (graphs_profiled(c.ver)) sa.kv_available = sa.kv_available - sa.graphs.bytes;
   if (c.a.family == Family::bare) {
     sa.kv_needed = Term::given(Bytes{});
     return sa;
@@ -215,11 +268,11 @@ void add_components(const Setting& c, const StageAccount& h, const Term& graphs,
   r.add(std::move(nt));
   if (graphs.bytes > Bytes{}) {
     Component g = io::component("cuda_graphs", "CUDA graph pools", graphs, x);
-    g.outside_reservation = true;
+    g.outside_reservation = !graphs_profiled(c.ver);
     g.torch_allocator = false;  // vLLM measures the graph pools apart from its profiled peak
     r.add(std::move(g));
   }
-  r.add(cuda_context_component(c.tp * c.pp > 1, x));
+  r.add(cuda_context_component(vllm_context_term(c.comm, c.s.gpu.sm_count), x));
 }
 
 /// Metrics as rank 0 logs them, and the pool of the bottleneck stage.
@@ -246,6 +299,7 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
   io::ObjectText e;
   e.set("engine", "vllm");
   e.set("version", inf.vllm.version.empty() ? "0.19" : inf.vllm.version);
+  e.set("modelled_as", "0." + std::to_string(c.ver.minor) + (c.ver.v1_engine() ? " (V1)" : " (V0)"));
   e.set("requested_bytes", c.requested.bytes.in_bytes());
   e.set("requested_formula", io::render(c.requested));
   e.set("max_num_batched_tokens", c.lim.max_num_batched_tokens);
@@ -253,10 +307,12 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
   e.set("scheduler_defaults", c.lim.why);
   // What the pool can have: nothing when the other terms exceed the reservation (the formula shows the deficit).
   e.set("kv_available_bytes", std::max(Bytes{}, bn.kv_available).in_bytes());
-  const Term available = Term::difference(terms(Term::given(c.requested.bytes).named("requested"),
-                                                Term::given(bn.weights.bytes + bn.rotary.bytes).named("weights"),
-                                                Term::given(bn.activation.bytes).named("activation peak"),
-                                                Term::given(bn.non_torch.bytes).named("non-torch")));
+  Terms spent = terms(Term::given(c.requested.bytes).named("requested"),
+                      Term::given(bn.weights.bytes + bn.rotary.bytes).named("weights"),
+                      Term::given(bn.activation.bytes).named("activation peak"),
+                      Term::given(bn.non_torch.bytes).named("non-torch"));
+  if (graphs_profiled(c.ver)) spent.push_back(Term::given(bn.graphs.bytes).named("CUDA graphs (profiled)"));
+  const Term available = Term::difference(std::move(spent));
   e.set("kv_available_formula", io::render(available));
   e.set("kv_blocks", pool.blocks);
   e.set("kv_capacity_tokens", pool.tokens);
@@ -265,13 +321,34 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
   e.set("kv_page_bytes", bn.layout.page_bytes.in_bytes());
   e.set("max_concurrency", std::round(pool.max_concurrency * 100.0) / 100.0);
   e.set("kv_pool_formula", io::render_kv_pool(bn.kv_available, bn.layout.page_bytes, bn.layout.group_size,
-                                               pool.blocks, bn.layout.groups, inf.vllm.block_size, pool.tokens));
+                                               pool.blocks, bn.layout.groups,
+                                               bn.layout.block_size > 0 ? bn.layout.block_size : inf.vllm.block_size,
+                                               pool.tokens));
   e.set("source", std::string(kWorkerSource) + "; " + std::string(kKvSource));
   r.detail("engine", e.str());
 }
 
+/// What the estimate assumed about the version and the interconnect.
+void add_assumption_warnings(const Setting& c, Report& r) {
+  const std::string& text = c.inf.vllm.version;
+  const std::string known = "0." + std::to_string(c.ver.minor);
+  if (c.ver.fit == VersionFit::unreadable) {
+    r.warnings.push_back("vllm.version \"" + text + "\" is not a version such as 0.19.0: estimated as vLLM " + known);
+  } else if (c.ver.fit != VersionFit::exact) {
+    r.warnings.push_back("vLLM " + text + " is " + (c.ver.fit == VersionFit::newer ? "newer" : "older") +
+                         " than the versions modelled (0." + std::to_string(kOldestMinor) + " to 0." +
+                         std::to_string(kNewestMinor) + "): estimated as the nearest, vLLM " + known);
+  }
+  if (c.tp > 1 && c.s.gpu.interconnect == Interconnect::unknown) {
+    r.warnings.push_back(
+        "hardware.interconnect not given for this GPU: NVLink through NVSwitch assumed for the NCCL and all-reduce "
+        "buffers; set it to pcie, pcie-p2p, nvlink-pairs, nvlink or xgmi");
+  }
+}
+
 void add_warnings(const Setting& c, const StageAccount& bn, const KvPool& pool, Report& r) {
   const InferenceSettings& inf = c.inf;
+  add_assumption_warnings(c, r);
   if (c.a.family != Family::bare) {
     if (pool.tokens < inf.context) {
       r.warnings.push_back(
@@ -292,15 +369,24 @@ void add_warnings(const Setting& c, const StageAccount& bn, const KvPool& pool, 
 
 }  // namespace
 
-Version parse_version(const std::string& text) {
+Version parse_version(const std::string& text, std::optional<VllmEngine> engine) {
   Version v;
+  v.engine = engine;
   if (text.empty()) return v;
   int ma = 0, mi = 0, pa = 0;
-  const int n = std::sscanf(text.c_str(), "%d.%d.%d", &ma, &mi, &pa);
-  if (n >= 2) {
-    v.major = ma;
-    v.minor = mi;
-    v.patch = n >= 3 ? pa : 0;
+  const char* digits = text.c_str() + (text[0] == 'v' ? 1 : 0);  // "v0.10.1" as tags spell it
+  const int n = std::sscanf(digits, "%d.%d.%d", &ma, &mi, &pa);
+  if (n < 2 || ma < 0 || mi < 0) {
+    v.fit = VersionFit::unreadable;
+    return v;
+  }
+  v.major = ma;
+  v.minor = mi;
+  v.patch = n >= 3 ? pa : 0;
+  if (ma > 0 || mi > kNewestMinor) {
+    v = Version{0, kNewestMinor, 0, VersionFit::newer, engine};
+  } else if (mi < kOldestMinor) {
+    v = Version{0, kOldestMinor, 0, VersionFit::older, engine};
   }
   return v;
 }
@@ -320,8 +406,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
   const StageAccount& h = stages[heaviest_stage(stages)];
   const StageAccount& r0 = stages[0];
   const KvPool pool = bn.pool;
-  const std::int64_t graph_layers = c.a.family == Family::bare ? 0 : h.end_layer - h.first_layer;
-  const Term graphs = cuda_graph_term(c.inf.vllm.enforce_eager, graph_layers, c.a.experts > 0);
+  const Term& graphs = h.graphs;
 
   add_components(c, h, graphs, r);
   // vLLM budgets weights, activations, non-torch memory and the KV cache inside

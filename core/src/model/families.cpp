@@ -246,6 +246,26 @@ Architecture parse_jamba(const json& cfg, const std::string& path, const std::st
   return a;
 }
 
+/// Config fields that describe layers other than softmax attention and an MLP:
+/// linear attention (Qwen3-Next's Gated DeltaNet, MiniMax's lightning
+/// attention) or state-space mixers (Mamba2 in Granite 4.0 hybrid, Nemotron-H,
+/// Falcon-H1). An unknown family carrying one cannot be counted as a plain
+/// decoder: its per-sequence state and its weights would be missed.
+constexpr std::string_view kMixerFields[] = {"hybrid_override_pattern", "attn_type_list",   "linear_num_value_heads",
+                                             "linear_key_head_dim",     "full_attention_interval",
+                                             "layers_block_type",       "mamba_d_state",    "mamba_n_heads",
+                                             "mamba_d_ssm",             "ssm_state_size",   "attn_layer_period"};
+
+void refuse_unknown_mixers(const json& cfg, const std::string& path, const std::string& mt) {
+  for (std::string_view f : kMixerFields) {
+    if (!cfg.contains(f)) continue;
+    throw InputError(join_path(path, f),
+                     "describes layers other than softmax attention (linear attention or state-space mixers), and "
+                     "model_type \"" + mt + "\" is not a known family; known families with such layers: jamba, mamba, "
+                     "falcon_mamba");
+  }
+}
+
 }  // namespace
 
 Architecture parse_family(const json& cfg, const std::string& path, const std::string& mt,
@@ -264,6 +284,7 @@ Architecture parse_family(const json& cfg, const std::string& path, const std::s
   for (const char* known : kLlamaLike) {
     if (mt == known) return parse_llama_like(cfg, path, mt);
   }
+  refuse_unknown_mixers(cfg, path, mt);
   notes.push_back("model_type \"" + mt +
                   "\" is not a known family: counted as a llama-style decoder from the generic fields "
                   "(hidden_size, intermediate_size, num_hidden_layers, num_attention_heads, "

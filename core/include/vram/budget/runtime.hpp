@@ -23,4 +23,21 @@ Term cuda_context(bool multi_gpu);
 /// The CUDA context as a report line (formula and source filled when `explain`).
 Component cuda_context_component(bool multi_gpu, bool explain);
 
+/// Resident threads one SM can hold, by compute capability (× 10): 1024 on
+/// sm75, 1536 on sm86/87/89/120, 2048 elsewhere (CUDA C++ Programming Guide,
+/// "Technical Specifications per Compute Capability", CUDA 12.8).
+int max_threads_per_sm(int compute_capability);
+
+/// The driver context of one GPU before any tensor: the local memory it
+/// reserves for the default 1 KiB stack of every resident thread (SMs × threads
+/// per SM × 1 KiB; cudaLimitStackSize, CUDA Runtime API 12.8) plus driver state
+/// and the kernel images loaded at start (258 MiB, calibrated on sm90: 0.51 GiB
+/// in the vLLM 0.19 H100 sweep less the H100's 132 × 2048 × 1 KiB).
+/// Unknown capability or SM count: the H100's, said in the formula.
+/// H100: 276,824,064 + 270,532,608 = 547,356,672 B.
+Term driver_context_term(int compute_capability, int sm_count);
+
+/// A context term (an engine's own composition) as a report line.
+Component cuda_context_component(Term context, bool explain);
+
 }  // namespace vram

@@ -18,9 +18,21 @@
 // requested 75.23 GiB − weights 14.99 GiB − activation peak 1.89 GiB − non-torch
 // 0.25 GiB = 58.11 GiB of KV; at 131,072 B/token that is 29,751 blocks of 16
 // tokens = 476,016 tokens, 58.11× concurrency at 8,192 tokens.
+//
+// What changes with the setting, each a term of its own below:
+// - the interconnect (GPU catalog, or hardware.interconnect): NCCL's transport
+//   and channels, NVLink SHARP, vLLM's custom all-reduce and torch symmetric
+//   memory (engines/inference/vllm_comm.cpp);
+// - the version (a ladder from 0.4 to 0.21, V0/V1 chosen by vllm.engine in
+//   0.7-0.10): scheduler defaults, the profiling run's sampler (every token
+//   before 0.9, a sort until 0.17, Triton since), the capture sizes and graph
+//   mode, and from 0.21 the CUDA graphs inside the reservation
+//   (vllm_profile.cpp, vllm_graphs.cpp);
+// - hybrid attention + Mamba models: aligned pages and layer groups (vllm_kv.cpp).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,15 +46,29 @@
 
 namespace vram::vllm {
 
+/// How a version text sits on the ladder of behaviours the estimator knows (0.4 to 0.21).
+enum class VersionFit : std::uint8_t { exact, newer, older, unreadable };
+
+/// The oldest and newest vLLM versions whose behaviour is modelled.
+inline constexpr int kOldestMinor = 4;
+inline constexpr int kNewestMinor = 21;
+
 /// A parsed vLLM version ("0.19.0" -> {0, 19, 0}); empty means the current one.
+/// A version off the ladder runs as the nearest known one, and `fit` says so.
 struct Version {
   int major = 0;
   int minor = 19;
   int patch = 0;
-  bool v1_engine() const { return major > 0 || minor >= 8; }  ///< V1 default from 0.8.0
+  VersionFit fit = VersionFit::exact;
+  /// `vllm.engine` when given (VLLM_USE_V1 in 0.7-0.10); else V1 from 0.8.0.
+  std::optional<VllmEngine> engine;
+  bool v1_engine() const {
+    if (engine) return *engine == VllmEngine::v1;
+    return major > 0 || minor >= 8;
+  }
   bool at_least(int ma, int mi) const { return major > ma || (major == ma && minor >= mi); }
 };
-Version parse_version(const std::string& text);
+Version parse_version(const std::string& text, std::optional<VllmEngine> engine = std::nullopt);
 
 /// Scheduler defaults vLLM applies when the user sets none
 /// (vllm/engine/arg_utils.py EngineArgs._set_default_args, per version).
@@ -76,6 +102,21 @@ Term profile_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t v
 Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
                             std::int64_t elem_bytes, std::int64_t sms);
 
+/// The V1 sampler step of v0.7-0.8: the profiling run samples every one of the
+/// T scheduled tokens and top-k/top-p sorts the fp32 logits in full:
+/// T × V × (b + 4 fp32 + 4 sorted + 8 indices + 4 softmax) + T × H × b + 32 MiB.
+/// Llama-3.1-8B, T = 2048: 2048 × 128,256 × 22 + 2048 × 4,096 × 2 + 32 MiB = 5,829,033,984 B.
+Term early_v1_sampler_term(std::int64_t tokens, std::int64_t vocab, std::int64_t hidden, std::int64_t elem_bytes);
+
+/// The V1 sampler step of v0.9-0.16: the profiling run samples `rows` =
+/// min(max_num_seqs, T) sequences and top-k/top-p sorts their fp32 logits with
+/// torch.sort, whose CUDA kernel holds, besides its outputs (4 B values + 8 B
+/// indices), int64 source indices and the radix sort's alternate key and value
+/// buffers: rows × V × (b + 4 + 12 + 8 + 12) + (T + 2·rows) × H × b + 32 MiB.
+/// Qwen3-14B, 1024 rows: 1024 × 151,936 × 38 + 10,240 × 5,120 × 2 + 32 MiB = 6,050,545,664 B.
+Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                       std::int64_t elem_bytes);
+
 /// Rows of the top-k/top-p scratch: min(next power of two of min(SMs, rows), SMs).
 std::int64_t sampler_scratch_rows(std::int64_t sms, std::int64_t rows);
 
@@ -86,9 +127,12 @@ Term profile_forward_term(const Architecture& arch, std::int64_t tokens, std::in
 Bytes profile_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
                             std::int64_t elem_bytes);
 
-/// The V0 engine's eager forward peak: T × b × 3 × (I + H).
-Term v0_forward_term(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes);
-Bytes v0_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes);
+/// The V0 engine's eager forward peak: T × b × 3 × (I/tp + H); the MLP is
+/// column-parallel, so each rank holds I/tp of its width.
+Term v0_forward_term(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes,
+                     std::int64_t tensor_parallel = 1);
+Bytes v0_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes,
+                       std::int64_t tensor_parallel = 1);
 
 /// Fused-MoE workspace, persistent from the profiling run on: b × T × top_k ×
 /// (max(I/tp, H) + max(2·I/tp, H)) (fused_moe.py TritonExperts.workspace_shapes).
@@ -116,9 +160,36 @@ struct KvLayout {
   std::int64_t group_size = 0;  ///< layers per group
   std::int64_t groups = 0;      ///< number of groups
   Bytes page_bytes;             ///< one block of one layer
+  std::int64_t block_size = 0;  ///< tokens per block when vLLM raised it (hybrid models); 0: the setting's
 };
 KvLayout kv_layout(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
                    std::int64_t block_size, std::int32_t first_layer, std::int32_t end_layer);
+
+/// vLLM's page alignment for models mixing attention and Mamba layers (V1,
+/// v0.11+): the attention block grows to 16 × cdiv(Mamba page, 16 × attention
+/// bytes per token), and the Mamba page is padded to the attention page, so
+/// every layer's page is the same size (vllm/model_executor/models/config.py
+/// HybridAttentionMambaModelConfig.verify_and_update_config). Jamba at TP 1:
+/// 311,296 B state per layer, 4,096 B per token → 80-token blocks, 327,680 B pages.
+struct HybridPages {
+  std::int64_t block_size = 0;  ///< tokens per attention block
+  Bytes page;                   ///< one block of one layer, attention or Mamba
+  Bytes mamba_state;            ///< one sequence's state in one Mamba layer, before padding
+};
+HybridPages hybrid_pages(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                         std::int64_t block_size, std::int64_t state_bits);
+
+/// The layout of a hybrid model under that alignment: Mamba layers are one
+/// more type of layer in the groups, each holding one page per sequence.
+KvLayout hybrid_kv_layout(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                          std::int64_t block_size, std::int64_t state_bits, std::int32_t first_layer,
+                          std::int32_t end_layer);
+
+/// The cache `concurrency` sequences need under that alignment: whole
+/// attention blocks of the raised size, and one padded page per Mamba layer.
+Term hybrid_kv_needed_term(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
+                           std::int64_t block_size, std::int64_t state_bits, std::int64_t context,
+                           std::int64_t concurrency, std::int32_t first_layer, std::int32_t end_layer);
 
 /// Blocks, tokens and concurrency vLLM derives from an available KV budget.
 struct KvPool {
@@ -141,25 +212,107 @@ Term kv_needed_term(const Architecture& arch, const KvDtype& dtype, std::int64_t
 /// (vllm/v1/worker/utils.py request_memory, v0.19.0).
 Term requested_memory_term(Bytes total, double gpu_memory_utilization);
 
-/// Non-torch memory that appears during the profiling forward pass: cuBLAS and
-/// attention workspaces on one GPU, plus NCCL and FlashInfer all-reduce buffers
-/// with tensor parallelism. Measured per engine version ("non-torch forward
-/// increase memory" in the vLLM 0.19.0 H100 sweep, llm-d-planner @ d3121e059da8:
-/// 0.24–0.26 GiB on most single-GPU runs and 0.46 GiB on the granite ones,
-/// 2.07–2.21 GiB at TP 2/4, 0.07 GiB at PP 2/4).
-/// Calibrated: the term's range is the spread of the sweep's runs of that layout.
-Term non_torch_term(std::int64_t tensor_parallel, std::int64_t pipeline_parallel);
-Bytes non_torch_increase(std::int64_t tensor_parallel, std::int64_t pipeline_parallel);
+/// How one layout's collectives run: what decides which communication
+/// buffers exist outside the torch allocator.
+struct CommLayout {
+  std::int64_t tensor_parallel = 1;
+  std::int64_t pipeline_parallel = 1;
+  Interconnect link = Interconnect::unknown;  ///< as given, or the catalog GPU's
+  int compute_capability = 0;                 ///< × 10; 0 when unknown (the tables are read at sm90)
+  Version version;
+  bool experts = false;  ///< a MoE model (vLLM's expert group gets a communicator of its own)
+};
 
-/// CUDA graph pools, captured after the KV cache outside gpu_memory_utilization.
-/// Each of the 51 default capture sizes records a piecewise graph per layer and a
-/// full graph, so the pool grows with the layers on the GPU: 0.39 GiB + 0.016 GiB
-/// per layer ("Graph capturing finished ... took X GiB" across the same sweep's
-/// dense runs with 8 to 80 layers per GPU); none with enforce_eager.
-/// Calibrated: the range spans measured / estimated over the sweep's dense
-/// runs, or over its MoE runs when `moe` (whose pools run up to twice the fit).
-Term cuda_graph_term(bool enforce_eager, std::int64_t layers_on_gpu, bool moe);
-Bytes cuda_graph_bytes(bool enforce_eager, std::int64_t layers_on_gpu);
+/// The interconnect the terms assume: NVLink through NVSwitch when unknown
+/// (the H100 SXM boards the runtime terms were measured on).
+Interconnect effective_link(Interconnect link);
+
+/// vLLM enables its custom all-reduce for 2, 4, 6 or 8 GPUs; beyond 2 only when
+/// all are connected (NVLink / xGMI); 2 GPUs need P2P (custom_all_reduce.py).
+bool custom_allreduce_enabled(const CommLayout& c);
+
+/// Kernel images and cuBLAS/attention workspaces created by the first forward
+/// pass. Calibrated on sm90 (0.25 GiB; 0.07 GiB on a pipeline stage), with range.
+Term library_workspaces_term(const CommLayout& c);
+
+/// NCCL buffers the tensor-parallel communicator connects for the profiling
+/// run's large all-reduce (its tree; the ring was connected by the warm-up at
+/// start): channels × 1 connection × the protocol buffers (LL 512 KiB, LL128
+/// 4,915,200 B on NVLink, Simple 4 MiB). None over PCIe without P2P, where
+/// NCCL's SHM transport uses host memory. NVSwitch: 24 × 9,633,792 B = 231,211,008 B.
+Term nccl_buffers_term(const CommLayout& c);
+
+/// NVLink SHARP buffers, with more than 2 GPUs on an NVSwitch fabric of sm90+:
+/// 16 channels × 2 × 1 MiB × GPUs (4 GPUs: 134,217,728 B).
+Term nvls_buffers_term(const CommLayout& c);
+
+/// vLLM's custom all-reduce IPC buffers where it is enabled: 2 × 8 MiB.
+Term custom_allreduce_term(const CommLayout& c);
+
+/// torch symmetric-memory all-reduce buffer (v0.11+, NVLink, sm90/sm100):
+/// 64 MiB at 2 GPUs on sm90, 32 MiB at 4.
+Term symm_mem_term(const CommLayout& c);
+
+/// What the sweep's tensor-parallel runs hold beyond the modelled terms:
+/// 1.54 GiB, calibrated (range), measured on NVLink H100 only.
+Term tp_unattributed_term(const CommLayout& c);
+
+/// Non-torch memory that appears during the profiling forward pass: the sum of
+/// the terms above ("non-torch forward increase memory" in vLLM's log).
+Term non_torch_term(const CommLayout& c);
+Bytes non_torch_increase(const CommLayout& c);
+
+/// NCCL communicators of more than one rank vLLM creates at start, each warmed
+/// up with an all-reduce (pynccl.py PyNcclCommunicator): the world group, the
+/// tensor-parallel and pipeline-parallel groups, and the expert group of a MoE model.
+std::int64_t nccl_communicators(const CommLayout& c);
+
+/// Their memory at start, outside the allocator and before vLLM's baseline:
+/// communicators × (channels × 1 ring connection × protocol buffers + 0.28 GiB
+/// of other device state, calibrated with range on the v0.19 H100 sweep).
+/// TP 2 over NVSwitch: 2 × (231,211,008 + 300,647,711) = 1,063,717,438 B.
+Term nccl_init_term(const CommLayout& c);
+
+/// vLLM's CUDA context line: the driver context plus the communicators at start.
+Term vllm_context_term(const CommLayout& c, int sm_count);
+
+/// From v0.21 vLLM estimates the CUDA graph memory during profiling and takes it
+/// out of the KV budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, default since
+/// v0.21.0 as its startup log says; opt-in before): the graphs then sit inside
+/// gpu_memory_utilization.
+bool graphs_profiled(const Version& v);
+
+/// How vLLM captures CUDA graphs (vllm/config/compilation.py CUDAGraphMode).
+using GraphMode = CudaGraphMode;
+
+/// `cudagraph_mode` when given; none with enforce_eager; full graphs under V0;
+/// piecewise on V1 before 0.11; FULL_AND_PIECEWISE from 0.11.
+GraphMode graph_mode(const VllmSettings& s, const Version& v);
+
+/// The batch sizes vLLM captures: `cudagraph_capture_sizes` when given (up to
+/// max_num_batched_tokens), else the version's default list cut by the
+/// scheduler limits. v0.19 with 1024 sequences and 8192 tokens: 51 sizes, 1 to 512.
+std::vector<std::int64_t> capture_sizes(const VllmSettings& s, const Version& v, std::int64_t max_num_seqs,
+                                        std::int64_t max_num_batched_tokens);
+
+/// Graphs captured: one per size (piecewise or full), a full decode graph for
+/// each size up to max_num_seqs (FULL_DECODE_ONLY), or both (FULL_AND_PIECEWISE).
+std::int64_t captured_graphs(GraphMode mode, const std::vector<std::int64_t>& sizes, std::int64_t max_num_seqs);
+
+/// CUDA graph pools, captured after the KV cache outside gpu_memory_utilization:
+/// a shared pool sized by the largest capture and the activation dtype (0.138 GiB
+/// at 512 tokens in 16-bit, in proportion otherwise) + graphs × layers × 168,430 B, calibrated on the v0.19
+/// H100 sweep (0.016 GiB per layer over its 102 graphs); range from the same
+/// sweep (dense, or MoE when `moe`). Llama-3.1-8B: 0.138 GiB + 102 × 32 × 168,430 B.
+Term cuda_graph_term(std::int64_t graphs, std::int64_t layers_on_gpu, bool moe, std::int64_t largest_capture = 512,
+                     std::int64_t elem_bytes = 2);
+
+/// FlashAttention 3 (Hopper, fp16/bf16) preallocates split-KV accumulators for
+/// the full decode graphs: 32 splits × the largest full graph's tokens × heads/tp
+/// × (head dim, the latent for MLA) × 4 B, plus 32 × tokens × heads × 4 B of
+/// log-sum-exp. Llama-3.1-8B at 512: 268,435,456 + 2,097,152 = 270,532,608 B.
+Term fa3_split_buffers_term(const Architecture& arch, std::int64_t tensor_parallel, std::int64_t largest_decode,
+                            std::int64_t elem_bytes, int compute_capability);
 
 /// Fills `report` for a vLLM scenario.
 void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);

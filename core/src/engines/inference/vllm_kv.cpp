@@ -11,6 +11,10 @@ namespace vram::vllm {
 namespace {
 
 constexpr std::string_view kPageSource = "vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes (v0.19.0)";
+constexpr std::string_view kHybridSource =
+    "vllm/model_executor/models/config.py HybridAttentionMambaModelConfig.verify_and_update_config (v0.11+; startup "
+    "log 'Setting attention block size to N tokens to ensure that attention page size is >= mamba page size', "
+    "'Padding mamba page size by X%'); vllm/v1/kv_cache_interface.py MambaSpec (one page per sequence)";
 
 using TypeCount = KvLayout::Type;
 
@@ -33,7 +37,74 @@ std::vector<TypeCount> attention_types(const Architecture& a, std::int32_t first
   return types;
 }
 
+/// The largest per-token bytes of one attention layer of any type in the model.
+Bytes attention_token_bytes(const Architecture& a, const KvDtype& d, std::int64_t tp) {
+  Bytes most;
+  for (const auto& t : attention_types(a, 0, INT32_MAX))
+    most = std::max(most, kv_bytes_per_token_layer(a, LayerSpec{t.kind, t.window, false}, d, tp));
+  return most;
+}
+
+std::int64_t mamba_layers(const Architecture& a, std::int32_t first, std::int32_t end) {
+  const auto n = static_cast<std::int32_t>(a.layer_specs.size());
+  std::int64_t count = 0;
+  for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) count += a.layer_specs[i].kind == LayerKind::mamba;
+  return count;
+}
+
+/// Groups of equal size over the types: one type, one group of all layers;
+/// several: groups of min_n layers, or of max_n when max_n < 1.5 × min_n
+/// (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).
+void group_types(KvLayout& k) {
+  std::int64_t min_n = INT64_MAX, max_n = 0;
+  for (const auto& t : k.types) {
+    min_n = std::min(min_n, t.layers);
+    max_n = std::max(max_n, t.layers);
+  }
+  k.group_size = k.types.size() == 1 ? max_n : (2 * max_n < 3 * min_n ? max_n : min_n);
+  for (const auto& t : k.types) k.groups += (t.layers + k.group_size - 1) / k.group_size;
+}
+
 }  // namespace
+
+HybridPages hybrid_pages(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
+                         std::int64_t state_bits) {
+  HybridPages h;
+  const Bytes token = attention_token_bytes(a, d, tp);
+  const std::int64_t layers = mamba_layers(a, 0, INT32_MAX);
+  h.mamba_state = layers > 0 ? Bytes::of(mamba_state_bytes_per_sequence(a, state_bits, tp).in_bytes() / layers) : Bytes{};
+  constexpr std::int64_t kAlignment = 16;  // FlashAttention's kernel block alignment
+  const std::int64_t aligned =
+      token > Bytes{} ? kAlignment * checked::ceil_div(h.mamba_state.in_bytes(), kAlignment * token.in_bytes()) : 0;
+  h.block_size = std::max(block_size, aligned);
+  h.page = token * h.block_size;
+  return h;
+}
+
+KvLayout hybrid_kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
+                          std::int64_t state_bits, std::int32_t first, std::int32_t end) {
+  KvLayout k;
+  const HybridPages h = hybrid_pages(a, d, tp, block_size, state_bits);
+  k.types = attention_types(a, first, end);
+  if (const std::int64_t m = mamba_layers(a, first, end); m > 0) k.types.push_back({LayerKind::mamba, 0, m});
+  if (k.types.empty()) return k;
+  k.page_bytes = h.page;
+  k.block_size = h.block_size;
+  group_types(k);
+  return k;
+}
+
+Term hybrid_kv_needed_term(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
+                           std::int64_t state_bits, std::int64_t context, std::int64_t concurrency, std::int32_t first,
+                           std::int32_t end) {
+  const HybridPages h = hybrid_pages(a, d, tp, block_size, state_bits);
+  Term attention = kv_sequences_term(a, d, tp, concurrency, checked::ceil_div(context, h.block_size), h.block_size,
+                                     first, end);
+  attention.note = {};
+  Term state = Term::product({Factor::of(concurrency, "sequences"), Factor::of(mamba_layers(a, first, end), "Mamba layers"),
+                              Factor::of(h.page.in_bytes(), "B page (state padded to the attention page)")});
+  return sum_nonzero(terms(std::move(attention), std::move(state))).cite(kHybridSource);
+}
 
 KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
                    std::int32_t first, std::int32_t end) {
@@ -44,16 +115,8 @@ KvLayout kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std
   for (const auto& t : types)
     page = std::max(page, kv_bytes_per_token_layer(a, LayerSpec{t.kind, t.window, false}, d, tp) * block_size);
   if (types.empty()) return k;
-  std::int64_t min_n = INT64_MAX, max_n = 0;
-  for (const auto& t : types) {
-    min_n = std::min(min_n, t.layers);
-    max_n = std::max(max_n, t.layers);
-  }
-  // One type: one group of all layers. Several: groups of min_n layers, or of max_n
-  // when max_n < 1.5 × min_n (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).
-  k.group_size = types.size() == 1 ? max_n : (2 * max_n < 3 * min_n ? max_n : min_n);
-  for (const auto& t : types) k.groups += (t.layers + k.group_size - 1) / k.group_size;
   k.page_bytes = page;
+  group_types(k);
   return k;
 }
 
@@ -62,20 +125,23 @@ KvPool kv_pool(const KvLayout& k, Bytes available, std::int64_t block_size, std:
   KvPool p;
   if (k.groups == 0 || available <= Bytes{}) return p;
   const Bytes block_all_groups = k.page_bytes * k.group_size;  // one block id spans group_size layer tensors
+  const std::int64_t bs = k.block_size > 0 ? k.block_size : block_size;
   p.blocks = available.in_bytes() / block_all_groups.in_bytes();
-  p.tokens = p.blocks / k.groups * block_size;
+  p.tokens = p.blocks / k.groups * bs;
   // Pages one request of `context` tokens needs in each group: full layers cdiv(context, block);
   // sliding layers cdiv(min(window − 1 + max_num_batched_tokens, context), block) + 1
   // (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes).
   std::int64_t pages = 0;
   for (const auto& t : k.types) {
     const std::int64_t groups = (t.layers + k.group_size - 1) / k.group_size;
-    std::int64_t per_group = (context + block_size - 1) / block_size;
+    std::int64_t per_group = (context + bs - 1) / bs;
     if (t.kind == LayerKind::sliding_attention) {
-      per_group = (std::min(t.window - 1 + max_batched, context) + block_size - 1) / block_size + 1;
+      per_group = (std::min(t.window - 1 + max_batched, context) + bs - 1) / bs + 1;
     } else if (t.kind == LayerKind::chunked_attention) {
       // ChunkedLocalAttentionSpec.max_memory_usage_bytes: cdiv(min(chunk + batched, max_model_len), block).
-      per_group = (std::min(t.window + max_batched, context) + block_size - 1) / block_size;
+      per_group = (std::min(t.window + max_batched, context) + bs - 1) / bs;
+    } else if (t.kind == LayerKind::mamba) {
+      per_group = 1;  // MambaSpec.max_memory_usage_bytes: one page per sequence
     }
     pages += per_group * groups;
   }

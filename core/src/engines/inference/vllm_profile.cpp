@@ -18,6 +18,16 @@ constexpr std::string_view kV0Source = "vllm/worker/model_runner.py profile_run 
 constexpr std::string_view kMoeSource =
     "vllm/model_executor/layers/fused_moe/fused_moe.py TritonExperts.workspace_shapes; vllm/v1/worker/workspace.py "
     "(v0.19.0)";
+constexpr std::string_view kEarlySamplerSource =
+    "vllm/v1/worker/gpu_model_runner.py profile_run (v0.8.5: _dummy_sampler_run on the hidden states of all "
+    "max_num_batched_tokens tokens); vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p (v0.8.5: "
+    "logits.sort, softmax of the sorted logits)";
+constexpr std::string_view kSortSamplerSource =
+    "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p_pytorch (logits.sort, then top-k and top-p masks on "
+    "the sorted copy; the Triton kernel replaces it from v0.17: llm-d-planner @ a95e9f62e5de "
+    "accuracy/results/version-sweep, Qwen3-14B on an H100, activation 5.64 GiB on 0.15-0.16, 2.23 GiB on 0.17-0.18); "
+    "pytorch aten/src/ATen/native/cuda/SortStable.cu segmented_sort_pairs (int64 source indices, cub radix sort with "
+    "alternate key and value buffers)";
 constexpr std::string_view kPipelineSource = "vllm/v1/worker/gpu_model_runner.py make_empty_intermediate_tensors (v0.19.0)";
 
 /// cuBLAS workspace, allocated through the caching allocator on first use:
@@ -101,6 +111,36 @@ Bytes profile_sampler_bytes(std::int64_t rows, std::int64_t tokens, std::int64_t
   return profile_sampler_term(rows, tokens, vocab, hidden, b, sms).bytes;
 }
 
+Term early_v1_sampler_term(std::int64_t tokens, std::int64_t vocab, std::int64_t hidden, std::int64_t b) {
+  const Factor rows = Factor::of(tokens, "rows (every scheduled token)");
+  const Factor v = Factor::of(vocab, "vocab");
+  auto part = [](Factors f) { return Term::product(std::move(f)); };
+  return sum_nonzero(terms(part({rows, v, Factor::of(b, "B logits")}),
+                           part({rows, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}),
+                           part({rows, v, Factor::of(4 + 8, "B (sorted logits + int64 sort indices)")}),
+                           part({rows, v, Factor::of(4, "B softmax of the sorted logits")}),
+                           part({rows, Factor::of(hidden, "hidden"), Factor::bytes(b)}), part({kCublasWorkspace})))
+      .named("V1 sampler step before v0.9")
+      .cite(kEarlySamplerSource);
+}
+
+Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                       std::int64_t b) {
+  const Factor seqs = Factor::of(rows, "seqs");
+  const Factor v = Factor::of(vocab, "vocab");
+  auto part = [](Factors f) { return Term::product(std::move(f)); };
+  return sum_nonzero(terms(part({seqs, v, Factor::of(b, "B logits")}),
+                           part({seqs, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}),
+                           part({seqs, v, Factor::of(4 + 8, "B (sorted values + int64 indices)")}),
+                           part({seqs, v, Factor::of(8, "B int64 source indices")}),
+                           part({seqs, v, Factor::of(4 + 8, "B radix-sort alternate keys and values")}),
+                           part({Factor::of(checked::add(tokens, checked::mul(2, rows)), "rows (tokens + 2 × seqs)"),
+                                 Factor::of(hidden, "hidden"), Factor::bytes(b)}),
+                           part({kCublasWorkspace})))
+      .named("sampler step, sort-based top-k/top-p (v0.9-0.16)")
+      .cite(kSortSamplerSource);
+}
+
 Term profile_forward_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
   // gate_up output (2I) and silu_and_mul output (I) alive together, plus four T × H
   // tensors (residual, normed input, attention input and output).
@@ -119,19 +159,19 @@ Bytes profile_forward_bytes(const Architecture& a, std::int64_t tokens, std::int
   return profile_forward_term(a, tokens, tp, b).bytes;
 }
 
-Term v0_forward_term(const Architecture& a, std::int64_t tokens, std::int64_t b) {
-  // V0 eager forward: MLP temporaries 3·I plus three T × H tensors per token.
+Term v0_forward_term(const Architecture& a, std::int64_t tokens, std::int64_t b, std::int64_t tp) {
+  // V0 eager forward: MLP temporaries 3·I/tp plus three T × H tensors per token.
   const Factor t = Factor::of(tokens, "tokens");
   return Term::sum(terms(Term::product({t, Factor::of(3, "(gate_up 2 + silu_and_mul 1)"),
-                                        Factor::of(a.intermediate, "MLP width"), Factor::bytes(b)}),
+                                        Factor::of(a.intermediate / tp, "MLP width"), Factor::bytes(b)}),
                          Term::product({t, Factor::of(3, "(residual, normed input, attention output)"),
                                         Factor::of(a.hidden, "hidden"), Factor::bytes(b)})))
       .named("V0 eager forward pass")
       .cite(kV0Source);
 }
 
-Bytes v0_forward_bytes(const Architecture& a, std::int64_t tokens, std::int64_t b) {
-  return v0_forward_term(a, tokens, b).bytes;
+Bytes v0_forward_bytes(const Architecture& a, std::int64_t tokens, std::int64_t b, std::int64_t tp) {
+  return v0_forward_term(a, tokens, b, tp).bytes;
 }
 
 Term moe_workspace_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {

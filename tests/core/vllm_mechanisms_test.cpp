@@ -1,0 +1,443 @@
+// vLLM's runtime terms as mechanisms: communication buffers by interconnect
+// and layout, CUDA graphs by capture sizes and version, the engine ladder.
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+#include "vram/accuracy.hpp"
+#include "vram/budget/runtime.hpp"
+#include "vram/engines/vllm.hpp"
+#include "vram/error.hpp"
+
+using namespace vram;
+using namespace vram::vllm;
+
+namespace {
+
+CommLayout layout(std::int64_t tp, Interconnect link, int cc = 90, const char* version = "0.19.0",
+                  std::int64_t pp = 1) {
+  return CommLayout{tp, pp, link, cc, parse_version(version)};
+}
+
+constexpr std::int64_t kNvlinkConnection = 524'288 + 4'915'200 + 4'194'304;  // LL + LL128 + Simple
+constexpr std::int64_t kPcieConnection = 524'288 + 4'194'304;                // no LL128 off NVLink
+
+nlohmann::json scenario_with(const nlohmann::json& vllm, const nlohmann::json& hardware = {{"gpu", "H100-SXM-80GB"}}) {
+  return {{"model", "meta-llama/Llama-3.1-8B-Instruct"},
+          {"hardware", hardware},
+          {"inference", {{"engine", "vllm"}, {"context", 8192}, {"vllm", vllm}}}};
+}
+
+}  // namespace
+
+TEST_CASE("NCCL connection buffers follow the interconnect", "[vllm][runtime][nccl]") {
+  // 24 channels × 1 tree connection × 9,633,792 B on NVSwitch.
+  const Term nv = nccl_buffers_term(layout(4, Interconnect::nvlink));
+  CHECK(nv.bytes.in_bytes() == 24 * kNvlinkConnection);
+  CHECK(nv.bytes.in_bytes() == 231'211'008);
+  CHECK(consistent(nv));
+  // PCIe with P2P: 2 channels, no LL128: 2 × 4,718,592 B.
+  CHECK(nccl_buffers_term(layout(2, Interconnect::pcie_p2p)).bytes.in_bytes() == 2 * kPcieConnection);
+  // PCIe without P2P: the SHM transport keeps its FIFOs in host memory.
+  CHECK(nccl_buffers_term(layout(2, Interconnect::pcie)).bytes == Bytes{});
+  CHECK(nccl_buffers_term(layout(1, Interconnect::nvlink)).bytes == Bytes{});
+  // Unknown: NVSwitch assumed (the calibrating machines).
+  CHECK(nccl_buffers_term(layout(2, Interconnect::unknown)).bytes.in_bytes() == 231'211'008);
+}
+
+TEST_CASE("NVLink SHARP buffers need NVSwitch, sm90 and more than two GPUs", "[vllm][runtime][nccl]") {
+  // 16 channels × 2 × 1 MiB × 4 heads.
+  CHECK(nvls_buffers_term(layout(4, Interconnect::nvlink)).bytes.in_bytes() == 134'217'728);
+  CHECK(nvls_buffers_term(layout(8, Interconnect::nvlink)).bytes.in_bytes() == 268'435'456);
+  CHECK(nvls_buffers_term(layout(2, Interconnect::nvlink)).bytes == Bytes{});      // NCCL: off with 2 GPUs
+  CHECK(nvls_buffers_term(layout(4, Interconnect::nvlink, 80)).bytes == Bytes{});  // A100: no multicast
+  CHECK(nvls_buffers_term(layout(4, Interconnect::pcie_p2p)).bytes == Bytes{});
+}
+
+TEST_CASE("vLLM enables custom all-reduce only where its checks pass", "[vllm][runtime][allreduce]") {
+  CHECK(custom_allreduce_enabled(layout(2, Interconnect::nvlink)));
+  CHECK(custom_allreduce_enabled(layout(8, Interconnect::nvlink)));
+  CHECK(custom_allreduce_enabled(layout(8, Interconnect::xgmi)));
+  CHECK(custom_allreduce_enabled(layout(2, Interconnect::pcie_p2p)));      // 2 GPUs with P2P
+  CHECK(custom_allreduce_enabled(layout(2, Interconnect::nvlink_pairs)));
+  CHECK_FALSE(custom_allreduce_enabled(layout(4, Interconnect::pcie_p2p)));  // more than 2 PCIe-only GPUs
+  CHECK_FALSE(custom_allreduce_enabled(layout(4, Interconnect::nvlink_pairs)));
+  CHECK_FALSE(custom_allreduce_enabled(layout(2, Interconnect::pcie)));      // no P2P
+  CHECK_FALSE(custom_allreduce_enabled(layout(3, Interconnect::nvlink)));    // unsupported world size
+  CHECK_FALSE(custom_allreduce_enabled(layout(16, Interconnect::nvlink)));
+  CHECK_FALSE(custom_allreduce_enabled(layout(1, Interconnect::nvlink)));
+  // 2 IPC buffers × 8 MiB.
+  CHECK(custom_allreduce_term(layout(2, Interconnect::nvlink)).bytes.in_bytes() == 16'777'216);
+  CHECK(custom_allreduce_term(layout(4, Interconnect::pcie_p2p)).bytes == Bytes{});
+}
+
+TEST_CASE("torch symmetric-memory buffers by capability, size and version", "[vllm][runtime][allreduce]") {
+  CHECK(symm_mem_term(layout(2, Interconnect::nvlink)).bytes.in_bytes() == 64 << 20);
+  CHECK(symm_mem_term(layout(4, Interconnect::nvlink)).bytes.in_bytes() == 32 << 20);
+  CHECK(symm_mem_term(layout(8, Interconnect::nvlink, 100)).bytes.in_bytes() == std::int64_t{128} << 20);
+  CHECK(symm_mem_term(layout(2, Interconnect::nvlink, 90, "0.10.1")).bytes == Bytes{});
+  CHECK(symm_mem_term(layout(2, Interconnect::nvlink, 80)).bytes == Bytes{});
+  CHECK(symm_mem_term(layout(2, Interconnect::pcie_p2p)).bytes == Bytes{});
+}
+
+TEST_CASE("the non-torch increase sums its mechanisms", "[vllm][runtime]") {
+  // One GPU: the measured workspaces alone.
+  const Term one = non_torch_term(layout(1, Interconnect::nvlink));
+  CHECK(one.bytes.in_bytes() == 268'435'456);
+  CHECK(*one.range == gib_range(0.235, 0.465));
+  CHECK(non_torch_term(layout(1, Interconnect::nvlink, 90, "0.19.0", 2)).bytes == Bytes::from_fraction(0.07, kGiB));
+  // The version sweep: 0.13 GiB on 0.15-0.17, 0.25 GiB from 0.18.
+  CHECK(non_torch_term(layout(1, Interconnect::nvlink, 90, "0.16.0")).bytes == Bytes::from_fraction(0.13, kGiB));
+  CHECK(non_torch_term(layout(1, Interconnect::nvlink, 90, "0.18.0")).bytes.in_bytes() == 268'435'456);
+  // TP 2 on H100 SXM: 0.25 GiB + NCCL 231,211,008 + custom AR 16,777,216 + symm 67,108,864 + 1.54 GiB
+  // = 2,237,094,953 B (2.08 GiB; the sweep measured 2.07-2.11 GiB).
+  const Term tp2 = non_torch_term(layout(2, Interconnect::nvlink));
+  CHECK(tp2.bytes.in_bytes() == 2'237'094'953);
+  CHECK(consistent(tp2));
+  // TP 4 adds NVLS (134,217,728) and halves the symmetric buffer: 2,337,758,249 B (2.18 GiB; 2.13-2.21).
+  CHECK(non_torch_term(layout(4, Interconnect::nvlink)).bytes.in_bytes() == 2'337'758'249);
+  // Four GeForce cards: no NCCL buffers on the GPU, no custom all-reduce, no NVLS, no symmetric memory;
+  // the unattributed part keeps a range down to 0 off the measured fabric.
+  const Term geforce = non_torch_term(layout(4, Interconnect::pcie, 89));
+  CHECK(geforce.bytes.in_bytes() == 268'435'456 + 1'653'562'409);
+  CHECK(geforce.range->low == gib_range(0.235, 0.465).low);
+  CHECK(consistent(geforce));
+}
+
+TEST_CASE("capture sizes follow the version and the scheduler limits", "[vllm][graphs]") {
+  const VllmSettings none;
+  const auto v19 = capture_sizes(none, parse_version("0.19.0"), 1024, 8192);
+  REQUIRE(v19.size() == 51);  // 1, 2, 4, 8..248 by 8, 256..512 by 16
+  CHECK(v19.front() == 1);
+  CHECK(v19[3] == 8);
+  CHECK(v19.back() == 512);
+  // max = min(2 × 8, 512, tokens) = 16.
+  CHECK(capture_sizes(none, parse_version("0.19.0"), 8, 8192) == std::vector<std::int64_t>{1, 2, 4, 8, 16});
+  CHECK(capture_sizes(none, parse_version("0.19.0"), 1024, 100).back() == 96);
+  // V1 before 0.11: 1, 2, 4, 8..512 by 8 = 67, cut by max_num_batched_tokens.
+  CHECK(capture_sizes(none, parse_version("0.9.2"), 256, 2048).size() == 67);
+  CHECK(capture_sizes(none, parse_version("0.9.2"), 256, 256).size() == 35);
+  // V0: 1, 2, 4, 8..256 by 8 up to max_num_seqs padded to 8.
+  CHECK(capture_sizes(none, parse_version("0.6.4"), 256, 2048).size() == 35);
+  CHECK(capture_sizes(none, parse_version("0.6.4"), 20, 2048) == std::vector<std::int64_t>{1, 2, 4, 8, 16, 24});
+  CHECK(capture_sizes(none, parse_version("0.9.2", VllmEngine::v0), 256, 2048).size() == 35);
+  VllmSettings given;
+  given.cudagraph_capture_sizes = {4, 1, 4, 64, 9000};
+  CHECK(capture_sizes(given, parse_version("0.19.0"), 1024, 8192) == std::vector<std::int64_t>{1, 4, 64});
+  VllmSettings eager;
+  eager.enforce_eager = true;
+  CHECK(capture_sizes(eager, parse_version("0.19.0"), 1024, 8192).empty());
+}
+
+TEST_CASE("graph modes and the graphs they capture", "[vllm][graphs]") {
+  const VllmSettings none;
+  CHECK(graph_mode(none, parse_version("0.19.0")) == GraphMode::full_and_piecewise);
+  CHECK(graph_mode(none, parse_version("0.9.2")) == GraphMode::piecewise);
+  CHECK(graph_mode(none, parse_version("0.6.4")) == GraphMode::full);
+  VllmSettings eager;
+  eager.enforce_eager = true;
+  CHECK(graph_mode(eager, parse_version("0.19.0")) == GraphMode::none);
+  const auto sizes = capture_sizes(none, parse_version("0.19.0"), 1024, 8192);
+  CHECK(captured_graphs(GraphMode::full_and_piecewise, sizes, 1024) == 102);
+  // Full decode graphs only up to max_num_seqs (sizes 1, 2, 4, 8..96: 15 of them).
+  CHECK(captured_graphs(GraphMode::full_and_piecewise, sizes, 100) == 51 + 15);
+  CHECK(captured_graphs(GraphMode::piecewise, sizes, 1024) == 51);
+  CHECK(captured_graphs(GraphMode::none, {}, 1024) == 0);
+}
+
+TEST_CASE("the graph pool grows with graphs × layers", "[vllm][graphs][range]") {
+  // 0.138 GiB (148,176,372 B) + 102 graphs × 32 layers × 168,430 B (549,755,520 B).
+  const Term g = cuda_graph_term(102, 32, false);
+  CHECK(g.bytes.in_bytes() == 148'176'372 + 549'755'520);
+  // fp32 activations hold a pool twice as large.
+  CHECK(cuda_graph_term(102, 32, false, 512, 4).bytes.in_bytes() == 296'352'743 + 549'755'520);
+  CHECK(consistent(g));
+  REQUIRE(g.range);
+  CHECK(g.range->low < g.bytes);
+  CHECK(g.range->high > g.bytes);
+  CHECK(cuda_graph_term(0, 32, false).bytes == Bytes{});
+  // Fewer sizes, smaller pool: max_num_seqs 8 captures 5 sizes up to 16 tokens, and 4 full graphs.
+  // Pool: 0.138 GiB × 16 / 512 = 4,630,511.6 → 4,630,512 B.
+  CHECK(cuda_graph_term(9, 32, false, 16).bytes.in_bytes() == 4'630'512 + 9 * 32 * 168'430);
+  // FA3 split-KV accumulators: 32 splits × 512 tokens × 32 heads × (128 dims + 1 lse) × 4 B.
+  const Term split = fa3_split_buffers_term(test::arch("meta-llama/Llama-3.1-8B"), 1, 512, 2, 90);
+  CHECK(split.bytes.in_bytes() == 270'532'608);
+  CHECK(consistent(split));
+  CHECK(fa3_split_buffers_term(test::arch("meta-llama/Llama-3.1-8B"), 2, 512, 2, 90).bytes.in_bytes() == 135'266'304);
+  CHECK(fa3_split_buffers_term(test::arch("meta-llama/Llama-3.1-8B"), 1, 512, 2, 80).bytes == Bytes{});  // FA2
+  CHECK(fa3_split_buffers_term(test::arch("meta-llama/Llama-3.1-8B"), 1, 512, 4, 90).bytes == Bytes{});  // fp32
+  // MLA: the latent (512) per head; DeepSeek-V2-Lite's 16 heads: 32 × 512 × 16 × 513 × 4 B.
+  CHECK(fa3_split_buffers_term(test::arch("deepseek-ai/DeepSeek-V2-Lite-Chat"), 1, 512, 2, 90).bytes.in_bytes() ==
+        32LL * 512 * 16 * 513 * 4);
+}
+
+TEST_CASE("the engine estimate reads the interconnect, the graphs and the engine", "[vllm][engine]") {
+  const Report h100 = test::run(scenario_with({{"version", "0.19.0"}}));
+  CHECK(test::metric(h100, "cuda_graph_bytes") == 148'176'372 + 549'755'520 + 270'532'608);
+  const Report few = test::run(scenario_with({{"version", "0.19.0"}, {"max_num_seqs", 8}}));
+  // 5 piecewise + 4 full graphs (sizes ≤ 8), FA3 accumulators for 8 tokens: 32 × 8 × 32 × 129 × 4 B.
+  CHECK(test::metric(few, "cuda_graph_bytes") == 4'630'512 + 9 * 32 * 168'430 + 4'227'072);
+  const Report eager = test::run(scenario_with({{"enforce_eager", true}}));
+  CHECK(test::metric(eager, "cuda_graph_bytes") == 0);
+  // Tensor parallel over PCIe without P2P: no NCCL or all-reduce buffers on the GPU.
+  const nlohmann::json tp2 = {{"model", "meta-llama/Llama-3.1-8B-Instruct"},
+                              {"hardware", {{"gpu", "RTX-4090"}, {"count", 2}}},
+                              {"inference", {{"engine", "vllm"}, {"context", 4096}, {"tensor_parallel", 2}}}};
+  CHECK(test::metric(test::run(tp2), "non_torch_bytes") == 268'435'456 + 1'653'562'409);
+  nlohmann::json nv = tp2;
+  nv["hardware"]["interconnect"] = "nvlink";
+  CHECK(test::metric(test::run(nv), "non_torch_bytes") > test::metric(test::run(tp2), "non_torch_bytes"));
+}
+
+TEST_CASE("bad interconnects and engines are refused at their field", "[vllm][input]") {
+  try {
+    test::scenario(scenario_with({}, {{"gpu", "H100-SXM-80GB"}, {"interconnect", "infiniband"}}));
+    FAIL("accepted an unknown interconnect");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/hardware/interconnect");
+    CHECK(std::string(e.what()).find("pcie, pcie-p2p, nvlink-pairs, nvlink, xgmi") != std::string::npos);
+  }
+  try {
+    test::scenario(scenario_with({{"version", "0.19.0"}, {"engine", "v0"}}));
+    FAIL("accepted V0 on 0.19");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/inference/vllm/engine");
+    CHECK(std::string(e.what()).find("allowed: v1") != std::string::npos);
+  }
+  CHECK_THROWS_AS(test::scenario(scenario_with({{"version", "0.6.4"}, {"engine", "v1"}})), InputError);
+  CHECK_THROWS_AS(test::scenario(scenario_with({{"engine", "v2"}})), InputError);
+  CHECK_THROWS_AS(test::scenario(scenario_with({{"cudagraph_capture_sizes", {1, 0}}})), InputError);
+  CHECK_THROWS_AS(test::scenario(scenario_with({{"cudagraph_capture_sizes", nlohmann::json::array()}})), InputError);
+  // A tag spelling of the version is read the same way.
+  CHECK_NOTHROW(test::scenario(scenario_with({{"version", "v0.9.2"}, {"engine", "v0"}})));
+  // 0.9 with VLLM_USE_V1=0 runs V0: full graphs over 35 sizes up to 256 sequences.
+  const Scenario v0 = test::scenario(scenario_with({{"version", "0.9.2"}, {"engine", "v0"}}));
+  CHECK_FALSE(parse_version(v0.inference().vllm.version, v0.inference().vllm.engine).v1_engine());
+}
+
+TEST_CASE("the version ladder: early V1 samples every scheduled token, V0 shards the MLP", "[vllm][version]") {
+  // 2048 × 128,256 × (2 + 4 + 12 + 4) + 2048 × 4,096 × 2 + 32 MiB.
+  const Term early = early_v1_sampler_term(2048, 128'256, 4096, 2);
+  CHECK(early.bytes.in_bytes() == 5'829'033'984);
+  CHECK(consistent(early));
+  // V0 forward at TP 2: 20,000 × 3 × (14,336 / 2) × 2 + 20,000 × 3 × 4,096 × 2.
+  CHECK(v0_forward_bytes(test::arch("meta-llama/Llama-3.1-8B"), 20000, 2, 2).in_bytes() ==
+        20000LL * 3 * 7168 * 2 + 20000LL * 3 * 4096 * 2);
+  // v0.9-0.16 sort the sampled rows' logits: 1024 × 151,936 × (2 + 4 + 12 + 8 + 12) + 10,240 × 5,120 × 2 + 32 MiB.
+  const Term sorted = sort_sampler_term(1024, 8192, 151'936, 5120, 2);
+  CHECK(sorted.bytes.in_bytes() == 6'050'545'664);
+  CHECK(consistent(sorted));
+  // The same L40S scenario as v0.8.5 and as v0.19: the early sampler's peak takes ~5.4 GiB more.
+  auto l40s = [](const char* version) {
+    return nlohmann::json{{"model", "meta-llama/Llama-3.1-8B-Instruct"},
+                          {"hardware", {{"gpu", "L40S"}}},
+                          {"inference", {{"engine", "vllm"}, {"context", 32768}, {"vllm", {{"version", version}}}}}};
+  };
+  const double v085 = test::metric(test::run(l40s("0.8.5")), "activation_bytes");
+  const double v019 = test::metric(test::run(l40s("0.19.0")), "activation_bytes");
+  CHECK(v085 == 5'829'033'984);
+  CHECK(v085 - v019 > 4.5 * (1 << 30));
+}
+
+TEST_CASE("versions off the ladder run as the nearest known one, named in warnings", "[vllm][version]") {
+  CHECK(parse_version("0.22.1").minor == 21);
+  CHECK(parse_version("0.22.1").fit == VersionFit::newer);
+  CHECK(parse_version("1.0.0").fit == VersionFit::newer);
+  CHECK(parse_version("0.2.7").minor == 4);
+  CHECK(parse_version("0.2.7").fit == VersionFit::older);
+  CHECK(parse_version("v0.10.1").minor == 10);
+  CHECK(parse_version("v0.10.1").fit == VersionFit::exact);
+  CHECK(parse_version("latest").fit == VersionFit::unreadable);
+  CHECK(parse_version("0.8.3.dev").minor == 8);
+  const Report newer = test::run(scenario_with({{"version", "0.22.1"}}));
+  const Report known = test::run(scenario_with({{"version", "0.21.0"}}));
+  CHECK(test::metric(newer, "kv_capacity_tokens") == test::metric(known, "kv_capacity_tokens"));
+  auto warned = [](const Report& r, const char* text) {
+    for (const auto& w : r.warnings)
+      if (w.find(text) != std::string::npos) return true;
+    return false;
+  };
+  CHECK(warned(newer, "estimated as the nearest, vLLM 0.21"));
+  CHECK_FALSE(warned(known, "nearest"));
+  CHECK(warned(test::run(scenario_with({{"version", "latest"}})), "is not a version"));
+  // A custom GPU under tensor parallelism: the assumed interconnect is named.
+  const nlohmann::json custom = {
+      {"model", "meta-llama/Llama-3.1-8B-Instruct"},
+      {"hardware", {{"gpu", {{"name", "some GPU"}, {"memory_bytes", 85'000'000'000LL}}}, {"count", 2}}},
+      {"inference", {{"engine", "vllm"}, {"context", 8192}, {"tensor_parallel", 2}}}};
+  CHECK(warned(test::run(custom), "NVLink through NVSwitch assumed"));
+}
+
+TEST_CASE("the CUDA context by architecture, and NCCL's communicators at start", "[vllm][runtime][context]") {
+  // H100 SXM: 132 SMs × 2048 threads × 1 KiB + 258 MiB.
+  CHECK(driver_context_term(90, 132).bytes.in_bytes() == 276'824'064 + 270'532'608);
+  // RTX 4090: 128 SMs × 1536 threads × 1 KiB + 258 MiB; the fixed part unmeasured off sm90.
+  const Term ada = driver_context_term(89, 128);
+  CHECK(ada.bytes.in_bytes() == 128LL * 1536 * 1024 + 270'532'608);
+  CHECK(ada.range->high.in_bytes() == 128LL * 1536 * 1024 + 405'798'912);
+  CHECK(consistent(ada));
+  CHECK(max_threads_per_sm(75) == 1024);
+  CHECK(max_threads_per_sm(80) == 2048);
+  CHECK(max_threads_per_sm(120) == 1536);
+  // Unknown GPU: the H100's.
+  CHECK(driver_context_term(0, 0).bytes == driver_context_term(90, 132).bytes);
+  // Communicators: world + tp; + pp; + the expert group of a MoE model.
+  CHECK(nccl_communicators(layout(1, Interconnect::nvlink)) == 0);
+  CHECK(nccl_communicators(layout(2, Interconnect::nvlink)) == 2);
+  CHECK(nccl_communicators(layout(1, Interconnect::nvlink, 90, "0.19.0", 2)) == 2);
+  CHECK(nccl_communicators(layout(2, Interconnect::nvlink, 90, "0.19.0", 2)) == 3);
+  CommLayout moe = layout(2, Interconnect::nvlink);
+  moe.experts = true;
+  CHECK(nccl_communicators(moe) == 3);
+  // TP 2 over NVSwitch: 2 × (231,211,008 + 300,647,711); the sweep measured 1.43-1.53 GiB with the context.
+  const Term init = nccl_init_term(layout(2, Interconnect::nvlink));
+  CHECK(init.bytes.in_bytes() == 2 * (231'211'008LL + 300'647'711));
+  CHECK(consistent(init));
+  const double with_context = static_cast<double>(vllm_context_term(layout(2, Interconnect::nvlink), 132).bytes.in_bytes());
+  CHECK(with_context / (1 << 30) == Approx(1.50).margin(0.01));
+  // GeForce over PCIe: SHM in host memory, only the communicators' own state on the GPU.
+  CHECK(nccl_init_term(layout(2, Interconnect::pcie, 89)).bytes.in_bytes() == 2 * 300'647'711LL);
+}
+
+TEST_CASE("an unknown family with linear-attention or state-space layers is refused at its field", "[model][input]") {
+  nlohmann::json cfg = {{"model_type", "qwen3_next"},     {"hidden_size", 2048},         {"num_hidden_layers", 48},
+                        {"num_attention_heads", 16},      {"num_key_value_heads", 2},    {"intermediate_size", 5120},
+                        {"vocab_size", 151936},           {"linear_num_value_heads", 32}, {"linear_key_head_dim", 128},
+                        {"full_attention_interval", 4}};
+  auto refused_at = [](const nlohmann::json& config) {
+    try {
+      test::scenario({{"model", {{"config", config}}}, {"inference", {{"context", 4096}}}});
+    } catch (const InputError& e) {
+      return e.path();
+    }
+    return std::string("accepted");
+  };
+  CHECK(refused_at(cfg) == "/model/config/linear_num_value_heads");
+  nlohmann::json nemotron = cfg;
+  for (const char* k : {"linear_num_value_heads", "linear_key_head_dim", "full_attention_interval"}) nemotron.erase(k);
+  nemotron["model_type"] = "nemotron_h";
+  nemotron["hybrid_override_pattern"] = "M-M-M-M*-M-M-M-M*-";
+  CHECK(refused_at(nemotron) == "/model/config/hybrid_override_pattern");
+  // Unknown layer names in layer_types are refused at their entry.
+  nlohmann::json granite = nemotron;
+  granite.erase("hybrid_override_pattern");
+  granite["model_type"] = "granitemoehybrid";
+  granite["layer_types"] = nlohmann::json::array();
+  for (int i = 0; i < 48; ++i) granite["layer_types"].push_back(i % 6 == 5 ? "attention" : "mamba");
+  CHECK(refused_at(granite) == "/model/config/layer_types/0");
+  // A plain unknown decoder is still counted, with a note.
+  nlohmann::json plain = nemotron;
+  plain.erase("hybrid_override_pattern");
+  CHECK(refused_at(plain) == "accepted");
+}
+
+TEST_CASE("from v0.21 the CUDA graphs are profiled inside the reservation", "[vllm][graphs][version]") {
+  CHECK_FALSE(graphs_profiled(parse_version("0.19.0")));
+  CHECK(graphs_profiled(parse_version("0.21.0")));
+  const Report v19 = test::run(scenario_with({{"version", "0.19.0"}}));
+  const Report v21 = test::run(scenario_with({{"version", "0.21.0"}}));
+  const double graphs = test::metric(v21, "cuda_graph_bytes");
+  CHECK(graphs == test::metric(v19, "cuda_graph_bytes"));
+  // The KV budget shrinks by the graph pool; the graphs move inside the reservation.
+  CHECK(test::metric(v19, "kv_cache_bytes") - test::metric(v21, "kv_cache_bytes") == graphs);
+  CHECK(v19.find_component("cuda_graphs")->outside_reservation);
+  CHECK_FALSE(v21.find_component("cuda_graphs")->outside_reservation);
+}
+
+TEST_CASE("hybrid attention + Mamba models align their pages (V1, v0.11+)", "[vllm][kv][hybrid]") {
+  const Architecture& jamba = test::arch("ai21labs/Jamba-v0.1");
+  const KvDtype bf16{"bf16", 1, 2};
+  // Per Mamba layer: 8,192 d_inner × (3 conv + 16 SSM) × 2 B = 311,296 B; attention 2 × 8 × 128 × 2 = 4,096 B/token.
+  const HybridPages h = hybrid_pages(jamba, bf16, 1, 16, 16);
+  CHECK(h.mamba_state.in_bytes() == 311'296);
+  CHECK(h.block_size == 80);  // 16 × cdiv(311,296, 16 × 4,096)
+  CHECK(h.page.in_bytes() == 327'680);
+  // A block size already above the alignment is kept.
+  CHECK(hybrid_pages(jamba, bf16, 1, 128, 16).block_size == 128);
+  // 4 attention + 28 Mamba layers: groups of 4 layers, 1 + 7 groups.
+  const KvLayout k = hybrid_kv_layout(jamba, bf16, 1, 16, 16, 0, INT32_MAX);
+  CHECK(k.group_size == 4);
+  CHECK(k.groups == 8);
+  CHECK(k.block_size == 80);
+  // 1,000 block ids: 1,000 / 8 × 80 tokens; a 8,192-token request needs cdiv(8192, 80) = 103 pages + 7 Mamba pages.
+  const KvPool p = kv_pool(k, k.page_bytes * k.group_size * 1000, 16, 8192, 8192);
+  CHECK(p.blocks == 1000);
+  CHECK(p.tokens == 125 * 80);
+  CHECK(p.max_concurrency == Approx(1000.0 / 110.0));
+  // Needed: 103 blocks × 80 tokens × 4 layers × 4,096 B + 28 layers × 327,680 B.
+  const Term need = hybrid_kv_needed_term(jamba, bf16, 1, 16, 16, 8192, 1, 0, INT32_MAX);
+  CHECK(need.bytes.in_bytes() == 103LL * 80 * 4 * 4096 + 28LL * 327'680);
+  CHECK(consistent(need));
+  // The engine uses it from v0.11; V0 keeps its separate state cache.
+  auto run = [](const char* version) {
+    return test::run({{"model", "ai21labs/Jamba-v0.1"},
+                      {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 2}}},
+                      {"inference", {{"engine", "vllm"}, {"context", 8192}, {"tensor_parallel", 2},
+                                     {"vllm", {{"version", version}}}}}});
+  };
+  const Report v19 = run("0.19.0");
+  // TP 2 halves both the state and the per-token bytes: 80-token blocks again.
+  CHECK(static_cast<std::int64_t>(test::metric(v19, "kv_capacity_tokens")) % 80 == 0);
+  CHECK(test::metric(v19, "kv_capacity_tokens") != test::metric(run("0.6.4"), "kv_capacity_tokens"));
+}
+
+TEST_CASE("capture sizes match a startup log the estimator was not built on", "[vllm][graphs]") {
+  // vllm-project/vllm#39559 (April 2026): "Profiling CUDA graph memory: PIECEWISE=51 (largest=512),
+  // FULL=35 (largest=256)": 256 sequences (the default under 70 GiB), any max_num_batched_tokens ≥ 512.
+  const VllmSettings none;
+  const auto sizes = capture_sizes(none, parse_version("0.19.0"), 256, 8192);
+  CHECK(sizes.size() == 51);
+  CHECK(sizes.back() == 512);
+  const auto full = std::count_if(sizes.begin(), sizes.end(), [](std::int64_t x) { return x <= 256; });
+  CHECK(full == 35);
+  CHECK(captured_graphs(GraphMode::full_and_piecewise, sizes, 256) == 51 + 35);
+}
+
+TEST_CASE("the project's own vLLM cases meet the bar", "[accuracy][cases]") {
+  // Logs of the H100 sweep that the public cases leave out (other models, contexts, TP sizes, formats).
+  // And the version sweep of one model across vLLM 0.15-0.18.
+  const std::string text = test::read_file(VRAM_SOURCE_DIR "/tests/data/cases/vllm_h100_sweep_unseen.jsonl") +
+                           test::read_file(VRAM_SOURCE_DIR "/tests/data/cases/vllm_version_sweep.jsonl");
+  REQUIRE_FALSE(text.empty());
+  const AccuracyRun run = run_accuracy(text, test::catalog());
+  CHECK(run.malformed == 0);
+  CHECK(run.not_estimated == 0);
+  const MetricSummary* tokens = nullptr;
+  const MetricSummary* non_torch = nullptr;
+  const MetricSummary* graphs = nullptr;
+  for (const auto& s : run.summary) {
+    if (s.group != "inference/vllm") continue;
+    if (s.metric == "kv_capacity_tokens") tokens = &s;
+    if (s.metric == "non_torch_bytes") non_torch = &s;
+    if (s.metric == "cuda_graph_bytes") graphs = &s;
+  }
+  REQUIRE(tokens != nullptr);
+  REQUIRE(non_torch != nullptr);
+  REQUIRE(graphs != nullptr);
+  CHECK(tokens->n >= 27);
+  CHECK(tokens->median_abs <= 0.02);
+  CHECK(tokens->p90_abs <= 0.08);
+  CHECK(non_torch->median_abs <= 0.20);
+  CHECK(graphs->median_abs <= 0.20);
+}
+
+TEST_CASE("cudagraph_mode chooses which graphs are captured", "[vllm][graphs][input]") {
+  VllmSettings s;
+  s.cudagraph_mode = CudaGraphMode::full_decode_only;
+  const Version v19 = parse_version("0.19.0");
+  CHECK(graph_mode(s, v19) == GraphMode::full_decode_only);
+  const auto sizes = capture_sizes(s, v19, 256, 8192);
+  CHECK(captured_graphs(GraphMode::full_decode_only, sizes, 256) == 35);
+  CHECK(captured_graphs(GraphMode::full, sizes, 256) == 51);
+  s.enforce_eager = true;  // enforce_eager wins
+  CHECK(graph_mode(s, v19) == GraphMode::none);
+  const Report piecewise = test::run(scenario_with({{"version", "0.19.0"}, {"cudagraph_mode", "PIECEWISE"}}));
+  // 51 piecewise graphs, no full decode graphs and no FA3 accumulators.
+  CHECK(test::metric(piecewise, "cuda_graph_bytes") == 148'176'372 + 51 * 32 * 168'430);
+  try {
+    test::scenario(scenario_with({{"cudagraph_mode", "full"}}));
+    FAIL("accepted a lower-case mode");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/inference/vllm/cudagraph_mode");
+    CHECK(std::string(e.what()).find("FULL_AND_PIECEWISE") != std::string::npos);
+  }
+}
