@@ -14,6 +14,8 @@ namespace {
 
 /// Files under models/pipelines/ are image and video pipelines.
 constexpr std::string_view kPipelineDir = "pipelines/";
+/// models/gpus.json is the GPU catalog; every other file is one model.
+constexpr std::string_view kGpuFile = "gpus.json";
 
 CatalogModel read_model(std::string_view file, const json& j) {
   const std::string path = "/" + std::string(file);
@@ -78,7 +80,7 @@ Catalog::Catalog(const std::vector<CatalogFile>& files) {
     if (f.name.starts_with(kPipelineDir)) {
       pipelines_.push_back(std::make_shared<const generation::Pipeline>(
           generation::parse_pipeline(j, "/" + std::string(f.name))));
-    } else if (f.name == "gpus.json") {
+    } else if (f.name == kGpuFile) {
       const auto list = j.find("gpus");
       if (list == j.end() || !list->is_array()) throw InputError("/gpus.json/gpus", "is required: a list of GPUs");
       for (std::size_t i = 0; i < list->size(); ++i) {
