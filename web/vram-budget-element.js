@@ -225,6 +225,12 @@ a { color: var(--vb-accent); }
 }
 .vb-apply:hover, .vb-apply:focus { background: var(--vb-accent); color: var(--vb-bg); }
 .vb-loading { color: var(--vb-muted); }
+.vb-range { font-size: 11.5px; color: var(--vb-muted); }
+.vb-more { margin: 0 0 10px; }
+.vb-more summary { margin-bottom: 8px; }
+.vb-skip { display: none; font-size: 14px; margin: 0 0 10px; }
+@container (max-width: 900px) { .vb-skip { display: inline-block; } }
+.vb-results:focus { outline: none; }
 `;
 
   // ---- formatting (display only) -------------------------------------------
@@ -363,25 +369,25 @@ a { color: var(--vb-accent); }
       help: 'Micro-batches summed before each optimizer step (memory stays that of one).' },
     { key: 'ckpt', field: 'checkpointing', label: 'Activation checkpointing', kind: 'choice',
       help: 'Recompute activations in the backward pass instead of keeping them: less memory, more compute.' },
-    { key: 'tattn', field: 'attention', label: 'Attention kernel', kind: 'choice',
+    { key: 'tattn', advanced: true, field: 'attention', label: 'Attention kernel', kind: 'choice',
       help: 'flash and sdpa never hold the full score matrix; eager keeps seq_len\u00b2 scores per head.' },
     { key: 'shard', field: 'sharding', label: 'Sharding', kind: 'choice',
       help: 'DDP replicates the training state on every GPU; ZeRO and FSDP shard it across them.' },
-    { key: 'toff', field: 'offload', label: 'CPU offload', kind: 'choice',
+    { key: 'toff', advanced: true, field: 'offload', label: 'CPU offload', kind: 'choice',
       help: 'Keep the optimizer state (and parameters) in host memory between uses.' },
-    { key: 'ttp', field: 'tensor_parallel', label: 'Tensor parallel', kind: 'count', placeholder: '1', help: 'GPUs each layer is split over.' },
-    { key: 'tpp', field: 'pipeline_parallel', label: 'Pipeline parallel', kind: 'count', placeholder: '1', help: 'Stages the layers are split into.' },
-    { key: 'tcp', field: 'context_parallel', label: 'Context parallel', kind: 'count', placeholder: '1', help: 'GPUs sharing each sequence.' },
-    { key: 'sgs', field: 'shard_group_size', label: 'Shard group size', kind: 'count', placeholder: 'all GPUs',
+    { key: 'ttp', advanced: true, field: 'tensor_parallel', label: 'Tensor parallel', kind: 'count', placeholder: '1', help: 'GPUs each layer is split over.' },
+    { key: 'tpp', advanced: true, field: 'pipeline_parallel', label: 'Pipeline parallel', kind: 'count', placeholder: '1', help: 'Stages the layers are split into.' },
+    { key: 'tcp', advanced: true, field: 'context_parallel', label: 'Context parallel', kind: 'count', placeholder: '1', help: 'GPUs sharing each sequence.' },
+    { key: 'sgs', advanced: true, field: 'shard_group_size', label: 'Shard group size', kind: 'count', placeholder: 'all GPUs',
       help: 'GPUs one FSDP/ZeRO shard group spans (hybrid sharding).' },
-    { key: 'oib', field: 'optimizer_in_backward', label: 'Optimizer in backward', kind: 'bool',
+    { key: 'oib', advanced: true, field: 'optimizer_in_backward', label: 'Optimizer in backward', kind: 'bool',
       help: 'Step each parameter during the backward pass and free its gradient at once.' },
-    { key: 'closs', field: 'chunked_loss', label: 'Chunked loss', kind: 'bool',
+    { key: 'closs', advanced: true, field: 'chunked_loss', label: 'Chunked loss', kind: 'bool',
       help: 'Compute logits and cross-entropy in chunks instead of the whole vocab \u00d7 tokens at once.' },
-    { key: 'aoff', field: 'activation_offload', label: 'Activation offload', kind: 'bool',
+    { key: 'aoff', advanced: true, field: 'activation_offload', label: 'Activation offload', kind: 'bool',
       help: 'Move saved activations to CPU memory until the backward pass needs them.' },
-    { key: 'fp8', field: 'fp8', label: 'fp8 matmuls', kind: 'bool', help: 'float8 training: fp8 compute copies of the weights.' },
-    { key: 'tte', field: 'train_text_encoder', label: 'Train the text encoder', kind: 'bool',
+    { key: 'fp8', advanced: true, field: 'fp8', label: 'fp8 matmuls', kind: 'bool', help: 'float8 training: fp8 compute copies of the weights.' },
+    { key: 'tte', advanced: true, field: 'train_text_encoder', label: 'Train the text encoder', kind: 'bool',
       help: 'Diffusion models: the text encoder is trained too.' },
   ];
   const GENERATION_FIELDS = [
@@ -390,22 +396,22 @@ a { color: var(--vb-accent); }
     { key: 'frames', field: 'frames', label: 'Frames', kind: 'count', placeholder: 'native', only: ['video'],
       help: 'Video frames; many video VAEs take 4k+1 frames (49, 81, ...).' },
     { key: 'gb', field: 'batch', label: 'Batch', kind: 'count', placeholder: '1', help: 'Images or videos per call.' },
-    { key: 'steps', field: 'steps', label: 'Steps', kind: 'count', placeholder: 'pipeline\u2019s', help: 'Denoising steps: time, not memory.' },
+    { key: 'steps', advanced: true, field: 'steps', label: 'Steps', kind: 'count', placeholder: 'pipeline\u2019s', help: 'Denoising steps: time, not memory.' },
     { key: 'cfg', field: 'cfg', label: 'Classifier-free guidance', kind: 'bool',
       help: 'Guidance runs the denoiser on a doubled batch (conditional and unconditional).' },
     { key: 'goff', field: 'offload', label: 'Offload', kind: 'choice',
       help: 'model: one component on the GPU at a time; sequential: layer by layer; group: groups of layers.' },
-    { key: 'te', field: 'text_encoder', label: 'Text encoder', kind: 'choice',
+    { key: 'te', advanced: true, field: 'text_encoder', label: 'Text encoder', kind: 'choice',
       help: 'Where the prompt encoder runs: on the GPU, on the CPU (or precomputed), or sharded over the GPUs.' },
-    { key: 'vae', field: 'vae', label: 'VAE', kind: 'choice', help: 'Where the latents are decoded: on the GPU or elsewhere.' },
-    { key: 'gattn', field: 'attention', label: 'Attention', kind: 'choice',
+    { key: 'vae', advanced: true, field: 'vae', label: 'VAE', kind: 'choice', help: 'Where the latents are decoded: on the GPU or elsewhere.' },
+    { key: 'gattn', advanced: true, field: 'attention', label: 'Attention', kind: 'choice',
       help: 'efficient (flash / SDPA / xformers) never holds the score matrix; naive materialises it.' },
     { key: 'tiling', field: 'vae_tiling', label: 'VAE tiling', kind: 'bool', help: 'Decode in overlapping tiles: the decode peak is often the real peak.' },
     { key: 'slicing', field: 'vae_slicing', label: 'VAE slicing', kind: 'bool', help: 'Decode one sample of the batch at a time.' },
-    { key: 'sp', field: 'sequence_parallel', label: 'Sequence parallel', kind: 'count', placeholder: '1',
+    { key: 'sp', advanced: true, field: 'sequence_parallel', label: 'Sequence parallel', kind: 'count', placeholder: '1',
       help: 'GPUs sharing the token sequence (Ulysses / ring attention).' },
-    { key: 'fsdp', field: 'fsdp', label: 'FSDP denoiser', kind: 'bool', help: 'Shard the denoiser\u2019s weights over the GPUs.' },
-    { key: 'cw', field: 'component_weights', label: 'Component formats', kind: 'map', placeholder: 'transformer=nf4, text_encoder_2=int8',
+    { key: 'fsdp', advanced: true, field: 'fsdp', label: 'FSDP denoiser', kind: 'bool', help: 'Shard the denoiser\u2019s weights over the GPUs.' },
+    { key: 'cw', advanced: true, field: 'component_weights', label: 'Component formats', kind: 'map', placeholder: 'transformer=nf4, text_encoder_2=int8',
       help: 'Per-component weight format, or "none" for a component not loaded.' },
   ];
   for (const f of TRAINING_FIELDS) { f.block = 'training'; f.attr = `training-${f.field.replace(/_/g, '-')}`; }
@@ -1134,10 +1140,13 @@ a { color: var(--vb-accent); }
               'The GPU that holds the output and scratch buffers.'))));
       this._fields.sm.setAttribute('data-testid', 'split-mode');
 
-      const trainingSet = h('fieldset', { 'data-block': 'training', 'data-testid': 'training-fields' },
-        h('legend', {}, 'Fine-tuning'), TRAINING_FIELDS.map((f) => this._blockField(f)));
-      const generationSet = h('fieldset', { 'data-block': 'generation', 'data-testid': 'generation-fields' },
-        h('legend', {}, 'Generation'), GENERATION_FIELDS.map((f) => this._blockField(f)));
+      // The everyday inputs first; parallelism and switches under "More settings".
+      const blockSet = (block, legend, fields) => h('fieldset', { 'data-block': block, 'data-testid': `${block}-fields` },
+        h('legend', {}, legend), fields.filter((f) => !f.advanced).map((f) => this._blockField(f)),
+        h('details', { class: 'vb-more', 'data-testid': `${block}-more` }, h('summary', {}, 'More settings'),
+          fields.filter((f) => f.advanced).map((f) => this._blockField(f))));
+      const trainingSet = blockSet('training', 'Fine-tuning', TRAINING_FIELDS);
+      const generationSet = blockSet('generation', 'Generation', GENERATION_FIELDS);
       this._blockSets = { inference: runtimeSet, training: trainingSet, generation: generationSet };
 
       const hwSet = h('fieldset', {},
@@ -1156,7 +1165,9 @@ a { color: var(--vb-accent); }
       this._generalError = h('p', { class: 'vb-field-error', role: 'alert', hidden: true });
       this._permalink = h('a', { class: 'vb-permalink', 'data-testid': 'permalink' }, 'Link to this estimate');
       this._scenarioPre = h('pre', { class: 'vb-code', 'data-testid': 'scenario-json' });
-      append(form, [this._generalError, wlSet, modelSet, runtimeSet, trainingSet, generationSet, hwSet,
+      this._skip = h('a', { class: 'vb-skip', href: '#', 'data-testid': 'skip-to-results',
+        onclick: (e) => { e.preventDefault(); this._results.scrollIntoView(); this._results.focus(); } }, 'Skip to the results');
+      append(form, [this._skip, this._generalError, wlSet, modelSet, runtimeSet, trainingSet, generationSet, hwSet,
         h('p', {}, this._permalink),
         h('details', {}, h('summary', {}, 'Scenario JSON (for the command-line tool)'), this._scenarioPre)]);
 
@@ -1175,7 +1186,7 @@ a { color: var(--vb-accent); }
       this._banner = h('div', { class: 'vb-banner', role: 'alert', hidden: true, 'data-testid': 'error-banner' });
       this._notice = h('div', { class: 'vb-notice', hidden: true, 'data-testid': 'notice', role: 'status' });
       this._figures = h('div', { class: 'vb-figures', hidden: true }, Object.values(this._out));
-      this._results = h('div', { class: 'vb-results', 'data-testid': 'results' }, this._banner, this._notice, this._figures);
+      this._results = h('div', { class: 'vb-results', 'data-testid': 'results', tabindex: '-1', 'aria-label': 'Results' }, this._banner, this._notice, this._figures);
       replace(this._root, h('div', { class: 'vb-layout' }, form, this._results));
     }
 
@@ -1436,7 +1447,9 @@ a { color: var(--vb-accent); }
       const rows = report.components.map((c, i) => h('tr', { 'data-component': c.id },
         h('th', { scope: 'row' }, h('span', { class: 'vb-swatch', style: { background: colourOf(c.id, i) } }), c.label),
         h('td', { class: 'vb-num' }, exactBytes(c.bytes)),
-        h('td', { class: 'vb-num' }, formatBytes(c.bytes).value),
+        h('td', { class: 'vb-num' }, formatBytes(c.bytes).value,
+          c.range && c.range.low !== c.range.high ? h('div', { class: 'vb-range', 'data-range': c.id },
+            `${formatBytes(c.range.low).value}\u2013${formatBytes(c.range.high).value}`) : null),
         h('td', { class: 'vb-formula' }, c.formula),
         h('td', { class: 'vb-source' }, c.source)));
       const details = report.details || {};
@@ -1492,7 +1505,13 @@ a { color: var(--vb-accent); }
     _renderMetrics(report) {
       const items = Object.entries(report.metrics).map(([name, value]) => {
         let text;
-        if (name.endsWith('_bytes')) text = `${formatBytes(value).text} (${exactBytes(value)})`;
+        const range = report.ranges && report.ranges[name];
+        if (name.endsWith('_bytes')) {
+          text = `${formatBytes(value).text} (${exactBytes(value)})`;
+          if (Array.isArray(range) && range[0] !== range[1]) {
+            text += `, range ${formatBytes(range[0]).value}\u2013${formatBytes(range[1]).text}`;
+          }
+        }
         else if (name === 'kv_bytes_per_token') text = exactBytes(value);
         else if (name === 'max_concurrency') text = `${groupDigits(value)}\u00d7`;
         else if (name.endsWith('_tokens')) text = `${groupDigits(value)} tokens`;
