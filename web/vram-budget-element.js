@@ -1480,8 +1480,10 @@ a { color: var(--vb-accent); }
       out.hidden = !split;
       if (!split) {
         out.replaceChildren();
+        out.removeAttribute('aria-labelledby');
         return;
       }
+      out.setAttribute('aria-labelledby', this._headingId('gpus'));
       const cell = (b) => h('td', { class: 'vb-num' }, formatBytes(b).text);
       const rows = split.gpus.map((g) => h('tr', { 'data-gpu': g.gpu, class: g.gpu === split.heaviest ? 'vb-heaviest' : null },
         h('th', { scope: 'row' }, `GPU ${g.gpu}${g.gpu === split.heaviest ? ' (fullest)' : ''}`),
