@@ -3,9 +3,11 @@
 // single classic script web/vram-budget-element.js with esbuild.
 //   node web/build.cjs           write the bundle
 //   node web/build.cjs --check   exit 1 if the committed bundle differs from web/src/
+//   node web/build.cjs --single FILE   one self-contained HTML file (page, module, element)
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const crypto = require('node:crypto');
 const esbuild = require('esbuild');
 
 const SRC = path.join(__dirname, 'src', 'index.js');
@@ -23,9 +25,52 @@ async function bundle() {
   return result.outputFiles[0].text;
 }
 
-module.exports = { bundle, OUT };
+/** Content Security Policy of the single file: nothing from anywhere, only its own
+ *  inline script and style blocks by hash. The module's Embind glue still
+ *  builds functions from text, hence 'unsafe-eval' (see the README). */
+function csp(scripts, styles) {
+  const sha = (text) => `'sha256-${crypto.createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  return ["default-src 'none'", `script-src ${scripts.map(sha).join(' ')} 'wasm-unsafe-eval' 'unsafe-eval'`,
+    `style-src ${styles.map(sha).join(' ')}`, "img-src data:", "base-uri 'none'", "form-action 'none'"].join('; ');
+}
+
+/** index.html with its stylesheet, the module and the element inlined: one file
+ *  that works from file:// and requests nothing. */
+async function singleFile() {
+  const html = fs.readFileSync(path.join(__dirname, 'index.html'), 'utf8');
+  const read = (name) => fs.readFileSync(path.join(__dirname, name), 'utf8');
+  const element = await bundle();
+  const scripts = [];
+  const styles = [];
+  let out = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (_, href) => {
+    styles.push(read(href));
+    return `<style>${styles[styles.length - 1]}</style>`;
+  });
+  out = out.replace(/<script src="([^"]+)"><\/script>/g, (_, src) => {
+    const text = (src === 'vram-budget-element.js' ? element : read(src)).replace(/<\/script/gi, '<\\/script');
+    scripts.push(text);
+    return `<script>${text}</script>`;
+  });
+  out = out.replace('<meta charset="utf-8">',
+    `<meta charset="utf-8">\n  <meta http-equiv="Content-Security-Policy" content="${csp(scripts, styles)}">`);
+  return out;
+}
+
+module.exports = { bundle, singleFile, OUT };
 
 if (require.main === module) {
+  const single = process.argv.indexOf('--single');
+  if (single > 0) {
+    const target = process.argv[single + 1] || 'vram-budget.html';
+    singleFile().then((text) => {
+      fs.writeFileSync(target, text);
+      console.log(`${target}: ${text.length} bytes`);
+    }, (e) => {
+      console.error(e.message);
+      process.exit(1);
+    });
+    return;
+  }
   bundle().then((text) => {
     if (process.argv.includes('--check')) {
       const same = fs.existsSync(OUT) && fs.readFileSync(OUT, 'utf8') === text;
