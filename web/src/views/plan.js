@@ -57,7 +57,7 @@ export class PlanView {
         h('h3', {}, 'What would change the picture'),
         hints.length ? h('ul', { class: 'vb-hints' }, hints) : h('p', { class: 'vb-help' }, 'No hints for this scenario.'),
         h('h3', {}, 'GPU options that fit, cheapest first'),
-        options.length ? h('div', { class: 'vb-scroll vb-options' }, h('table', { class: 'vb-table' },
+        options.length ? h('div', { class: 'vb-scroll vb-options', tabindex: '0', role: 'region', 'aria-label': 'GPU options (scrollable)' }, h('table', { class: 'vb-table' },
           h('thead', {}, h('tr', {},
             h('th', { scope: 'col' }, 'GPU'), h('th', { scope: 'col' }, 'Count'),
             h('th', { scope: 'col' }, 'Memory each'), h('th', { scope: 'col' }, 'Needed each'),

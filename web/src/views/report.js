@@ -93,7 +93,7 @@ export class ReportViews {
         h('td', { class: 'vb-formula' }, formula),
         h('td', { class: 'vb-source' }, source)));
       replace(this._out.table, this._heading('table', 'Every figure and how it was computed'),
-        h('div', { class: 'vb-scroll' }, h('table', { class: 'vb-table' },
+        h('div', { class: 'vb-scroll', tabindex: '0', role: 'region', 'aria-label': 'Every figure (scrollable table)' }, h('table', { class: 'vb-table' },
           h('thead', {}, h('tr', {},
             h('th', { scope: 'col' }, 'Component'), h('th', { scope: 'col' }, 'Bytes (exact)'),
             h('th', { scope: 'col' }, formatBytes(0).label), h('th', { scope: 'col' }, 'Formula'),
@@ -123,7 +123,7 @@ export class ReportViews {
         h('td', {}, `token_embd${cpu > 0 ? ` + layers 0\u2013${cpu - 1}` : ''}${split.n_gpu_layers <= split.n_layer ? ' + output' : ''}`),
         cell(split.host_weights_bytes), cell(split.host_kv_bytes), h('td', {}, ''), h('td', {}, ''), cell(split.host_bytes));
       replace(out, this._heading('gpus', `Per GPU (llama.cpp, split mode ${split.split_mode})`),
-        h('div', { class: 'vb-scroll' }, h('table', { class: 'vb-table' },
+        h('div', { class: 'vb-scroll', tabindex: '0', role: 'region', 'aria-label': 'Per GPU (scrollable table)' }, h('table', { class: 'vb-table' },
           h('thead', {}, h('tr', {}, ['GPU', 'Layers', 'Weights', 'KV cache', 'Compute buffer', 'CUDA context', 'Total']
             .map((t) => h('th', { scope: 'col' }, t)))),
           h('tbody', {}, rows, host))),
