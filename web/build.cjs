@@ -26,11 +26,13 @@ async function bundle() {
 }
 
 /** Content Security Policy of the single file: nothing from anywhere, only its own
- *  inline script and style blocks by hash. The module's Embind glue still
- *  builds functions from text, hence 'unsafe-eval' (see the README). */
+ *  inline script and style blocks by hash. A module whose Embind glue builds
+ *  functions from text (linked without -sDYNAMIC_EXECUTION=0) also needs
+ *  'unsafe-eval'; one linked with it does not, and then the policy omits it. */
 function csp(scripts, styles) {
   const sha = (text) => `'sha256-${crypto.createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-  return ["default-src 'none'", `script-src ${scripts.map(sha).join(' ')} 'wasm-unsafe-eval' 'unsafe-eval'`,
+  const evaluates = scripts.some((text) => /\bnew Function\b/.test(text));
+  return ["default-src 'none'", `script-src ${scripts.map(sha).join(' ')} 'wasm-unsafe-eval'${evaluates ? " 'unsafe-eval'" : ''}`,
     `style-src ${styles.map(sha).join(' ')}`, "img-src data:", "base-uri 'none'", "form-action 'none'"].join('; ');
 }
 

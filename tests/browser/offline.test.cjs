@@ -28,6 +28,9 @@ test('the single file works from file:// with zero network requests, under a str
   const policy = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)[1];
   assert.match(policy, /default-src 'none'/);
   assert.doesNotMatch(policy, /unsafe-inline|\*|https?:|connect-src/);
+  // 'unsafe-eval' only while the module's glue builds functions from text.
+  const module = fs.readFileSync(path.join(ROOT, 'web', 'vram-budget.js'), 'utf8');
+  assert.equal(policy.includes("'unsafe-eval'"), /\bnew Function\b/.test(module));
 
   const context = await newContext(browser);
   const page = await context.newPage();
