@@ -194,3 +194,26 @@ test('no script error and no network request in these pages', () => {
   assert.deepEqual(context.pageErrors, []);
   assert.deepEqual(context.requests.filter((u) => !u.startsWith('file://')), []);
 });
+
+test('the article, step by step: each step sets the calculator to its point', async () => {
+  const page = await openPage(context, '#v=1');
+  const steps = await page.getByTestId('walk').locator('a[data-step]').evaluateAll((as) => as.map((a) => a.dataset.step));
+  assert.ok(steps.length >= 7);
+  for (const step of steps) {
+    await page.locator(`a[data-step=${step}]`).click();
+    const want = new URLSearchParams(new URL(await page.locator(`a[data-step=${step}]`).evaluate((a) => a.href)).hash.slice(1));
+    await page.waitForFunction((w) => {
+      const el = document.querySelector('vram-budget');
+      const sc = el.scenario;
+      return sc && el.report && (w.wl ? sc.workload === w.wl : !sc.workload) && (!w.gpu || sc.hardware.gpu === w.gpu);
+    }, Object.fromEntries(want), WAIT);
+    const report = await page.evaluate(() => document.querySelector('vram-budget').report);
+    // Every step is a valid scenario: estimated, or (training) read in full and answered at /workload.
+    assert.ok(report.ok || report.error.path === '/workload', `${step}: ${JSON.stringify(report.error)}`);
+    if (step === 'weights') {
+      await page.waitForFunction(() => $vb('[data-testid=weights-formula]').textContent.includes('26,000,000,000 B \u2248 24.21 GiB'), null, WAIT);
+    }
+    if (step === 'kv') assert.equal(report.fits, false);
+  }
+  await page.close();
+});
