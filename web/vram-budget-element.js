@@ -665,6 +665,76 @@
     ["/headroom", "headroom"],
     ["/workload", "wl"]
   ];
+  function fieldText(f, v) {
+    if (f.kind === "list" && Array.isArray(v)) return v.join(", ");
+    if (f.kind === "map" && v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${k}=${x}`).join(", ");
+    return typeof v === "object" ? null : String(v);
+  }
+  function scenarioToState(sc, defaults) {
+    if (!sc || typeof sc !== "object" || Array.isArray(sc)) return { error: "a scenario is a JSON object" };
+    const st = { ...defaults, model: defaults.model };
+    const ignored = [];
+    const take = (obj, base, known) => {
+      for (const k of Object.keys(obj || {})) if (!known.includes(k)) ignored.push(`${base}/${k}`);
+    };
+    take(sc, "", ["v", "workload", "model", "weights", "hardware", "headroom", "inference", "training", "generation"]);
+    if (sc.workload !== void 0) st.wl = String(sc.workload);
+    const m = sc.model;
+    if (usesPipeline(st)) {
+      st.pipe = typeof m === "string" ? m : "";
+      if (typeof m !== "string" && m !== void 0) ignored.push("/model");
+    } else if (typeof m === "string") {
+      st.src = "catalog";
+      st.model = m;
+    } else if (m && typeof m === "object" && m.params !== void 0) {
+      st.src = "params";
+      st.params = String(m.params);
+      take(m, "/model", ["params"]);
+    } else if (m && typeof m === "object" && m.config !== void 0) {
+      st.src = "config";
+      st.config = JSON.stringify(m.config, null, 2);
+      take(m, "/model", ["config"]);
+    } else if (m !== void 0) ignored.push("/model");
+    if (typeof sc.weights === "string") st.weights = sc.weights;
+    else if (sc.weights !== void 0) ignored.push("/weights");
+    const hw = sc.hardware || {};
+    take(hw, "/hardware", ["gpu", "count"]);
+    if (typeof hw.gpu === "string") st.gpu = hw.gpu;
+    else if (hw.gpu && typeof hw.gpu === "object" && hw.gpu.memory_bytes !== void 0) st.gpumem = String(hw.gpu.memory_bytes);
+    if (hw.count !== void 0) st.count = String(hw.count);
+    if (typeof sc.headroom === "number") st.headroom = String(Number((sc.headroom * 100).toPrecision(12)));
+    const block = blockOf(st);
+    if (block === "inference") {
+      const inf = sc.inference || {};
+      take(inf, "/inference", ["engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel", "vllm", "llama_cpp"]);
+      const simple = { engine: "engine", context: "context", concurrency: "concurrency", kv_cache_dtype: "kv", tensor_parallel: "tp" };
+      for (const [field, key] of Object.entries(simple)) if (inf[field] !== void 0) st[key] = String(inf[field]);
+      if (inf.vllm) {
+        take(inf.vllm, "/inference/vllm", ["gpu_memory_utilization"]);
+        if (inf.vllm.gpu_memory_utilization !== void 0) st.gmu = String(inf.vllm.gpu_memory_utilization);
+      }
+      const lc = inf.llama_cpp || {};
+      take(lc, "/inference/llama_cpp", ["n_gpu_layers", "split_mode", "tensor_split", "main_gpu"]);
+      if (lc.n_gpu_layers !== void 0) st.ngl = String(lc.n_gpu_layers);
+      if (lc.split_mode !== void 0) st.sm = String(lc.split_mode);
+      if (lc.tensor_split !== void 0) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(",") : String(lc.tensor_split);
+      if (lc.main_gpu !== void 0) st.mg = String(lc.main_gpu);
+    } else {
+      const b = sc[block] || {};
+      const fields = blockFields(st);
+      take(b, `/${block}`, fields.map((f) => f.field));
+      for (const f of fields) {
+        if (b[f.field] === void 0) continue;
+        const text = fieldText(f, b[f.field]);
+        if (text === null) ignored.push(`/${block}/${f.field}`);
+        else st[f.key] = text;
+      }
+    }
+    for (const other of ["inference", "training", "generation"]) {
+      if (other !== block && sc[other] !== void 0) ignored.push(`/${other}`);
+    }
+    return { state: st, ignored };
+  }
 
   // web/src/module.js
   var modulePromise = null;
@@ -901,6 +971,37 @@
       }
       this._restoreFocus();
       this.dispatchEvent(new CustomEvent("estimate-change", { bubbles: true, composed: true, detail: report }));
+    }
+    /** Copies the link (absolute) to the clipboard, or shows it to copy by hand. */
+    _copyLink() {
+      const url = new URL(this._permalink.getAttribute("href"), location.href).href;
+      const say = (text) => {
+        this._copyStatus.textContent = text;
+      };
+      const clip = navigator.clipboard;
+      if (clip && clip.writeText) clip.writeText(url).then(() => say(" Link copied."), () => say(` Copy this link: ${url}`));
+      else say(` Copy this link: ${url}`);
+    }
+    /** Fills the form from a pasted scenario; says which fields it has no input for. */
+    _importScenario() {
+      const text = this._fields.import.value.trim();
+      let sc;
+      try {
+        sc = JSON.parse(text);
+      } catch (e) {
+        this._importStatus.textContent = `Not valid JSON: ${e.message}`;
+        return;
+      }
+      const got = scenarioToState(sc, { ...DEFAULT_STATE, model: this._state.model });
+      if (got.error) {
+        this._importStatus.textContent = got.error;
+        return;
+      }
+      this._importStatus.textContent = got.ignored.length ? `Loaded; the form has no input for ${got.ignored.join(", ")}, so those are left out.` : "Loaded.";
+      this._hashError = null;
+      this._state = got.state;
+      this._syncForm();
+      this._update();
     }
     /** After Apply or Use: focus the same control in the new figures, else the plan's heading. */
     _restoreFocus() {
@@ -1406,8 +1507,33 @@
         trainingSet,
         generationSet,
         hwSet,
-        h("p", {}, this._permalink),
-        h("details", {}, h("summary", {}, "Scenario JSON (for the command-line tool)"), this._scenarioPre)
+        h(
+          "p",
+          { class: "vb-share" },
+          this._permalink,
+          " ",
+          h("button", { type: "button", class: "vb-apply", "data-testid": "copy-link", onclick: () => this._copyLink() }, "Copy link"),
+          this._copyStatus = h("span", { class: "vb-help", role: "status", "data-testid": "copy-status" })
+        ),
+        h(
+          "details",
+          { "data-testid": "scenario-details" },
+          h("summary", {}, "Scenario JSON (export, import, command-line tool)"),
+          this._scenarioPre,
+          this._field(
+            "import",
+            "Load a scenario",
+            h("textarea", {
+              rows: 4,
+              spellcheck: "false",
+              "data-testid": "import",
+              placeholder: '{"v": 1, "workload": "training", "model": "Qwen/Qwen3-8B", ...}'
+            }),
+            "Paste a scenario (CONTRACT v1) to fill the form from it."
+          ),
+          h("button", { type: "button", class: "vb-apply", "data-testid": "import-load", onclick: () => this._importScenario() }, "Load"),
+          this._importStatus = h("p", { class: "vb-help", role: "status", "data-testid": "import-status" })
+        )
       ]);
       const hid = (k) => this._headingId(k);
       this._out = {
@@ -1449,6 +1575,7 @@
         if (f.only) this._fields[f.key].closest(".vb-field").hidden = !f.only.includes(wl);
       }
       for (const [key, control] of Object.entries(this._fields)) {
+        if (key === "import") continue;
         const want = key === "gpu" && st.gpu === "" ? core.defaults.gpu : key === "engine" && st.engine === "" ? core.defaults.engine : st[key] ?? "";
         if (control.value !== want && this._root.activeElement !== control) {
           if (control.tagName === "SELECT" && want !== "" && ![...control.options].some((o) => o.value === want)) {

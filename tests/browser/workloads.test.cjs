@@ -217,3 +217,45 @@ test('the article, step by step: each step sets the calculator to its point', as
   }
   await page.close();
 });
+
+test('scenario JSON: export, import back into the form per workload, and the copy-link button', async () => {
+  const exported = [
+    { v: 1, model: 'meta-llama/Llama-3.1-8B', weights: 'awq-int4', hardware: { gpu: 'L40S', count: 2 }, headroom: 0.15,
+      inference: { engine: 'llama.cpp', context: 16384, concurrency: 2, llama_cpp: { n_gpu_layers: 20, tensor_split: [3, 1] } } },
+    { v: 1, workload: 'training', model: { params: 7000000000 }, hardware: { count: 4 },
+      training: { method: 'qlora', lora_targets: ['q_proj', 'v_proj'], seq_len: 4096, sharding: 'zero3', fp8: true } },
+    { v: 1, workload: 'video', model: 'Wan-AI/Wan2.1-T2V-14B', hardware: { gpu: { name: 'custom GPU', memory_bytes: 24000000000 }, count: 1 },
+      generation: { width: 832, height: 480, frames: 81, offload: 'model', component_weights: { transformer: 'fp8' } } },
+  ];
+  const page = await openPage(context, '#v=1');
+  for (const sc of exported) {
+    await page.getByTestId('scenario-details').locator('summary').first().click();
+    await page.getByTestId('import').fill(JSON.stringify(sc));
+    await page.getByTestId('import-load').click();
+    await scenarioWhen(page, new Function(`return (s) => JSON.stringify(s) === ${JSON.stringify(JSON.stringify(sc))}`)());
+    assert.equal(await page.getByTestId('import-status').textContent(), 'Loaded.');
+    // What the page shows as the export is that scenario again.
+    assert.deepEqual(JSON.parse(await page.getByTestId('scenario-json').textContent()), sc);
+    await page.getByTestId('scenario-details').locator('summary').first().click();
+  }
+  // Fields the form has no input for are named, not silently dropped.
+  await page.getByTestId('scenario-details').locator('summary').first().click();
+  await page.getByTestId('import').fill(JSON.stringify({ v: 1, model: 'Qwen/Qwen3-8B', inference: { pipeline_parallel: 2 } }));
+  await page.getByTestId('import-load').click();
+  assert.match(await page.getByTestId('import-status').textContent(), /no input for \/inference\/pipeline_parallel/);
+  await page.getByTestId('import').fill('{"v": 1,');
+  await page.getByTestId('import-load').click();
+  assert.match(await page.getByTestId('import-status').textContent(), /Not valid JSON/);
+
+  // Copy link: the absolute link goes to the clipboard.
+  await page.evaluate(() => {
+    Object.defineProperty(navigator, 'clipboard', { configurable: true,
+      value: { writeText: async (t) => { window.copied = t; } } });
+  });
+  await page.getByTestId('copy-link').click();
+  await page.waitForFunction(() => window.copied, null, WAIT);
+  const copied = await page.evaluate(() => window.copied);
+  assert.equal(copied, page.url());
+  assert.match(await page.getByTestId('copy-status').textContent(), /Link copied/);
+  await page.close();
+});

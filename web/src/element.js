@@ -4,7 +4,9 @@
 import CSS from './styles.css';
 import { h, s, replace } from './dom.js';
 import { WORKLOAD_TEXT, DEFAULT_STATE, ATTRIBUTES } from './fields.js';
-import { core, workloadOf, usesPipeline, stateToHash, hashToState, buildScenario, ERROR_FIELDS } from './state.js';
+import {
+  core, workloadOf, usesPipeline, stateToHash, hashToState, buildScenario, scenarioToState, ERROR_FIELDS,
+} from './state.js';
 import { loadModule, call, readWorkloads, pickerEntries } from './module.js';
 
 // Where this script was loaded from: the standalone page sits beside it.
@@ -205,6 +207,38 @@ export class VramBudgetElement extends HTMLElement {
     }
     this._restoreFocus();
     this.dispatchEvent(new CustomEvent('estimate-change', { bubbles: true, composed: true, detail: report }));
+  }
+
+  /** Copies the link (absolute) to the clipboard, or shows it to copy by hand. */
+  _copyLink() {
+    const url = new URL(this._permalink.getAttribute('href'), location.href).href;
+    const say = (text) => { this._copyStatus.textContent = text; };
+    const clip = navigator.clipboard;
+    if (clip && clip.writeText) clip.writeText(url).then(() => say(' Link copied.'), () => say(` Copy this link: ${url}`));
+    else say(` Copy this link: ${url}`);
+  }
+
+  /** Fills the form from a pasted scenario; says which fields it has no input for. */
+  _importScenario() {
+    const text = this._fields.import.value.trim();
+    let sc;
+    try {
+      sc = JSON.parse(text);
+    } catch (e) {
+      this._importStatus.textContent = `Not valid JSON: ${e.message}`;
+      return;
+    }
+    const got = scenarioToState(sc, { ...DEFAULT_STATE, model: this._state.model });
+    if (got.error) {
+      this._importStatus.textContent = got.error;
+      return;
+    }
+    this._importStatus.textContent = got.ignored.length
+      ? `Loaded; the form has no input for ${got.ignored.join(', ')}, so those are left out.` : 'Loaded.';
+    this._hashError = null;
+    this._state = got.state;
+    this._syncForm();
+    this._update();
   }
 
   /** After Apply or Use: focus the same control in the new figures, else the plan's heading. */

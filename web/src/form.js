@@ -252,8 +252,15 @@ export class FormMethods {
       this._skip = h('a', { class: 'vb-skip', href: '#', 'data-testid': 'skip-to-results',
         onclick: (e) => { e.preventDefault(); this._results.scrollIntoView(); this._results.focus(); } }, 'Skip to the results');
       append(form, [this._skip, this._generalError, wlSet, modelSet, runtimeSet, trainingSet, generationSet, hwSet,
-        h('p', {}, this._permalink),
-        h('details', {}, h('summary', {}, 'Scenario JSON (for the command-line tool)'), this._scenarioPre)]);
+        h('p', { class: 'vb-share' }, this._permalink, ' ',
+          h('button', { type: 'button', class: 'vb-apply', 'data-testid': 'copy-link', onclick: () => this._copyLink() }, 'Copy link'),
+          this._copyStatus = h('span', { class: 'vb-help', role: 'status', 'data-testid': 'copy-status' })),
+        h('details', { 'data-testid': 'scenario-details' }, h('summary', {}, 'Scenario JSON (export, import, command-line tool)'), this._scenarioPre,
+          this._field('import', 'Load a scenario', h('textarea', { rows: 4, spellcheck: 'false', 'data-testid': 'import',
+            placeholder: '{"v": 1, "workload": "training", "model": "Qwen/Qwen3-8B", ...}' }),
+          'Paste a scenario (CONTRACT v1) to fill the form from it.'),
+          h('button', { type: 'button', class: 'vb-apply', 'data-testid': 'import-load', onclick: () => this._importScenario() }, 'Load'),
+          this._importStatus = h('p', { class: 'vb-help', role: 'status', 'data-testid': 'import-status' }))]);
 
       // Outputs
       const hid = (k) => this._headingId(k);
@@ -298,6 +305,7 @@ export class FormMethods {
         if (f.only) this._fields[f.key].closest('.vb-field').hidden = !f.only.includes(wl);
       }
       for (const [key, control] of Object.entries(this._fields)) {
+      if (key === 'import') continue; // text waiting for Load, not state
         // An unset GPU or engine shows the core's default (the scenario leaves it out).
         const want = key === 'gpu' && st.gpu === '' ? core.defaults.gpu
           : key === 'engine' && st.engine === '' ? core.defaults.engine : (st[key] ?? '');

@@ -245,3 +245,82 @@ export const ERROR_FIELDS = [
   ['/headroom', 'headroom'],
   ['/workload', 'wl'],
 ];
+
+/** The text an input holds for a block value (the inverse of fieldValue). */
+function fieldText(f, v) {
+  if (f.kind === 'list' && Array.isArray(v)) return v.join(', ');
+  if (f.kind === 'map' && v && typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k}=${x}`).join(', ');
+  return typeof v === 'object' ? null : String(v);
+}
+
+/**
+ * A scenario (CONTRACT v1, e.g. one exported here or written for the
+ * command-line tool) → {state, ignored: [paths the form has no input for]}
+ * or {error} when it is not an object.
+ */
+export function scenarioToState(sc, defaults) {
+  if (!sc || typeof sc !== 'object' || Array.isArray(sc)) return { error: 'a scenario is a JSON object' };
+  const st = { ...defaults, model: defaults.model };
+  const ignored = [];
+  const take = (obj, base, known) => {
+    for (const k of Object.keys(obj || {})) if (!known.includes(k)) ignored.push(`${base}/${k}`);
+  };
+  take(sc, '', ['v', 'workload', 'model', 'weights', 'hardware', 'headroom', 'inference', 'training', 'generation']);
+  if (sc.workload !== undefined) st.wl = String(sc.workload);
+  const m = sc.model;
+  if (usesPipeline(st)) {
+    st.pipe = typeof m === 'string' ? m : '';
+    if (typeof m !== 'string' && m !== undefined) ignored.push('/model');
+  } else if (typeof m === 'string') {
+    st.src = 'catalog';
+    st.model = m;
+  } else if (m && typeof m === 'object' && m.params !== undefined) {
+    st.src = 'params';
+    st.params = String(m.params);
+    take(m, '/model', ['params']);
+  } else if (m && typeof m === 'object' && m.config !== undefined) {
+    st.src = 'config';
+    st.config = JSON.stringify(m.config, null, 2);
+    take(m, '/model', ['config']);
+  } else if (m !== undefined) ignored.push('/model');
+  if (typeof sc.weights === 'string') st.weights = sc.weights;
+  else if (sc.weights !== undefined) ignored.push('/weights');
+  const hw = sc.hardware || {};
+  take(hw, '/hardware', ['gpu', 'count']);
+  if (typeof hw.gpu === 'string') st.gpu = hw.gpu;
+  else if (hw.gpu && typeof hw.gpu === 'object' && hw.gpu.memory_bytes !== undefined) st.gpumem = String(hw.gpu.memory_bytes);
+  if (hw.count !== undefined) st.count = String(hw.count);
+  // The scenario's headroom is a fraction; the input is in percent (unit change only).
+  if (typeof sc.headroom === 'number') st.headroom = String(Number((sc.headroom * 100).toPrecision(12)));
+  const block = blockOf(st);
+  if (block === 'inference') {
+    const inf = sc.inference || {};
+    take(inf, '/inference', ['engine', 'context', 'concurrency', 'kv_cache_dtype', 'tensor_parallel', 'vllm', 'llama_cpp']);
+    const simple = { engine: 'engine', context: 'context', concurrency: 'concurrency', kv_cache_dtype: 'kv', tensor_parallel: 'tp' };
+    for (const [field, key] of Object.entries(simple)) if (inf[field] !== undefined) st[key] = String(inf[field]);
+    if (inf.vllm) {
+      take(inf.vllm, '/inference/vllm', ['gpu_memory_utilization']);
+      if (inf.vllm.gpu_memory_utilization !== undefined) st.gmu = String(inf.vllm.gpu_memory_utilization);
+    }
+    const lc = inf.llama_cpp || {};
+    take(lc, '/inference/llama_cpp', ['n_gpu_layers', 'split_mode', 'tensor_split', 'main_gpu']);
+    if (lc.n_gpu_layers !== undefined) st.ngl = String(lc.n_gpu_layers);
+    if (lc.split_mode !== undefined) st.sm = String(lc.split_mode);
+    if (lc.tensor_split !== undefined) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(',') : String(lc.tensor_split);
+    if (lc.main_gpu !== undefined) st.mg = String(lc.main_gpu);
+  } else {
+    const b = sc[block] || {};
+    const fields = blockFields(st);
+    take(b, `/${block}`, fields.map((f) => f.field));
+    for (const f of fields) {
+      if (b[f.field] === undefined) continue;
+      const text = fieldText(f, b[f.field]);
+      if (text === null) ignored.push(`/${block}/${f.field}`);
+      else st[f.key] = text;
+    }
+  }
+  for (const other of ['inference', 'training', 'generation']) {
+    if (other !== block && sc[other] !== undefined) ignored.push(`/${other}`);
+  }
+  return { state: st, ignored };
+}
