@@ -399,7 +399,8 @@
     const value = (Number(bytes) / unit.divisor).toFixed(digits);
     return { value, label: unit.label, text: `${value} ${unit.label}` };
   }
-  var groupDigits = (n) => Number(n).toLocaleString("en-US", { maximumFractionDigits: 2 });
+  var DIGITS = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+  var groupDigits = (n) => DIGITS.format(Number(n));
   var exactBytes = (n) => `${groupDigits(n)} B`;
 
   // web/src/quantity.js

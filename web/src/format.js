@@ -1,6 +1,5 @@
 // Formatting bytes and figures for display (never arithmetic on the estimate).
 
-
 /** Bytes → {value, label, text}. The label always comes with its divisor. */
 export const UNIT_SYSTEMS = {
   iec: { divisor: 2 ** 30, label: 'GiB' }, // GiB = 2^30 bytes
@@ -12,5 +11,7 @@ export function formatBytes(bytes, system = 'iec', digits = 2) {
   const value = (Number(bytes) / unit.divisor).toFixed(digits);
   return { value, label: unit.label, text: `${value} ${unit.label}` };
 }
-export const groupDigits = (n) => Number(n).toLocaleString('en-US', { maximumFractionDigits: 2 });
+// One formatter for every figure: toLocaleString would build one per call.
+const DIGITS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+export const groupDigits = (n) => DIGITS.format(Number(n));
 export const exactBytes = (n) => `${groupDigits(n)} B`;
