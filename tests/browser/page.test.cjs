@@ -13,9 +13,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const PAGE_URL = pathToFileURL(path.join(ROOT, 'web', 'index.html')).href;
 // The README's screenshot is refreshed only on request (UPDATE_SCREENSHOT=1);
 // ordinary runs write to test-results/ (ignored by git).
-const SCREENSHOT = process.env.UPDATE_SCREENSHOT
-  ? path.join(ROOT, 'docs', 'screenshot.png')
-  : path.join(ROOT, 'test-results', 'screenshot.png');
+const SHOTS = process.env.UPDATE_SCREENSHOT ? path.join(ROOT, 'docs') : path.join(ROOT, 'test-results');
+const SCREENSHOT = path.join(SHOTS, 'screenshot.png');
+const PHONE_SCREENSHOT = path.join(SHOTS, 'screenshot-phone.png');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const WAIT = { timeout: 10000 };
 
@@ -163,6 +163,18 @@ test('screenshot for the README (1280 wide, full page)', async () => {
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
   assert.ok(fs.statSync(SCREENSHOT).size > 10000);
   await page.close();
+});
+
+test('screenshot for the README (390 wide, dark theme, at the results)', async () => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', deviceScaleFactor: 2 });
+  const page = await phone.newPage();
+  await page.goto(`${PAGE_URL}#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&ctx=32768&conc=8&gpu=L40S&n=1`);
+  await page.getByTestId('verdict').waitFor(WAIT);
+  await page.getByTestId('skip-to-results').click();
+  fs.mkdirSync(path.dirname(PHONE_SCREENSHOT), { recursive: true });
+  await page.screenshot({ path: PHONE_SCREENSHOT });
+  assert.ok(fs.statSync(PHONE_SCREENSHOT).size > 10000);
+  await phone.close();
 });
 
 test('no network: every request was a file:// load, and no script error', () => {
