@@ -813,6 +813,7 @@
       this._errors = {};
       this._understood = {};
       this._timer = 0;
+      this._seq = 0;
       this._uid = 0;
       this.scenario = null;
       this.report = null;
@@ -885,7 +886,7 @@
       if (this._urlState) this._readHash(false);
       this._attach();
       this._syncForm();
-      this._update();
+      this._update({ defer: true });
     }
     /** Listens to the page's fragment only where URL state is on. */
     _attach() {
@@ -938,7 +939,9 @@
       return { href: `${base.replace(/#.*$/, "")}#${hash}`, external: true };
     }
     // ---- compute and render -------------------------------------------------
-    _update() {
+    /** Builds the scenario, asks the module, draws the answer. With defer (the
+     *  first estimate), the plan and the chart are computed after the first paint. */
+    _update(options = {}) {
       clearTimeout(this._timer);
       const built = buildScenario(this._state);
       this.scenario = built.scenario || null;
@@ -960,12 +963,35 @@
       else report = call(this._module, "estimate", JSON.stringify(built.scenario));
       this.report = report;
       this._showErrors(report);
+      const seq = ++this._seq;
       if (report.ok) {
         const text = JSON.stringify(built.scenario);
-        this.plan = call(this._module, "plan", text);
-        this.sweep = call(this._module, "sweep", text);
-        this._render(report, this.plan, this.sweep);
+        const planned = () => {
+          if (seq !== this._seq) return;
+          this.plan = call(this._module, "plan", text);
+          this.sweep = call(this._module, "sweep", text);
+          this._renderChart(this.sweep, report);
+          this._renderPlan(this.plan);
+        };
+        this.plan = null;
+        this.sweep = null;
+        this._renderReport(report);
         this._renderedWorkload = workloadOf(this._state);
+        if (options.defer) {
+          let done = false;
+          const once = () => {
+            if (!done) {
+              done = true;
+              planned();
+              this._restoreFocus();
+            }
+          };
+          replace(this._out.plan, this._heading("plan", "Plan"), h("p", { class: "vb-loading", role: "status" }, "Planning…"));
+          requestAnimationFrame(() => setTimeout(once, 0));
+          setTimeout(once, 200);
+        } else {
+          planned();
+        }
       } else {
         this.plan = null;
         this.sweep = null;
@@ -1076,7 +1102,7 @@
       this._banner.hidden = false;
       if (!this._figures.hidden) this._results.classList.add("vb-stale");
     }
-    _render(report, plan, sweep) {
+    _renderReport(report) {
       this._figures.hidden = false;
       this._renderWorked(report);
       this._renderVerdict(report);
@@ -1084,8 +1110,6 @@
       this._renderTable(report);
       this._renderGpus(report);
       this._renderMetrics(report);
-      this._renderChart(sweep, report);
-      this._renderPlan(plan);
     }
     _heading(key, text) {
       return h("h2", { id: this._headingId(key) }, text);

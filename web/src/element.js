@@ -42,6 +42,7 @@ export class VramBudgetElement extends HTMLElement {
     this._errors = {};
     this._understood = {};
     this._timer = 0;
+    this._seq = 0;
     this._uid = 0;
     this.scenario = null;
     this.report = null;
@@ -115,7 +116,7 @@ export class VramBudgetElement extends HTMLElement {
     if (this._urlState) this._readHash(false);
     this._attach();
     this._syncForm();
-    this._update();
+    this._update({ defer: true });
   }
 
   /** Listens to the page's fragment only where URL state is on. */
@@ -172,7 +173,9 @@ export class VramBudgetElement extends HTMLElement {
 
   // ---- compute and render -------------------------------------------------
 
-  _update() {
+  /** Builds the scenario, asks the module, draws the answer. With defer (the
+   *  first estimate), the plan and the chart are computed after the first paint. */
+  _update(options = {}) {
     clearTimeout(this._timer);
     const built = buildScenario(this._state);
     this.scenario = built.scenario || null;
@@ -195,12 +198,30 @@ export class VramBudgetElement extends HTMLElement {
     else report = call(this._module, 'estimate', JSON.stringify(built.scenario));
     this.report = report;
     this._showErrors(report);
+    const seq = ++this._seq;
     if (report.ok) {
       const text = JSON.stringify(built.scenario);
-      this.plan = call(this._module, 'plan', text);
-      this.sweep = call(this._module, 'sweep', text);
-      this._render(report, this.plan, this.sweep);
+      const planned = () => {
+        if (seq !== this._seq) return; // a newer input has been drawn since
+        this.plan = call(this._module, 'plan', text);
+        this.sweep = call(this._module, 'sweep', text);
+        this._renderChart(this.sweep, report);
+        this._renderPlan(this.plan);
+      };
+      this.plan = null;
+      this.sweep = null;
+      this._renderReport(report);
       this._renderedWorkload = workloadOf(this._state);
+      if (options.defer) {
+        // First load: the budget is drawn first; the solvers follow after that paint.
+        let done = false;
+        const once = () => { if (!done) { done = true; planned(); this._restoreFocus(); } };
+        replace(this._out.plan, this._heading('plan', 'Plan'), h('p', { class: 'vb-loading', role: 'status' }, 'Planning\u2026'));
+        requestAnimationFrame(() => setTimeout(once, 0));
+        setTimeout(once, 200);
+      } else {
+        planned();
+      }
     } else {
       this.plan = null;
       this.sweep = null;
@@ -306,7 +327,7 @@ export class VramBudgetElement extends HTMLElement {
     if (!this._figures.hidden) this._results.classList.add('vb-stale');
   }
 
-  _render(report, plan, sweep) {
+  _renderReport(report) {
     this._figures.hidden = false;
     this._renderWorked(report);
     this._renderVerdict(report);
@@ -314,8 +335,6 @@ export class VramBudgetElement extends HTMLElement {
     this._renderTable(report);
     this._renderGpus(report);
     this._renderMetrics(report);
-    this._renderChart(sweep, report);
-    this._renderPlan(plan);
   }
 
   _heading(key, text) {
