@@ -259,3 +259,29 @@ test('scenario JSON: export, import back into the form per workload, and the cop
   assert.match(await page.getByTestId('copy-status').textContent(), /Link copied/);
   await page.close();
 });
+
+test('fit map: context × concurrency from the module\u2019s grid, drawn when opened, marked by symbol and colour', async () => {
+  const page = await openPage(context, '#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&ctx=32768&conc=8&gpu=L40S&n=1');
+  assert.equal(await page.getByTestId('fit-map-table').count(), 0, 'not computed while closed');
+  await page.getByTestId('fit-map').locator('summary').click();
+  const table = page.getByTestId('fit-map-table');
+  await table.waitFor(WAIT);
+  const grid = await page.evaluate(() => JSON.parse(document.querySelector('vram-budget')._module
+    .grid(JSON.stringify(document.querySelector('vram-budget').scenario), 8, 8)));
+  const cells = await table.locator('tbody td').evaluateAll((tds) => tds.map((td) => [td.dataset.fit, td.textContent]));
+  assert.equal(cells.length, grid.contexts.length * grid.concurrencies.length);
+  cells.forEach(([fit, text], k) => {
+    const i = Math.floor(k / grid.concurrencies.length);
+    const j = k % grid.concurrencies.length;
+    assert.equal(fit, grid.concurrencies[j] <= grid.max_fitting_concurrency[i] ? 'yes' : 'no');
+    assert.equal(text[0], fit === 'yes' ? '\u2713' : '\u2717');
+  });
+  assert.ok(cells.some(([f]) => f === 'yes') && cells.some(([f]) => f === 'no'));
+  // It follows the inputs while open.
+  await page.getByTestId('gpu').selectOption('H200');
+  await page.waitForFunction(() => $vb('[data-testid=fit-map-table] caption').textContent.includes('usable')
+    && document.querySelector('vram-budget').scenario.hardware.gpu === 'H200', null, WAIT);
+  const after = await table.locator('tbody td[data-fit=yes]').count();
+  assert.ok(after > cells.filter(([f]) => f === 'yes').length, 'a larger card fits more pairs');
+  await page.close();
+});

@@ -207,6 +207,8 @@ export class VramBudgetElement extends HTMLElement {
         this.sweep = call(this._module, 'sweep', text);
         this._renderChart(this.sweep, report);
         this._renderPlan(this.plan);
+        this._plannedText = text;
+        this._renderGrid();
       };
       this.plan = null;
       this.sweep = null;

@@ -272,6 +272,8 @@ export class FormMethods {
         gpus: h('section', { 'aria-labelledby': hid('gpus'), 'data-testid': 'per-gpu' }),
         metrics: h('section', { 'aria-labelledby': hid('metrics') }),
         chart: h('section', { 'aria-labelledby': hid('chart') }),
+        grid: h('details', { class: 'vb-grid-map', 'data-testid': 'fit-map',
+          ontoggle: (e) => { if (e.target.open) this._renderGrid(); } }),
         plan: h('section', { 'aria-labelledby': hid('plan'), 'data-testid': 'plan' }),
       };
       this._banner = h('div', { class: 'vb-banner', role: 'alert', hidden: true, 'data-testid': 'error-banner' });

@@ -13,9 +13,9 @@ export function loadModule() {
   return modulePromise;
 }
 /** Calls a module function and parses its JSON; never throws. */
-export function call(module, fn, arg) {
+export function call(module, fn, ...args) {
   try {
-    return JSON.parse(arg === undefined ? module[fn]() : module[fn](arg));
+    return JSON.parse(module[fn](...args));
   } catch (e) {
     return { ok: false, error: { path: '', message: `${fn}() failed: ${e.message}` } };
   }

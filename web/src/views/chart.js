@@ -2,6 +2,7 @@
 
 import { h, s, append, replace } from '../dom.js';
 import { formatBytes, groupDigits, exactBytes } from '../format.js';
+import { call } from '../module.js';
 
 export class ChartView {
     _renderChart(sweep, report) {
@@ -54,4 +55,37 @@ export class ChartView {
         h('p', { class: 'vb-help' }, 'Filled points fit under the usable line; hollow red points do not.'));
     }
 
+  /** Context × concurrency: which pairs fit (the module's grid), drawn only
+   *  while its section is open, since it costs a few milliseconds. */
+  _renderGrid() {
+    const out = this._out.grid;
+    const summary = h('summary', {}, 'Fit map: context \u00d7 concurrency');
+    if (!out.open || !this._plannedText) {
+      replace(out, summary);
+      return;
+    }
+    const grid = call(this._module, 'grid', this._plannedText, 8, 8);
+    if (!grid.ok) {
+      replace(out, summary, h('p', { class: 'vb-field-error' }, `${grid.error.path} ${grid.error.message}`));
+      return;
+    }
+    const n = grid.concurrencies.length;
+    const rows = grid.contexts.map((ctx, i) => h('tr', {},
+      h('th', { scope: 'row', class: 'vb-num' }, groupDigits(ctx)),
+      grid.concurrencies.map((conc, j) => {
+        const total = grid.totals[j * grid.contexts.length + i];
+        const fits = conc <= grid.max_fitting_concurrency[i];
+        return h('td', { class: `vb-num ${fits ? 'vb-cell-fit' : 'vb-cell-short'}`, 'data-fit': fits ? 'yes' : 'no',
+          title: total === null ? 'beyond any real system' : `${groupDigits(ctx)} tokens \u00d7 ${conc}: ${exactBytes(total)}` },
+        fits ? '\u2713 ' : '\u2717 ', total === null ? '\u2014' : formatBytes(total).value);
+      })));
+    replace(out, summary,
+      h('div', { class: 'vb-scroll', tabindex: '0', role: 'region', 'aria-label': 'Fit map (scrollable table)' },
+        h('table', { class: 'vb-table vb-map', 'data-testid': 'fit-map-table' },
+          h('caption', { class: 'vb-help' }, `Per-GPU total in ${formatBytes(0).label} for each context (rows) and number of concurrent sequences (columns); \u2713 fits in ${formatBytes(grid.usable_bytes).text} usable, \u2717 does not.`),
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'context'),
+            grid.concurrencies.map((c) => h('th', { scope: 'col', class: 'vb-num' }, `\u00d7${c}`)))),
+          h('tbody', {}, rows))),
+      h('p', { class: 'vb-help' }, `Most sequences that fit at each context: ${grid.contexts.map((c, i) => `${groupDigits(c)}: ${grid.max_fitting_concurrency[i]}${grid.max_fitting_concurrency[i] >= grid.concurrencies[n - 1] ? '+' : ''}`).join(', ')}.`));
+  }
 }
