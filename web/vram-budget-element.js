@@ -1066,7 +1066,7 @@
         return;
       }
       const path = error.path || "";
-      if (path === "/workload") {
+      if (path === "/workload" && core.workloads.includes(workloadOf(this._state))) {
         const [name] = WORKLOAD_TEXT[workloadOf(this._state)] || [workloadOf(this._state)];
         replace(
           this._notice,

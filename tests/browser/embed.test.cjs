@@ -154,3 +154,31 @@ test('no script error and no request outside the files', () => {
   assert.deepEqual(context.pageErrors, []);
   assert.deepEqual(context.requests.filter((u) => !u.startsWith('file://')), []);
 });
+
+test('config and gpu-memory attributes; an unknown workload or link version is an error, not a notice', async () => {
+  const page = await openHost();
+  const cfg = { model_type: 'llama', hidden_size: 2048, intermediate_size: 8192, num_hidden_layers: 16,
+    num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256, max_position_embeddings: 8192, torch_dtype: 'bfloat16' };
+  await page.evaluate((c) => {
+    const el = document.getElementById('first');
+    el.removeAttribute('source');
+    el.setAttribute('source', 'config');
+    el.setAttribute('config', JSON.stringify(c));
+    el.setAttribute('gpu-memory', '16 GiB');
+  }, cfg);
+  await waitScenario(page, 'first', (s) => s.model.config && s.model.config.hidden_size === 2048 && s.hardware.gpu.memory_bytes === 16 * 2 ** 30);
+  await page.waitForFunction(() => document.getElementById('first').report.ok, null, WAIT);
+
+  await page.evaluate(() => document.getElementById('first').setAttribute('workload', 'cooking'));
+  const err = page.locator('#first').getByTestId('error-banner');
+  await err.waitFor({ state: 'visible', ...WAIT });
+  assert.match(await err.textContent(), /\/workload.*cooking/);
+  assert.equal(await page.locator('#first').getByTestId('notice').isVisible(), false);
+  await page.close();
+
+  const standalone = await context.newPage();
+  await standalone.goto(`${pathToFileURL(path.join(WEB, 'index.html')).href}#v=9&src=params&params=1`);
+  await standalone.waitForFunction(() => document.querySelector('vram-budget')?.report, null, WAIT);
+  assert.match(await standalone.locator('vram-budget .vb-form > .vb-field-error').first().textContent(), /state version v=9/);
+  await standalone.close();
+});

@@ -301,7 +301,8 @@ export class VramBudgetElement extends HTMLElement {
       return;
     }
     const path = error.path || '';
-    if (path === '/workload') {
+    // A workload the module reads but does not estimate is a notice; an unknown one is an input error.
+    if (path === '/workload' && core.workloads.includes(workloadOf(this._state))) {
       // The workload is valid but the module does not estimate it: say so, keep the scenario.
       const [name] = WORKLOAD_TEXT[workloadOf(this._state)] || [workloadOf(this._state)];
       replace(this._notice,
