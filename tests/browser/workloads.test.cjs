@@ -285,3 +285,26 @@ test('fit map: context × concurrency from the module\u2019s grid, drawn when op
   assert.ok(after > cells.filter(([f]) => f === 'yes').length, 'a larger card fits more pairs');
   await page.close();
 });
+
+test('every input of every workload has a label and a one-line explanation', async () => {
+  const page = await openPage(context, '#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&engine=llama.cpp');
+  for (const w of ['inference', 'training', 'image', 'video']) {
+    await page.getByTestId(`workload-${w}`).check();
+    for (const more of await page.locator('details.vb-more').all()) {
+      if (await more.isVisible() && !(await more.evaluate((d) => d.open))) await more.locator('summary').click();
+    }
+    const fields = await page.locator('.vb-form .vb-field').evaluateAll((fs) => fs
+      .filter((f) => f.offsetParent !== null)
+      .map((f) => ({ key: f.dataset.field, label: f.querySelector('label')?.textContent.trim() || '',
+        help: f.querySelector('.vb-help')?.textContent.trim() || '' })));
+    assert.ok(fields.length >= 8, `${w}: ${fields.length} inputs`);
+    for (const f of fields) {
+      assert.ok(f.label.length > 2, `${w}/${f.key}: no label`);
+      assert.ok(f.help.length > 10, `${w}/${f.key}: no explanation`);
+    }
+    // Labels are distinct within a workload, so every control has its own name.
+    const labels = fields.map((f) => f.label);
+    assert.equal(new Set(labels).size, labels.length, `${w}: ${labels}`);
+  }
+  await page.close();
+});
