@@ -828,11 +828,14 @@
     connectedCallback() {
       if (this._started) return;
       this._started = true;
-      for (const [attr, key] of Object.entries(ATTRIBUTES)) {
-        if (this.hasAttribute(attr)) this._state[key] = this.getAttribute(attr);
+      if (!this._attributesRead) {
+        this._attributesRead = true;
+        for (const [attr, key] of Object.entries(ATTRIBUTES)) {
+          if (this.hasAttribute(attr)) this._state[key] = this.getAttribute(attr);
+        }
+        if (this.getAttribute("model") && !this.hasAttribute("source")) this._state.src = "catalog";
+        if (this.getAttribute("config") && !this.hasAttribute("source")) this._state.src = "config";
       }
-      if (this.getAttribute("model") && !this.hasAttribute("source")) this._state.src = "catalog";
-      if (this.getAttribute("config") && !this.hasAttribute("source")) this._state.src = "config";
       if (!this._module) replace(this._root, h("p", { class: "vb-loading", role: "status" }, "Loading the estimator…"));
       loadModule().then(
         (module) => {

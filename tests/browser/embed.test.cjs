@@ -182,3 +182,20 @@ test('config and gpu-memory attributes; an unknown workload or link version is a
   assert.match(await standalone.locator('vram-budget .vb-form > .vb-field-error').first().textContent(), /state version v=9/);
   await standalone.close();
 });
+
+test('moved in the host\u2019s DOM, an instance keeps its state and answers again', async () => {
+  const page = await openHost();
+  await page.locator('#second').getByTestId('context').fill('4096');
+  await waitScenario(page, 'second', (s) => s.inference.context === 4096);
+  await page.evaluate(() => {
+    const el = document.getElementById('second');
+    const box = document.createElement('div');
+    document.body.prepend(box);
+    box.append(el); // disconnected, then connected again
+  });
+  await page.evaluate(() => document.getElementById('second').setAttribute('concurrency', '3'));
+  await waitScenario(page, 'second', (s) => s.inference.context === 4096 && s.inference.concurrency === 3);
+  assert.ok(await page.locator('#second').getByTestId('verdict').isVisible());
+  assert.equal(await page.locator('#second').locator('.vb-layout').count(), 1, 'drawn once');
+  await page.close();
+});
