@@ -1283,8 +1283,37 @@
       return field;
     }
     _buildForm() {
-      const cat = this._catalog;
       const form = h("form", { class: "vb-form", "aria-label": "Scenario", onsubmit: (e) => e.preventDefault() });
+      const runtimeSet = this._runtimeSet();
+      const trainingSet = this._blockSet("training", "Fine-tuning", TRAINING_FIELDS);
+      const generationSet = this._blockSet("generation", "Generation", GENERATION_FIELDS);
+      this._blockSets = { inference: runtimeSet, training: trainingSet, generation: generationSet };
+      this._generalError = h("p", { class: "vb-field-error", role: "alert", hidden: true });
+      this._skip = h("a", {
+        class: "vb-skip",
+        href: "#",
+        "data-testid": "skip-to-results",
+        onclick: (e) => {
+          e.preventDefault();
+          this._results.scrollIntoView();
+          this._results.focus();
+        }
+      }, "Skip to the results");
+      append(form, [
+        this._skip,
+        this._generalError,
+        this._workloadSet(),
+        this._modelSet(),
+        runtimeSet,
+        trainingSet,
+        generationSet,
+        this._hardwareSet(),
+        this._shareBlock()
+      ]);
+      replace(this._root, h("div", { class: "vb-layout" }, form, this._outputs()));
+    }
+    /** The workload choice, from the workloads the module reads. */
+    _workloadSet() {
       const wlLegend = this._newId("wl-legend");
       this._workloadRadios = h(
         "div",
@@ -1311,6 +1340,11 @@
       );
       this._errors.wl = h("p", { class: "vb-field-error", role: "alert", hidden: true });
       wlSet.append(this._errors.wl);
+      return wlSet;
+    }
+    /** The model: catalog type-ahead, parameter count or config.json; a pipeline id for image and video. */
+    _modelSet() {
+      const cat = this._catalog;
       const srcLegend = this._newId("src-legend");
       const sources = [["catalog", "Catalog model"], ["params", "Parameter count"], ["config", "Paste config.json"]];
       this._radios = h(
@@ -1376,6 +1410,11 @@
           "How the weights are stored: the checkpoint’s own format, or a quantized one."
         )
       );
+      return modelSet;
+    }
+    /** The inference runtime: engine, context, concurrency, KV cache, parallelism, vLLM and llama.cpp settings. */
+    _runtimeSet() {
+      const cat = this._catalog;
       const runtimeSet = h(
         "fieldset",
         { "data-block": "inference" },
@@ -1468,7 +1507,11 @@
         )
       );
       this._fields.sm.setAttribute("data-testid", "split-mode");
-      const blockSet = (block, legend, fields) => h(
+      return runtimeSet;
+    }
+    /** A training or generation block: the everyday inputs first, parallelism and switches under "More settings". */
+    _blockSet(block, legend, fields) {
+      return h(
         "fieldset",
         { "data-block": block, "data-testid": `${block}-fields` },
         h("legend", {}, legend),
@@ -1480,9 +1523,10 @@
           fields.filter((f) => f.advanced).map((f) => this._blockField(f))
         )
       );
-      const trainingSet = blockSet("training", "Fine-tuning", TRAINING_FIELDS);
-      const generationSet = blockSet("generation", "Generation", GENERATION_FIELDS);
-      this._blockSets = { inference: runtimeSet, training: trainingSet, generation: generationSet };
+    }
+    /** The hardware: a catalog GPU or a custom memory size, the count and the headroom. */
+    _hardwareSet() {
+      const cat = this._catalog;
       const hwSet = h(
         "fieldset",
         {},
@@ -1515,28 +1559,13 @@
           )
         )
       );
-      this._generalError = h("p", { class: "vb-field-error", role: "alert", hidden: true });
+      return hwSet;
+    }
+    /** The link, Copy link, and the scenario JSON with its import. */
+    _shareBlock() {
       this._permalink = h("a", { class: "vb-permalink", "data-testid": "permalink" }, "Link to this estimate");
       this._scenarioPre = h("pre", { class: "vb-code", "data-testid": "scenario-json" });
-      this._skip = h("a", {
-        class: "vb-skip",
-        href: "#",
-        "data-testid": "skip-to-results",
-        onclick: (e) => {
-          e.preventDefault();
-          this._results.scrollIntoView();
-          this._results.focus();
-        }
-      }, "Skip to the results");
-      append(form, [
-        this._skip,
-        this._generalError,
-        wlSet,
-        modelSet,
-        runtimeSet,
-        trainingSet,
-        generationSet,
-        hwSet,
+      return [
         h(
           "p",
           { class: "vb-share" },
@@ -1564,7 +1593,10 @@
           h("button", { type: "button", class: "vb-apply", "data-testid": "import-load", onclick: () => this._importScenario() }, "Load"),
           this._importStatus = h("p", { class: "vb-help", role: "status", "data-testid": "import-status" })
         )
-      ]);
+      ];
+    }
+    /** The results column: the banner, the notice and the figures' sections. */
+    _outputs() {
       const hid = (k) => this._headingId(k);
       this._out = {
         worked: h("section", { class: "vb-worked", "aria-labelledby": hid("worked") }),
@@ -1587,7 +1619,7 @@
       this._notice = h("div", { class: "vb-notice", hidden: true, "data-testid": "notice", role: "status" });
       this._figures = h("div", { class: "vb-figures", hidden: true }, Object.values(this._out));
       this._results = h("div", { class: "vb-results", "data-testid": "results", tabindex: "-1", "aria-label": "Results" }, this._banner, this._notice, this._figures);
-      replace(this._root, h("div", { class: "vb-layout" }, form, this._results));
+      return this._results;
     }
     _headingId(key) {
       if (!this._headingIds) this._headingIds = {};
