@@ -671,6 +671,21 @@
     if (f.kind === "map" && v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${k}=${x}`).join(", ");
     return typeof v === "object" ? null : String(v);
   }
+  function inferenceToState(inf, st, take) {
+    take(inf, "/inference", ["engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel", "vllm", "llama_cpp"]);
+    const simple = { engine: "engine", context: "context", concurrency: "concurrency", kv_cache_dtype: "kv", tensor_parallel: "tp" };
+    for (const [field, key] of Object.entries(simple)) if (inf[field] !== void 0) st[key] = String(inf[field]);
+    if (inf.vllm) {
+      take(inf.vllm, "/inference/vllm", ["gpu_memory_utilization"]);
+      if (inf.vllm.gpu_memory_utilization !== void 0) st.gmu = String(inf.vllm.gpu_memory_utilization);
+    }
+    const lc = inf.llama_cpp || {};
+    take(lc, "/inference/llama_cpp", ["n_gpu_layers", "split_mode", "tensor_split", "main_gpu"]);
+    if (lc.n_gpu_layers !== void 0) st.ngl = String(lc.n_gpu_layers);
+    if (lc.split_mode !== void 0) st.sm = String(lc.split_mode);
+    if (lc.tensor_split !== void 0) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(",") : String(lc.tensor_split);
+    if (lc.main_gpu !== void 0) st.mg = String(lc.main_gpu);
+  }
   function scenarioToState(sc, defaults) {
     if (!sc || typeof sc !== "object" || Array.isArray(sc)) return { error: "a scenario is a JSON object" };
     const st = { ...defaults, model: defaults.model };
@@ -706,20 +721,7 @@
     if (typeof sc.headroom === "number") st.headroom = String(Number((sc.headroom * 100).toPrecision(12)));
     const block = blockOf(st);
     if (block === "inference") {
-      const inf = sc.inference || {};
-      take(inf, "/inference", ["engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel", "vllm", "llama_cpp"]);
-      const simple = { engine: "engine", context: "context", concurrency: "concurrency", kv_cache_dtype: "kv", tensor_parallel: "tp" };
-      for (const [field, key] of Object.entries(simple)) if (inf[field] !== void 0) st[key] = String(inf[field]);
-      if (inf.vllm) {
-        take(inf.vllm, "/inference/vllm", ["gpu_memory_utilization"]);
-        if (inf.vllm.gpu_memory_utilization !== void 0) st.gmu = String(inf.vllm.gpu_memory_utilization);
-      }
-      const lc = inf.llama_cpp || {};
-      take(lc, "/inference/llama_cpp", ["n_gpu_layers", "split_mode", "tensor_split", "main_gpu"]);
-      if (lc.n_gpu_layers !== void 0) st.ngl = String(lc.n_gpu_layers);
-      if (lc.split_mode !== void 0) st.sm = String(lc.split_mode);
-      if (lc.tensor_split !== void 0) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(",") : String(lc.tensor_split);
-      if (lc.main_gpu !== void 0) st.mg = String(lc.main_gpu);
+      inferenceToState(sc.inference || {}, st, take);
     } else {
       const b = sc[block] || {};
       const fields = blockFields(st);

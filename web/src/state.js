@@ -253,6 +253,23 @@ function fieldText(f, v) {
   return typeof v === 'object' ? null : String(v);
 }
 
+/** The inference block's values → the state's inputs. */
+function inferenceToState(inf, st, take) {
+  take(inf, '/inference', ['engine', 'context', 'concurrency', 'kv_cache_dtype', 'tensor_parallel', 'vllm', 'llama_cpp']);
+  const simple = { engine: 'engine', context: 'context', concurrency: 'concurrency', kv_cache_dtype: 'kv', tensor_parallel: 'tp' };
+  for (const [field, key] of Object.entries(simple)) if (inf[field] !== undefined) st[key] = String(inf[field]);
+  if (inf.vllm) {
+    take(inf.vllm, '/inference/vllm', ['gpu_memory_utilization']);
+    if (inf.vllm.gpu_memory_utilization !== undefined) st.gmu = String(inf.vllm.gpu_memory_utilization);
+  }
+  const lc = inf.llama_cpp || {};
+  take(lc, '/inference/llama_cpp', ['n_gpu_layers', 'split_mode', 'tensor_split', 'main_gpu']);
+  if (lc.n_gpu_layers !== undefined) st.ngl = String(lc.n_gpu_layers);
+  if (lc.split_mode !== undefined) st.sm = String(lc.split_mode);
+  if (lc.tensor_split !== undefined) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(',') : String(lc.tensor_split);
+  if (lc.main_gpu !== undefined) st.mg = String(lc.main_gpu);
+}
+
 /**
  * A scenario (CONTRACT v1, e.g. one exported here or written for the
  * command-line tool) → {state, ignored: [paths the form has no input for]}
@@ -294,20 +311,7 @@ export function scenarioToState(sc, defaults) {
   if (typeof sc.headroom === 'number') st.headroom = String(Number((sc.headroom * 100).toPrecision(12)));
   const block = blockOf(st);
   if (block === 'inference') {
-    const inf = sc.inference || {};
-    take(inf, '/inference', ['engine', 'context', 'concurrency', 'kv_cache_dtype', 'tensor_parallel', 'vllm', 'llama_cpp']);
-    const simple = { engine: 'engine', context: 'context', concurrency: 'concurrency', kv_cache_dtype: 'kv', tensor_parallel: 'tp' };
-    for (const [field, key] of Object.entries(simple)) if (inf[field] !== undefined) st[key] = String(inf[field]);
-    if (inf.vllm) {
-      take(inf.vllm, '/inference/vllm', ['gpu_memory_utilization']);
-      if (inf.vllm.gpu_memory_utilization !== undefined) st.gmu = String(inf.vllm.gpu_memory_utilization);
-    }
-    const lc = inf.llama_cpp || {};
-    take(lc, '/inference/llama_cpp', ['n_gpu_layers', 'split_mode', 'tensor_split', 'main_gpu']);
-    if (lc.n_gpu_layers !== undefined) st.ngl = String(lc.n_gpu_layers);
-    if (lc.split_mode !== undefined) st.sm = String(lc.split_mode);
-    if (lc.tensor_split !== undefined) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(',') : String(lc.tensor_split);
-    if (lc.main_gpu !== undefined) st.mg = String(lc.main_gpu);
+    inferenceToState(sc.inference || {}, st, take);
   } else {
     const b = sc[block] || {};
     const fields = blockFields(st);
