@@ -4,9 +4,10 @@
  * Presentation only. Every number shown comes from the WebAssembly module's
  * JSON (estimate, plan, sweep, catalog; see wasm/vram-budget.d.ts). This file
  * builds a scenario (CONTRACT v1 section 1) from the inputs, hands it to the
- * module, and draws what comes back. Bytes are only *formatted* here, with one
- * helper (formatBytes) that returns value and unit label together:
- * GiB = 2^30 bytes, GB = 10^9 bytes.
+ * module, and draws what comes back, whatever the workload: the report's
+ * components and metrics are drawn generically. Bytes are only *formatted*
+ * here, with one helper (formatBytes) that returns value and unit label
+ * together: GiB = 2^30 bytes, GB = 10^9 bytes.
  *
  * Load (classic scripts, work from file://):
  *   <script src="vram-budget.js"></script>            defines createVramBudget
@@ -14,55 +15,56 @@
  *
  * Markup:
  *   <vram-budget></vram-budget>
- *   <vram-budget source="catalog" model="Qwen/Qwen3-8B" context="8192"
- *                engine="llama.cpp" gpu="RTX-4090" no-url-state></vram-budget>
+ *   <vram-budget workload="training" model="Qwen/Qwen3-8B" training-method="lora"
+ *                training-seq-len="4k" gpu="RTX-4090" no-url-state></vram-budget>
  *
- * Attributes (initial values; the URL fragment wins when it holds a state):
- *   source (catalog | params | config), model, params, weights, engine, context,
- *   concurrency, kv-cache-dtype, tensor-parallel, gpu, gpu-count,
- *   headroom (percent), gpu-memory-utilization, and for llama.cpp
- *   n-gpu-layers, split-mode (layer | row | none), tensor-split ("3,1"),
- *   main-gpu; no-url-state (boolean: do not read or write location.hash).
+ * The element renders into an open shadow root with its own styles: the host
+ * page is not restyled, and ids inside one instance never clash with another.
  *
- * URL state: location.hash = "#v=1&src=params&params=13000000000&w=bf16&..."
- *   (URLSearchParams; keys in HASH_KEYS below). A link reproduces the estimate.
+ * Attributes (initial values; the URL fragment wins when it holds a state).
+ * Every one is observed: setting it changes the input, removing it returns the
+ * input to its default.
+ *   workload (inference | training | image | video), source (catalog | params
+ *   | config), model, params, config (config.json text), pipeline (image and
+ *   video), weights, gpu, gpu-count, gpu-memory (a custom card, e.g. "24 GB"),
+ *   headroom (percent);
+ *   inference: engine, context, concurrency, kv-cache-dtype, tensor-parallel,
+ *   gpu-memory-utilization, n-gpu-layers, split-mode, tensor-split, main-gpu;
+ *   training: training-<field> for each CONTRACT `training` field with "_"
+ *   written "-" (training-method, training-seq-len, training-lora-rank, ...);
+ *   image / video: generation-<field> likewise (generation-width, ...);
+ *   no-url-state (boolean: never read or write the page's location.hash);
+ *   page-url (where "Link to this estimate" points when no-url-state is set;
+ *   default: index.html beside this script).
+ *
+ * Number inputs take plain numbers or short forms, and say what they read:
+ *   tokens "32k" = 32,000 and "32K" = 32,768 (vLLM's convention: lower-case
+ *   decimal, upper-case binary), parameters "7B" = 7,000,000,000, "1.5e9",
+ *   bytes "24 GB" = 24·10^9 B, "24 GiB" = 24·2^30 B.
+ *
+ * URL state: location.hash = "#v=1&wl=training&src=catalog&model=...&method=lora"
+ *   (URLSearchParams; keys in the FIELDS table). Only the keys of the chosen
+ *   workload are written. A link reproduces the estimate.
  *
  * Events:
- *   estimate-change  bubbling CustomEvent; detail = the report object
+ *   estimate-change  bubbling, composed CustomEvent; detail = the report object
  *                    ({ok:true, components, ...} or {ok:false, error}).
  *
- * Properties: scenario (the scenario object last sent), report, plan, sweep.
+ * Properties: scenario (the scenario object last built), report, plan, sweep.
  *
- * CSS custom properties (see style.css):
- *   --vb-accent  accent colour (default #2557a7)
- *   --vb-ok      colour of "fits" (default #1b7f3b)
- *   --vb-bad     colour of "does not fit" and errors (default #b42318)
- *   --vb-muted   secondary text (default #5b6470)
+ * CSS custom properties (set them on the element):
+ *   --vb-accent  accent colour          --vb-ok   colour of "fits"
+ *   --vb-bad     "does not fit", errors --vb-muted secondary text
+ *   --vb-bg, --vb-fg, --vb-line, --vb-bg-soft  surfaces (light and dark themes
+ *   follow the system's prefers-color-scheme)
  */
-(function () {
-  'use strict';
+// Built from web/src/ by web/build.cjs (esbuild); edit the sources, not this file.
+(() => {
+  // web/src/styles.css
+  var styles_default = '/* <vram-budget>: styles of the shadow root (imported as text by element.js). */\n:host {\n  display: block; container-type: inline-size;\n  --vb-accent: #2557a7; --vb-ok: #1b7f3b; --vb-bad: #b42318; --vb-warn: #8a4b00;\n  --vb-muted: #5b6470; --vb-line: #d9dde3; --vb-bg-soft: #f5f7fa;\n  --vb-bg: #ffffff; --vb-fg: #1d2430; --vb-field-border: #8a93a0;\n  --vb-ok-bg: #f1faf3; --vb-bad-bg: #fff6f5; --vb-path-bg: #fde8e6; --vb-hatch: #e7eaee;\n  color: var(--vb-fg); background: var(--vb-bg);\n  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif;\n  color-scheme: light;\n}\n@media (prefers-color-scheme: dark) {\n  :host {\n    --vb-accent: #8cb4ff; --vb-ok: #5fd38a; --vb-bad: #ff8f80; --vb-warn: #f2b45c;\n    --vb-muted: #a9b1bd; --vb-line: #38414e; --vb-bg-soft: #1d232c;\n    --vb-bg: #14181f; --vb-fg: #e6e9ef; --vb-field-border: #6b7585;\n    --vb-ok-bg: #12261a; --vb-bad-bg: #2c1715; --vb-path-bg: #3a1d1a; --vb-hatch: #2a313c;\n    color-scheme: dark;\n  }\n}\n* { box-sizing: border-box; }\n[hidden] { display: none !important; }\ncode, pre, .vb-formula, .vb-formula-line {\n  font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace;\n}\ncode { font-size: 0.92em; }\n\n.vb-layout { display: grid; grid-template-columns: 340px minmax(0, 1fr); gap: 28px; align-items: start; }\n.vb-form { position: sticky; top: 12px; max-height: calc(100vh - 24px); overflow-y: auto; padding-right: 4px; }\n@container (max-width: 900px) {\n  .vb-layout { grid-template-columns: minmax(0, 1fr); }\n  .vb-form { position: static; max-height: none; overflow: visible; padding-right: 0; }\n}\n.vb-form fieldset { border: 1px solid var(--vb-line); border-radius: 8px; margin: 0 0 14px; padding: 10px 14px 6px; min-width: 0; }\n.vb-form legend { font-weight: 600; padding: 0 6px; }\n.vb-field { margin: 0 0 10px; position: relative; min-width: 0; }\n.vb-field label, .vb-label { display: block; font-size: 13px; font-weight: 600; margin-bottom: 3px; }\n.vb-field input, .vb-field select, .vb-field textarea {\n  width: 100%; max-width: 100%; font: inherit; font-size: 14px; padding: 5px 7px; color: inherit;\n  border: 1px solid var(--vb-field-border); border-radius: 5px; background: var(--vb-bg);\n}\n.vb-field textarea { font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 12px; }\n.vb-field input:focus, .vb-field select:focus, .vb-field textarea:focus, button:focus-visible, a:focus-visible, [tabindex="-1"]:focus {\n  outline: 2px solid var(--vb-accent); outline-offset: 1px;\n}\n.vb-field [aria-invalid="true"] { border-color: var(--vb-bad); background: var(--vb-bad-bg); }\n.vb-row { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 10px; }\n.vb-radios { display: flex; flex-wrap: wrap; gap: 4px 12px; margin: 2px 0 8px; font-size: 14px; }\n.vb-radio { cursor: pointer; }\n.vb-workloads { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px; margin: 2px 0 8px; }\n.vb-workloads label { display: flex; gap: 6px; align-items: center; border: 1px solid var(--vb-line); border-radius: 6px; padding: 5px 8px; cursor: pointer; font-size: 14px; }\n.vb-workloads label:has(input:checked) { border-color: var(--vb-accent); box-shadow: inset 0 0 0 1px var(--vb-accent); font-weight: 600; }\n.vb-help { color: var(--vb-muted); font-size: 12.5px; margin: 3px 0 0; }\n.vb-understood { color: var(--vb-fg); font-size: 12.5px; margin: 3px 0 0; font-variant-numeric: tabular-nums; }\n.vb-field-error { color: var(--vb-bad); font-size: 13px; margin: 4px 0 0; }\n.vb-path { background: var(--vb-path-bg); color: var(--vb-bad); padding: 0 4px; border-radius: 3px; }\n.vb-permalink { color: var(--vb-accent); font-size: 14px; }\n.vb-code { font-size: 12px; background: var(--vb-bg-soft); padding: 8px; border-radius: 6px; overflow: auto; max-height: 300px; margin: 6px 0; }\ndetails summary { cursor: pointer; font-size: 14px; color: var(--vb-accent); }\na { color: var(--vb-accent); }\n\n/* model type-ahead */\n.vb-listbox {\n  position: absolute; z-index: 5; left: 0; right: 0; top: 100%; margin: 2px 0 0; padding: 4px 0; list-style: none;\n  max-height: 280px; overflow-y: auto; background: var(--vb-bg); border: 1px solid var(--vb-field-border);\n  border-radius: 6px; box-shadow: 0 6px 18px rgba(0, 0, 0, 0.18); font-size: 13.5px;\n}\n.vb-listbox li { padding: 4px 10px; cursor: pointer; display: flex; justify-content: space-between; gap: 8px; }\n.vb-listbox li span { color: var(--vb-muted); white-space: nowrap; font-size: 12.5px; }\n.vb-listbox li[aria-selected="true"] { background: var(--vb-accent); color: var(--vb-bg); }\n.vb-listbox li[aria-selected="true"] span { color: var(--vb-bg); }\n.vb-listbox .vb-empty { color: var(--vb-muted); cursor: default; }\n\n/* results */\n.vb-results { min-width: 0; }\n.vb-results h2 { font-size: 18px; margin: 22px 0 8px; }\n.vb-results h3 { font-size: 15px; margin: 16px 0 6px; }\n.vb-results section:first-of-type h2 { margin-top: 0; }\n.vb-stale section { opacity: 0.45; }\n.vb-banner { border: 1px solid var(--vb-bad); background: var(--vb-bad-bg); color: var(--vb-bad); border-radius: 8px; padding: 8px 12px; margin-bottom: 12px; overflow-wrap: anywhere; }\n.vb-notice { border: 1px solid var(--vb-line); border-left: 4px solid var(--vb-accent); background: var(--vb-bg-soft); border-radius: 0 8px 8px 0; padding: 10px 14px; margin-bottom: 12px; overflow-wrap: anywhere; }\n.vb-notice h2 { margin: 0 0 6px !important; font-size: 17px; }\n.vb-notice p { margin: 0 0 6px; }\n.vb-pending { color: var(--vb-muted); }\n\n.vb-formula-line {\n  font-size: 17px; background: var(--vb-bg-soft); border-left: 4px solid var(--vb-accent);\n  padding: 10px 14px; margin: 0; border-radius: 0 6px 6px 0; overflow-wrap: anywhere;\n}\n@container (max-width: 480px) { .vb-formula-line { font-size: 14px; } }\n\n.vb-verdict { border-radius: 8px; padding: 10px 14px; margin-top: 16px; border: 1px solid var(--vb-line); overflow-wrap: anywhere; }\n.vb-verdict.vb-fits { border-color: var(--vb-ok); background: var(--vb-ok-bg); }\n.vb-verdict.vb-short { border-color: var(--vb-bad); background: var(--vb-bad-bg); }\n.vb-verdict-line { margin: 0; font-size: 16px; }\n.vb-fits .vb-verdict-line strong { color: var(--vb-ok); }\n.vb-short .vb-verdict-line strong { color: var(--vb-bad); }\n.vb-warnings { margin: 6px 0 0; padding-left: 20px; color: var(--vb-warn); }\n.vb-defaults { margin: 6px 0 0; font-size: 13px; color: var(--vb-muted); }\n.vb-defaults code { background: var(--vb-bg); border: 1px solid var(--vb-line); border-radius: 3px; padding: 0 3px; }\n\n.vb-bar-track { position: relative; height: 44px; margin: 30px 0 28px; }\n.vb-bar-capacity { position: absolute; top: 0; bottom: 0; left: 0; background: var(--vb-bg-soft); border: 1px solid var(--vb-field-border); border-radius: 4px; }\n.vb-bar-headroom { position: absolute; top: 0; bottom: 0;\n  background: repeating-linear-gradient(45deg, var(--vb-hatch), var(--vb-hatch) 5px, var(--vb-bg-soft) 5px, var(--vb-bg-soft) 10px); }\n.vb-bar-seg { position: absolute; top: 4px; bottom: 4px; border-right: 1px solid var(--vb-bg);\n  color: #fff; font-size: 12px; overflow: hidden; white-space: nowrap; display: flex; align-items: center; }\n.vb-bar-seg span { padding: 0 6px; text-shadow: 0 1px 1px rgba(0, 0, 0, 0.45); overflow: hidden; text-overflow: ellipsis; }\n.vb-bar-line { position: absolute; top: -22px; bottom: -4px; border-left: 2px dashed var(--vb-fg); }\n.vb-bar-line span { position: absolute; top: 0; font-size: 12px; white-space: nowrap; }\n.vb-bar-line.vb-usable span { right: 4px; }\n.vb-bar-line.vb-cap { top: -4px; bottom: -22px; border-left: 2px solid var(--vb-muted); }\n.vb-bar-line.vb-cap span { top: auto; bottom: 0; right: 4px; color: var(--vb-muted); }\n.vb-legend { list-style: none; display: flex; flex-wrap: wrap; gap: 4px 16px; padding: 0; margin: 6px 0 0; font-size: 13px; }\n.vb-swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 6px; vertical-align: -1px; }\n.vb-swatch-headroom { background: repeating-linear-gradient(45deg, var(--vb-muted), var(--vb-muted) 3px, var(--vb-bg-soft) 3px, var(--vb-bg-soft) 6px); }\n\n.vb-scroll { overflow-x: auto; max-width: 100%; }\n.vb-table { border-collapse: collapse; width: 100%; font-size: 13px; }\n.vb-table th, .vb-table td { border-bottom: 1px solid var(--vb-line); padding: 6px 8px; text-align: left; vertical-align: top; }\n.vb-table thead th { background: var(--vb-bg-soft); font-weight: 600; white-space: nowrap; }\n.vb-table tbody th { font-weight: 600; min-width: 120px; }\n.vb-table tfoot th, .vb-table tfoot td { background: var(--vb-bg-soft); }\n.vb-table tfoot tr:first-child th, .vb-table tfoot tr:first-child td { border-top: 2px solid var(--vb-field-border); }\n.vb-num { text-align: right !important; white-space: nowrap; font-variant-numeric: tabular-nums; }\n.vb-formula { font-size: 12px; min-width: 220px; overflow-wrap: anywhere; }\n.vb-source { font-size: 11.5px; color: var(--vb-muted); overflow-wrap: anywhere; }\n.vb-table .vb-source { min-width: 150px; max-width: 260px; }\n.vb-options { max-height: 320px; overflow-y: auto; }\n\n.vb-metrics { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 4px 16px; margin: 0; font-size: 14px; }\n@container (max-width: 520px) { .vb-metrics { grid-template-columns: minmax(0, 1fr); gap: 0; } .vb-metrics dd { margin-bottom: 6px; } }\n.vb-metrics dt { color: var(--vb-muted); }\n.vb-metrics dt code { font-size: 11.5px; color: var(--vb-muted); }\n.vb-metrics dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }\n.vb-engine-formulas { font-size: 13px; padding-left: 18px; margin: 0; overflow-wrap: anywhere; }\n.vb-engine-formulas li { margin-bottom: 3px; }\n\n.vb-chart { width: 100%; max-width: 760px; height: auto; display: block; }\n.vb-chart .vb-grid { stroke: var(--vb-line); }\n.vb-chart .vb-axis { stroke: var(--vb-muted); }\n.vb-chart .vb-tick { font-size: 11px; fill: var(--vb-muted); }\n.vb-chart .vb-axis-label { font-size: 12px; fill: var(--vb-muted); }\n.vb-chart .vb-total-line { fill: none; stroke: var(--vb-accent); stroke-width: 2.5; }\n.vb-chart .vb-usable-line { stroke: var(--vb-fg); stroke-dasharray: 6 4; stroke-width: 1.5; }\n.vb-chart .vb-cap-line { stroke: var(--vb-muted); stroke-width: 1; }\n.vb-chart .vb-line-label { font-size: 11.5px; fill: var(--vb-fg); }\n.vb-chart .vb-pt-fit { fill: var(--vb-accent); stroke: var(--vb-bg); stroke-width: 1.5; }\n.vb-chart .vb-pt-short { fill: var(--vb-bg); stroke: var(--vb-bad); stroke-width: 2; }\n\n.vb-hints { padding-left: 18px; margin: 0; font-size: 14px; }\n.vb-hints li { margin-bottom: 6px; }\n.vb-apply {\n  font: inherit; font-size: 12px; padding: 1px 8px; margin-left: 4px; cursor: pointer; min-height: 24px;\n  border: 1px solid var(--vb-accent); color: var(--vb-accent); background: var(--vb-bg); border-radius: 4px;\n}\n.vb-apply:hover, .vb-apply:focus { background: var(--vb-accent); color: var(--vb-bg); }\n.vb-loading { color: var(--vb-muted); }\n.vb-range { font-size: 11.5px; color: var(--vb-muted); }\n.vb-more { margin: 0 0 10px; }\n.vb-more summary { margin-bottom: 8px; }\n.vb-skip { display: none; font-size: 14px; margin: 0 0 10px; }\n@container (max-width: 900px) { .vb-skip { display: inline-block; } }\n.vb-results:focus { outline: none; }\n.vb-scroll:focus-visible { outline: 2px solid var(--vb-accent); outline-offset: 2px; }\n.vb-grid-map { margin: 16px 0 0; }\n.vb-grid-map summary { font-size: 15px; font-weight: 600; }\n.vb-map td { font-size: 12px; }\n.vb-map caption { caption-side: top; text-align: left; padding: 4px 0 6px; }\n.vb-cell-fit { color: var(--vb-ok); }\n.vb-cell-short { color: var(--vb-bad); background: var(--vb-bad-bg); }\n';
 
-  const SVG_NS = 'http://www.w3.org/2000/svg';
-
-  // ---- formatting (display only) -------------------------------------------
-
-  /** Bytes → {value, label, text}. The label always comes with its divisor. */
-  const UNIT_SYSTEMS = {
-    iec: { divisor: 2 ** 30, label: 'GiB' }, // GiB = 2^30 bytes
-    si: { divisor: 1e9, label: 'GB' }, // GB = 10^9 bytes
-  };
-  function formatBytes(bytes, system = 'iec', digits = 2) {
-    const unit = UNIT_SYSTEMS[system];
-    if (!unit) throw new Error(`unknown unit system: ${system}`);
-    const value = (Number(bytes) / unit.divisor).toFixed(digits);
-    return { value, label: unit.label, text: `${value} ${unit.label}` };
-  }
-  const groupDigits = (n) => Number(n).toLocaleString('en-US', { maximumFractionDigits: 2 });
-  const exactBytes = (n) => `${groupDigits(n)} B`;
-
-  // ---- tiny DOM helpers ------------------------------------------------------
-
-  /** h('div', {class: 'x'}, child, 'text') — children are nodes or text. */
+  // web/src/dom.js
+  var SVG_NS = "http://www.w3.org/2000/svg";
   function h(tag, attrs, ...children) {
     const el = document.createElement(tag);
     setAttrs(el, attrs);
@@ -77,14 +79,15 @@
   }
   function setAttrs(el, attrs) {
     for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-      else el.setAttribute(k, v === true ? '' : String(v));
+      if (v === void 0 || v === null || v === false) continue;
+      if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+      else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+      else el.setAttribute(k, v === true ? "" : String(v));
     }
   }
   function append(el, ...children) {
     for (const c of children.flat(Infinity)) {
-      if (c === undefined || c === null || c === false) continue;
+      if (c === void 0 || c === null || c === false) continue;
       el.append(c instanceof Node ? c : document.createTextNode(String(c)));
     }
   }
@@ -93,353 +96,808 @@
     append(el, children);
   }
 
-  // ---- state <-> scenario <-> URL ------------------------------------------
-
-  /** The inputs, as strings (what the form holds). '' = not given (default). */
-  const DEFAULT_STATE = Object.freeze({
-    src: 'params', // catalog | params | config
-    model: '',
-    params: '13000000000', // the article's hypothetical 13B
-    config: '',
-    weights: '', // '' = the checkpoint's own
-    engine: '', // '' = the core's default engine
-    context: '',
-    concurrency: '',
-    kv: '',
-    tp: '',
-    gpu: '', // '' = the core's default GPU
-    count: '1',
-    headroom: '',
-    gmu: '',
-    ngl: '', // llama.cpp n_gpu_layers ('' = all layers and the output layer)
-    sm: '', // llama.cpp split_mode ('' = layer)
-    ts: '', // llama.cpp tensor_split, comma-separated proportions ('' = equal)
-    mg: '', // llama.cpp main_gpu
-  });
-
-  /** state key → URL fragment key. */
-  const HASH_KEYS = {
-    src: 'src', model: 'model', params: 'params', config: 'config', weights: 'w',
-    engine: 'engine', context: 'ctx', concurrency: 'conc', kv: 'kv', tp: 'tp',
-    gpu: 'gpu', count: 'n', headroom: 'headroom', gmu: 'gmu',
-    ngl: 'ngl', sm: 'sm', ts: 'ts', mg: 'mg',
+  // web/src/fields.js
+  var BLOCK_OF = { inference: "inference", training: "training", image: "generation", video: "generation" };
+  var WORKLOAD_TEXT = {
+    inference: ["Inference", "serve or run a language model"],
+    training: ["Fine-tuning", "train or fine-tune (full, LoRA, QLoRA)"],
+    image: ["Image", "generate images with a diffusion pipeline"],
+    video: ["Video", "generate video with a diffusion pipeline"]
   };
-  /** State keys only llama.cpp reads. */
-  const LLAMA_KEYS = ['ngl', 'sm', 'ts', 'mg'];
-
-  /** The core's defaults (catalog().defaults): the default engine and GPU, and
-   *  which fields each engine reads. Set once the module answers. */
-  let coreDefaults = { engine: '', gpu: '', engines: {} };
-  /** The engine a state runs on: the one chosen, else the core's default. */
-  function engineOf(state) {
-    return state.engine || coreDefaults.engine;
+  var TRAINING_FIELDS = [
+    {
+      key: "fw",
+      field: "framework",
+      label: "Framework",
+      kind: "choice",
+      help: "Whose memory accounting: Trainer/TRL/PEFT (transformers), torchtune, torchtitan, Unsloth, DeepSpeed, diffusers’ scripts."
+    },
+    {
+      key: "method",
+      field: "method",
+      label: "Method",
+      kind: "choice",
+      help: "full trains every weight; lora and qlora train small adapters on a frozen base (4-bit for qlora); freeze trains some layers."
+    },
+    {
+      key: "rank",
+      field: "lora_rank",
+      label: "LoRA rank",
+      kind: "count",
+      placeholder: "default",
+      help: "Adapter rank r (lora and qlora only): each adapted matrix gains r × (in + out) parameters."
+    },
+    {
+      key: "targets",
+      field: "lora_targets",
+      label: "LoRA targets",
+      kind: "list",
+      placeholder: "all-linear",
+      help: '"all-linear" or module names, comma-separated (q_proj, v_proj, ...).'
+    },
+    {
+      key: "prec",
+      field: "precision",
+      label: "Precision",
+      kind: "choice",
+      help: "Mixed precision keeps fp32 master weights beside 16-bit compute copies; pure bf16 or fp32 does not."
+    },
+    {
+      key: "opt",
+      field: "optimizer",
+      label: "Optimizer",
+      kind: "choice",
+      help: "AdamW keeps two fp32 moments per trainable weight; 8-bit variants, Adafactor, SGD and Lion keep less."
+    },
+    {
+      key: "mb",
+      field: "micro_batch",
+      label: "Micro-batch (per GPU)",
+      kind: "count",
+      placeholder: "default",
+      help: "Samples in one forward/backward on each GPU: saved activations grow with it."
+    },
+    {
+      key: "seq",
+      field: "seq_len",
+      label: "Sequence length (tokens)",
+      kind: "tokens",
+      placeholder: "default",
+      help: "Tokens per sample, e.g. 2048, 4k, 8K: activations and logits grow with it."
+    },
+    {
+      key: "ga",
+      field: "grad_accum",
+      label: "Gradient accumulation",
+      kind: "count",
+      placeholder: "default",
+      help: "Micro-batches summed before each optimizer step (memory stays that of one)."
+    },
+    {
+      key: "ckpt",
+      field: "checkpointing",
+      label: "Activation checkpointing",
+      kind: "choice",
+      help: "Recompute activations in the backward pass instead of keeping them: less memory, more compute."
+    },
+    {
+      key: "tattn",
+      advanced: true,
+      field: "attention",
+      label: "Attention kernel",
+      kind: "choice",
+      help: "flash and sdpa never hold the full score matrix; eager keeps seq_len² scores per head."
+    },
+    {
+      key: "shard",
+      field: "sharding",
+      label: "Sharding",
+      kind: "choice",
+      help: "DDP replicates the training state on every GPU; ZeRO and FSDP shard it across them."
+    },
+    {
+      key: "toff",
+      advanced: true,
+      field: "offload",
+      label: "CPU offload",
+      kind: "choice",
+      help: "Keep the optimizer state (and parameters) in host memory between uses."
+    },
+    { key: "ttp", advanced: true, field: "tensor_parallel", label: "Tensor parallel", kind: "count", placeholder: "1", help: "GPUs each layer is split over." },
+    { key: "tpp", advanced: true, field: "pipeline_parallel", label: "Pipeline parallel", kind: "count", placeholder: "1", help: "Stages the layers are split into." },
+    { key: "tcp", advanced: true, field: "context_parallel", label: "Context parallel", kind: "count", placeholder: "1", help: "GPUs sharing each sequence." },
+    {
+      key: "sgs",
+      advanced: true,
+      field: "shard_group_size",
+      label: "Shard group size",
+      kind: "count",
+      placeholder: "all GPUs",
+      help: "GPUs one FSDP/ZeRO shard group spans (hybrid sharding)."
+    },
+    {
+      key: "oib",
+      advanced: true,
+      field: "optimizer_in_backward",
+      label: "Optimizer in backward",
+      kind: "bool",
+      help: "Step each parameter during the backward pass and free its gradient at once."
+    },
+    {
+      key: "closs",
+      advanced: true,
+      field: "chunked_loss",
+      label: "Chunked loss",
+      kind: "bool",
+      help: "Compute logits and cross-entropy in chunks instead of the whole vocab × tokens at once."
+    },
+    {
+      key: "aoff",
+      advanced: true,
+      field: "activation_offload",
+      label: "Activation offload",
+      kind: "bool",
+      help: "Move saved activations to CPU memory until the backward pass needs them."
+    },
+    { key: "fp8", advanced: true, field: "fp8", label: "fp8 matmuls", kind: "bool", help: "float8 training: fp8 compute copies of the weights." },
+    {
+      key: "tte",
+      advanced: true,
+      field: "train_text_encoder",
+      label: "Train the text encoder",
+      kind: "bool",
+      help: "Diffusion models: the text encoder is trained too."
+    }
+  ];
+  var GENERATION_FIELDS = [
+    { key: "gw", field: "width", label: "Width (px)", kind: "count", placeholder: "native", help: "Output width in pixels." },
+    { key: "gh", field: "height", label: "Height (px)", kind: "count", placeholder: "native", help: "Output height in pixels." },
+    {
+      key: "frames",
+      field: "frames",
+      label: "Frames",
+      kind: "count",
+      placeholder: "native",
+      only: ["video"],
+      help: "Video frames; many video VAEs take 4k+1 frames (49, 81, ...)."
+    },
+    { key: "gb", field: "batch", label: "Batch", kind: "count", placeholder: "1", help: "Images or videos per call." },
+    { key: "steps", advanced: true, field: "steps", label: "Steps", kind: "count", placeholder: "pipeline’s", help: "Denoising steps: time, not memory." },
+    {
+      key: "cfg",
+      field: "cfg",
+      label: "Classifier-free guidance",
+      kind: "bool",
+      help: "Guidance runs the denoiser on a doubled batch (conditional and unconditional)."
+    },
+    {
+      key: "goff",
+      field: "offload",
+      label: "Offload",
+      kind: "choice",
+      help: "model: one component on the GPU at a time; sequential: layer by layer; group: groups of layers."
+    },
+    {
+      key: "te",
+      advanced: true,
+      field: "text_encoder",
+      label: "Text encoder",
+      kind: "choice",
+      help: "Where the prompt encoder runs: on the GPU, on the CPU (or precomputed), or sharded over the GPUs."
+    },
+    { key: "vae", advanced: true, field: "vae", label: "VAE", kind: "choice", help: "Where the latents are decoded: on the GPU or elsewhere." },
+    {
+      key: "gattn",
+      advanced: true,
+      field: "attention",
+      label: "Attention",
+      kind: "choice",
+      help: "efficient (flash / SDPA / xformers) never holds the score matrix; naive materialises it."
+    },
+    { key: "tiling", field: "vae_tiling", label: "VAE tiling", kind: "bool", help: "Decode in overlapping tiles: the decode peak is often the real peak." },
+    { key: "slicing", field: "vae_slicing", label: "VAE slicing", kind: "bool", help: "Decode one sample of the batch at a time." },
+    {
+      key: "sp",
+      advanced: true,
+      field: "sequence_parallel",
+      label: "Sequence parallel",
+      kind: "count",
+      placeholder: "1",
+      help: "GPUs sharing the token sequence (Ulysses / ring attention)."
+    },
+    { key: "fsdp", advanced: true, field: "fsdp", label: "FSDP denoiser", kind: "bool", help: "Shard the denoiser’s weights over the GPUs." },
+    {
+      key: "cw",
+      advanced: true,
+      field: "component_weights",
+      label: "Component formats",
+      kind: "map",
+      placeholder: "transformer=nf4, text_encoder_2=int8",
+      help: 'Per-component weight format, or "none" for a component not loaded.'
+    }
+  ];
+  for (const f of TRAINING_FIELDS) {
+    f.block = "training";
+    f.attr = `training-${f.field.replace(/_/g, "-")}`;
   }
-  /** Whether `engine` reads the scenario field `field` (from the core's own list). */
+  for (const f of GENERATION_FIELDS) {
+    f.block = "generation";
+    f.attr = `generation-${f.field.replace(/_/g, "-")}`;
+  }
+  var COMMON_KEYS = {
+    wl: { hash: "wl", attr: "workload" },
+    src: { hash: "src", attr: "source" },
+    model: { hash: "model", attr: "model" },
+    params: { hash: "params", attr: "params" },
+    config: { hash: "config", attr: "config" },
+    pipe: { hash: "pipe", attr: "pipeline" },
+    weights: { hash: "w", attr: "weights" },
+    gpu: { hash: "gpu", attr: "gpu" },
+    gpumem: { hash: "mem", attr: "gpu-memory" },
+    count: { hash: "n", attr: "gpu-count" },
+    headroom: { hash: "headroom", attr: "headroom" }
+  };
+  var INFERENCE_KEYS = {
+    engine: { hash: "engine", attr: "engine" },
+    context: { hash: "ctx", attr: "context" },
+    concurrency: { hash: "conc", attr: "concurrency" },
+    kv: { hash: "kv", attr: "kv-cache-dtype" },
+    tp: { hash: "tp", attr: "tensor-parallel" },
+    gmu: { hash: "gmu", attr: "gpu-memory-utilization" },
+    ngl: { hash: "ngl", attr: "n-gpu-layers" },
+    sm: { hash: "sm", attr: "split-mode" },
+    ts: { hash: "ts", attr: "tensor-split" },
+    mg: { hash: "mg", attr: "main-gpu" }
+  };
+  var LLAMA_KEYS = ["ngl", "sm", "ts", "mg"];
+  var DEFAULT_STATE = Object.freeze({
+    wl: "",
+    // '' = the core's default workload
+    src: "params",
+    // catalog | params | config
+    model: "",
+    params: "13000000000",
+    // the article's hypothetical 13B
+    config: "",
+    pipe: "",
+    weights: "",
+    // '' = the checkpoint's own
+    gpu: "",
+    // '' = the core's default GPU
+    gpumem: "",
+    count: "1",
+    headroom: "",
+    engine: "",
+    context: "",
+    concurrency: "",
+    kv: "",
+    tp: "",
+    gmu: "",
+    ngl: "",
+    sm: "",
+    ts: "",
+    mg: "",
+    ...Object.fromEntries([...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [f.key, ""]))
+  });
+  var KEYS = {
+    ...COMMON_KEYS,
+    ...INFERENCE_KEYS,
+    ...Object.fromEntries([...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [f.key, { hash: f.key, attr: f.attr }]))
+  };
+  var ATTRIBUTES = Object.fromEntries(Object.entries(KEYS).map(([key, k]) => [k.attr, key]));
+
+  // web/src/format.js
+  var UNIT_SYSTEMS = {
+    iec: { divisor: 2 ** 30, label: "GiB" },
+    // GiB = 2^30 bytes
+    si: { divisor: 1e9, label: "GB" }
+    // GB = 10^9 bytes
+  };
+  function formatBytes(bytes, system = "iec", digits = 2) {
+    const unit = UNIT_SYSTEMS[system];
+    if (!unit) throw new Error(`unknown unit system: ${system}`);
+    const value = (Number(bytes) / unit.divisor).toFixed(digits);
+    return { value, label: unit.label, text: `${value} ${unit.label}` };
+  }
+  var DIGITS = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+  var groupDigits = (n) => DIGITS.format(Number(n));
+  var exactBytes = (n) => `${groupDigits(n)} B`;
+
+  // web/src/quantity.js
+  var SUFFIXES = {
+    tokens: { k: 1e3, m: 1e6, K: 2 ** 10, M: 2 ** 20 },
+    count: { k: 1e3, K: 1e3 },
+    params: { k: 1e3, K: 1e3, m: 1e6, M: 1e6, b: 1e9, B: 1e9, t: 1e12, T: 1e12 },
+    bytes: {
+      B: 1,
+      KB: 1e3,
+      MB: 1e6,
+      GB: 1e9,
+      TB: 1e12,
+      KiB: 2 ** 10,
+      MiB: 2 ** 20,
+      GiB: 2 ** 30,
+      TiB: 2 ** 40
+    }
+  };
+  var UNIT_WORDS = { tokens: "tokens", params: "parameters", bytes: "B", count: "" };
+  function parseQuantity(text, kind = "count") {
+    const t = String(text).trim().replace(/[_,\u00a0](?=\d)/g, "");
+    if (t === "") return { value: void 0, understood: "" };
+    const plain = Number(t);
+    if (/^[-+]?(\d+\.?\d*|\.\d+)$/.test(t) && Number.isFinite(plain)) return { value: plain, understood: "" };
+    const m = /^([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*([A-Za-z]*)$/i.exec(t);
+    const table = SUFFIXES[kind] || {};
+    if (!m) return { value: t, understood: "" };
+    const base = Number(m[1]);
+    let mult = 1;
+    if (m[2] !== "") {
+      mult = table[m[2]] ?? (kind === "bytes" ? table[m[2].replace(/b$/, "B").replace(/^[kmgt]/, (c) => c.toUpperCase())] : void 0);
+      if (mult === void 0) return { value: t, understood: "" };
+    }
+    let value = base * mult;
+    if (!Number.isFinite(value)) return { value: t, understood: "" };
+    const near = Math.round(value);
+    if (Math.abs(value - near) < 1e-6 * Math.max(1, Math.abs(value))) value = near;
+    const unit = UNIT_WORDS[kind] ? ` ${UNIT_WORDS[kind]}` : "";
+    let understood = `read as ${groupDigits(value)}${unit}`;
+    if (kind === "bytes") understood += ` (${formatBytes(value, "iec").text}, ${formatBytes(value, "si").text})`;
+    return { value, understood };
+  }
+  var numberOf = (text, kind) => parseQuantity(text, kind).value;
+
+  // web/src/state.js
+  var core = {
+    defaults: { workload: "inference", engine: "", gpu: "", engines: {}, training: {}, generation: {} },
+    /** Workloads the module reads (from its own error message for an unknown one). */
+    workloads: ["inference"]
+  };
+  var workloadOf = (state) => state.wl || core.defaults.workload;
+  var blockOf = (state) => BLOCK_OF[workloadOf(state)] || "inference";
+  var usesPipeline = (state) => blockOf(state) === "generation";
+  var engineOf = (state) => state.engine || core.defaults.engine;
   function engineReads(engine, field) {
-    const e = coreDefaults.engines[engine];
+    const e = core.defaults.engines[engine];
     return !!e && e.fields.includes(field);
   }
-  const HASH_VERSION = '1';
-
-  /** attribute → state key. */
-  const ATTRIBUTES = {
-    source: 'src', model: 'model', params: 'params', weights: 'weights',
-    engine: 'engine', context: 'context', concurrency: 'concurrency',
-    'kv-cache-dtype': 'kv', 'tensor-parallel': 'tp', gpu: 'gpu',
-    'gpu-count': 'count', headroom: 'headroom', 'gpu-memory-utilization': 'gmu',
-    'n-gpu-layers': 'ngl', 'split-mode': 'sm', 'tensor-split': 'ts', 'main-gpu': 'mg',
-  };
-
+  function blockFields(state) {
+    const block = blockOf(state);
+    const list = block === "training" ? TRAINING_FIELDS : block === "generation" ? GENERATION_FIELDS : [];
+    return list.filter((f) => !f.only || f.only.includes(workloadOf(state)));
+  }
+  function liveKeys(state) {
+    const keys = ["wl", "weights", "gpu", "gpumem", "count", "headroom"];
+    if (usesPipeline(state)) keys.push("pipe");
+    else keys.push("src", state.src === "catalog" ? "model" : state.src === "params" ? "params" : "config");
+    if (blockOf(state) === "inference") {
+      keys.push("engine", "context", "concurrency", "kv", "tp");
+      if (engineReads(engineOf(state), "gpu_memory_utilization")) keys.push("gmu");
+      if (engineReads(engineOf(state), "n_gpu_layers")) keys.push(...LLAMA_KEYS);
+    } else {
+      keys.push(...blockFields(state).map((f) => f.key));
+    }
+    return keys;
+  }
+  var HASH_VERSION = "1";
   function stateToHash(state) {
     const q = new URLSearchParams();
-    q.set('v', HASH_VERSION);
-    for (const [key, hk] of Object.entries(HASH_KEYS)) {
-      if (key === 'model' && state.src !== 'catalog') continue;
-      if (key === 'params' && state.src !== 'params') continue;
-      if (key === 'config' && state.src !== 'config') continue;
-      if (key === 'gmu' && !engineReads(engineOf(state), 'gpu_memory_utilization')) continue;
-      if (LLAMA_KEYS.includes(key) && !engineReads(engineOf(state), 'n_gpu_layers')) continue;
-      if (state[key] !== '') q.set(hk, state[key]);
+    q.set("v", HASH_VERSION);
+    const live = new Set(liveKeys(state));
+    for (const [key, k] of Object.entries(KEYS)) {
+      if (live.has(key) && state[key] !== "" && state[key] !== void 0) q.set(k.hash, state[key]);
     }
     return q.toString();
   }
-
-  /** Fragment text → partial state, or {error} for an unknown version. */
   function hashToState(hash) {
-    const q = new URLSearchParams(hash.replace(/^#/, ''));
-    if (!q.has('v')) return null;
-    if (q.get('v') !== HASH_VERSION) {
-      return { error: `this link has state version v=${q.get('v')}; this page reads v=${HASH_VERSION}` };
+    const q = new URLSearchParams(String(hash).replace(/^#/, ""));
+    if (!q.has("v")) return null;
+    if (q.get("v") !== HASH_VERSION) {
+      return { error: `this link has state version v=${q.get("v")}; this page reads v=${HASH_VERSION}` };
     }
     const state = {};
-    for (const [key, hk] of Object.entries(HASH_KEYS)) {
-      if (q.has(hk)) state[key] = q.get(hk);
+    for (const [key, k] of Object.entries(KEYS)) {
+      if (q.has(k.hash)) state[key] = q.get(k.hash);
     }
     return { state };
   }
-
-  /** A number input's text → number, or the raw text so the module names the error. */
-  function numberOrText(text) {
+  function splitList(text) {
     const t = String(text).trim();
-    if (t === '') return undefined;
-    const n = Number(t);
-    return Number.isFinite(n) ? n : t;
+    if (t === "") return void 0;
+    const parts = t.replace(/^\[|\]$/g, "").split(",").map((x) => x.trim());
+    const nums = parts.map(Number);
+    return parts.every((x) => x !== "") && nums.every(Number.isFinite) ? nums : t;
   }
-
-  /** state → {scenario} or {error: {path, message}} (the only local check: JSON syntax). */
+  function nameList(text) {
+    const t = String(text).trim();
+    if (t === "") return void 0;
+    if (!/[,\s]/.test(t)) return t;
+    return t.split(/[,\s]+/).filter(Boolean);
+  }
+  function nameMap(text) {
+    const t = String(text).trim();
+    if (t === "") return void 0;
+    const out = {};
+    for (const part of t.split(/[,;]+/).map((x) => x.trim()).filter(Boolean)) {
+      const m = /^([^=:\s]+)\s*[=:]\s*(\S*)$/.exec(part);
+      if (!m) return t;
+      out[m[1]] = m[2];
+    }
+    return out;
+  }
+  function fieldValue(f, text) {
+    if (text === "" || text === void 0) return void 0;
+    switch (f.kind) {
+      case "choice":
+      case "text":
+        return text;
+      case "bool":
+        return text === "true" ? true : text === "false" ? false : text;
+      case "list":
+        return nameList(text);
+      case "map":
+        return nameMap(text);
+      default:
+        return numberOf(text, f.kind);
+    }
+  }
   function buildScenario(state) {
-    const sc = { v: 1, workload: 'inference' };
-    if (state.src === 'catalog') {
+    const wl = workloadOf(state);
+    const sc = { v: 1 };
+    if (state.wl !== "") sc.workload = state.wl;
+    if (usesPipeline(state)) {
+      const id = state.pipe.trim();
+      if (id === "") return { pending: { path: "/model", message: "name the pipeline (its Hugging Face id) to estimate it" } };
+      sc.model = id;
+    } else if (state.src === "catalog") {
       sc.model = state.model;
-    } else if (state.src === 'params') {
-      sc.model = { params: numberOrText(state.params) ?? '' };
+    } else if (state.src === "params") {
+      sc.model = { params: numberOf(state.params, "params") ?? "" };
     } else {
       const text = state.config.trim();
-      if (text === '') {
-        return { error: { path: '/model/config', message: 'paste the model\u2019s config.json here' } };
-      }
+      if (text === "") return { pending: { path: "/model/config", message: "paste the model’s config.json to estimate it" } };
       let config;
       try {
         config = JSON.parse(text);
       } catch (e) {
-        return { error: { path: '/model/config', message: `is not valid JSON: ${e.message}` } };
+        return { error: { path: "/model/config", message: `is not valid JSON: ${e.message}` } };
       }
       sc.model = { config };
     }
-    if (state.weights !== '') sc.weights = state.weights;
+    if (state.weights !== "") sc.weights = state.weights;
     sc.hardware = {};
-    if (state.gpu !== '') sc.hardware.gpu = state.gpu;
-    const count = numberOrText(state.count);
-    if (count !== undefined) sc.hardware.count = count;
-    const headroom = numberOrText(state.headroom);
-    // The input is in percent; the scenario field is a fraction (unit change only).
-    if (headroom !== undefined) sc.headroom = typeof headroom === 'number' ? headroom / 100 : headroom;
-    const inf = {};
-    if (state.engine !== '') inf.engine = state.engine;
-    const fields = { context: 'context', concurrency: 'concurrency', tp: 'tensor_parallel' };
-    for (const [key, field] of Object.entries(fields)) {
-      const v = numberOrText(state[key]);
-      if (v !== undefined) inf[field] = v;
+    const mem = numberOf(state.gpumem, "bytes");
+    if (mem !== void 0) sc.hardware.gpu = { name: "custom GPU", memory_bytes: mem };
+    else if (state.gpu !== "") sc.hardware.gpu = state.gpu;
+    const count = numberOf(state.count, "count");
+    if (count !== void 0) sc.hardware.count = count;
+    const headroom = numberOf(state.headroom, "decimal");
+    if (headroom !== void 0) sc.headroom = typeof headroom === "number" ? headroom / 100 : headroom;
+    const block = BLOCK_OF[wl];
+    if (block === "inference") sc.inference = inferenceBlock(state);
+    else if (block) {
+      const b = {};
+      for (const f of blockFields(state)) {
+        const v = fieldValue(f, state[f.key]);
+        if (v !== void 0) b[f.field] = v;
+      }
+      sc[block] = b;
     }
-    if (state.kv !== '') inf.kv_cache_dtype = state.kv;
-    if (engineReads(engineOf(state), 'gpu_memory_utilization')) {
-      const gmu = numberOrText(state.gmu);
-      if (gmu !== undefined) inf.vllm = { gpu_memory_utilization: gmu };
-    }
-    if (engineReads(engineOf(state), 'n_gpu_layers')) {
-      const lc = llamaSettings(state);
-      if (Object.keys(lc).length) inf.llama_cpp = lc;
-    }
-    sc.inference = inf;
     return { scenario: sc };
   }
-
-  /** "3, 1" → [3, 1]; text that is not a list of numbers goes as is, so the module names the error. */
-  function splitList(text) {
-    const t = String(text).trim();
-    if (t === '') return undefined;
-    const parts = t.replace(/^\[|\]$/g, '').split(',').map((x) => x.trim());
-    const nums = parts.map(Number);
-    return parts.every((x) => x !== '') && nums.every(Number.isFinite) ? nums : t;
+  function inferenceBlock(state) {
+    const inf = {};
+    if (state.engine !== "") inf.engine = state.engine;
+    const fields = { context: ["context", "tokens"], concurrency: ["concurrency", "count"], tp: ["tensor_parallel", "count"] };
+    for (const [key, [field, kind]] of Object.entries(fields)) {
+      const v = numberOf(state[key], kind);
+      if (v !== void 0) inf[field] = v;
+    }
+    if (state.kv !== "") inf.kv_cache_dtype = state.kv;
+    if (engineReads(engineOf(state), "gpu_memory_utilization")) {
+      const gmu = numberOf(state.gmu, "decimal");
+      if (gmu !== void 0) inf.vllm = { gpu_memory_utilization: gmu };
+    }
+    if (engineReads(engineOf(state), "n_gpu_layers")) {
+      const lc = {};
+      const ngl = numberOf(state.ngl, "count");
+      if (ngl !== void 0) lc.n_gpu_layers = ngl;
+      if (state.sm !== "") lc.split_mode = state.sm;
+      const ts = splitList(state.ts);
+      if (ts !== void 0) lc.tensor_split = ts;
+      const mg = numberOf(state.mg, "count");
+      if (mg !== void 0) lc.main_gpu = mg;
+      if (Object.keys(lc).length) inf.llama_cpp = lc;
+    }
+    return inf;
   }
-
-  /** The llama_cpp block from the llama.cpp inputs (only what was given). */
-  function llamaSettings(state) {
-    const lc = {};
-    const ngl = numberOrText(state.ngl);
-    if (ngl !== undefined) lc.n_gpu_layers = ngl;
-    if (state.sm !== '') lc.split_mode = state.sm;
-    const ts = splitList(state.ts);
-    if (ts !== undefined) lc.tensor_split = ts;
-    const mg = numberOrText(state.mg);
-    if (mg !== undefined) lc.main_gpu = mg;
-    return lc;
-  }
-
-  /** Scenario paths a plan hint may patch, and the state key each one sets. */
-  const PATCHABLE = {
-    '/weights': 'weights',
-    '/inference/context': 'context',
-    '/inference/concurrency': 'concurrency',
-    '/inference/kv_cache_dtype': 'kv',
-    '/inference/tensor_parallel': 'tp',
-    '/inference/engine': 'engine',
-    '/inference/vllm/gpu_memory_utilization': 'gmu',
-    '/inference/llama_cpp/n_gpu_layers': 'ngl',
-    '/hardware/gpu': 'gpu',
-    '/hardware/count': 'count',
+  var PATCHABLE = {
+    "/weights": "weights",
+    "/inference/context": "context",
+    "/inference/concurrency": "concurrency",
+    "/inference/kv_cache_dtype": "kv",
+    "/inference/tensor_parallel": "tp",
+    "/inference/engine": "engine",
+    "/inference/vllm/gpu_memory_utilization": "gmu",
+    "/inference/llama_cpp/n_gpu_layers": "ngl",
+    "/hardware/gpu": "gpu",
+    "/hardware/count": "count",
+    ...Object.fromEntries([...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key]))
   };
-  function flattenPatch(patch, prefix = '', out = {}) {
+  function flattenPatch(patch, prefix = "", out = {}) {
     for (const [k, v] of Object.entries(patch)) {
       const path = `${prefix}/${k}`;
-      if (v && typeof v === 'object' && !Array.isArray(v)) flattenPatch(v, path, out);
+      if (v && typeof v === "object" && !Array.isArray(v)) flattenPatch(v, path, out);
       else out[path] = v;
     }
     return out;
   }
-  /** A hint's patch → state changes, or null when the form cannot show one of its fields. */
   function patchToState(patch) {
     const flat = flattenPatch(patch || {});
     const changes = {};
     for (const [path, value] of Object.entries(flat)) {
-      if (path === '/inference/pipeline_parallel' && value === 1) continue;  // the form's own default
+      if (path === "/inference/pipeline_parallel" && value === 1) continue;
       const key = PATCHABLE[path];
-      if (!key || typeof value === 'object') return null;
+      if (!key || typeof value === "object") return null;
       changes[key] = String(value);
+      if (key === "gpu") changes.gpumem = "";
     }
     return changes;
   }
-
-  /** Error path → the input it belongs to (longest prefix wins). */
-  const ERROR_FIELDS = [
-    ['/model/config', 'config'],
-    ['/model/params', 'params'],
-    ['/model', 'model-source'],
-    ['/weights', 'weights'],
-    ['/inference/engine', 'engine'],
-    ['/inference/context', 'context'],
-    ['/inference/concurrency', 'concurrency'],
-    ['/inference/kv_cache_dtype', 'kv'],
-    ['/inference/tensor_parallel', 'tp'],
-    ['/inference/pipeline_parallel', 'tp'],
-    ['/inference/vllm', 'gmu'],
-    ['/inference/llama_cpp/n_gpu_layers', 'ngl'],
-    ['/inference/llama_cpp/split_mode', 'sm'],
-    ['/inference/llama_cpp/tensor_split', 'ts'],
-    ['/inference/llama_cpp/main_gpu', 'mg'],
-    ['/hardware/gpu', 'gpu'],
-    ['/hardware/count', 'count'],
-    ['/headroom', 'headroom'],
+  var ERROR_FIELDS = [
+    ["/model/config", "config"],
+    ["/model/params", "params"],
+    ["/model", "model-source"],
+    ["/weights", "weights"],
+    ["/inference/engine", "engine"],
+    ["/inference/context", "context"],
+    ["/inference/concurrency", "concurrency"],
+    ["/inference/kv_cache_dtype", "kv"],
+    ["/inference/tensor_parallel", "tp"],
+    ["/inference/pipeline_parallel", "tp"],
+    ["/inference/vllm", "gmu"],
+    ["/inference/llama_cpp/n_gpu_layers", "ngl"],
+    ["/inference/llama_cpp/split_mode", "sm"],
+    ["/inference/llama_cpp/tensor_split", "ts"],
+    ["/inference/llama_cpp/main_gpu", "mg"],
+    ...[...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key]),
+    ["/hardware/gpu/memory_bytes", "gpumem"],
+    ["/hardware/gpu", "gpu"],
+    ["/hardware/count", "count"],
+    ["/headroom", "headroom"],
+    ["/workload", "wl"]
   ];
-
-  // ---- colours of the budget categories (presentation) ----------------------
-
-  const COLOURS = {
-    weights: '#3b6fd4', kv_cache: '#e08a1e', activations: '#2e9e6a',
-    non_torch: '#8a63c7', cuda_graphs: '#c2497b', cuda_context: '#6b7785',
-    rotary_cache: '#1f9bb3', allocator_cache: '#a3842a', gradients: '#d1495b',
-    optimizer_state: '#7d4e24', master_weights: '#4d8f2a', text_encoder: '#5c6bc0',
-    vae: '#00897b',
-  };
-  const FALLBACK_COLOURS = ['#9c6ade', '#3f8f8f', '#b5651d', '#5f7f1f', '#aa3377', '#337799'];
-  function colourOf(id, index) {
-    return COLOURS[id] || FALLBACK_COLOURS[index % FALLBACK_COLOURS.length];
+  function fieldText(f, v) {
+    if (f.kind === "list" && Array.isArray(v)) return v.join(", ");
+    if (f.kind === "map" && v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${k}=${x}`).join(", ");
+    return typeof v === "object" ? null : String(v);
+  }
+  function inferenceToState(inf, st, take) {
+    take(inf, "/inference", ["engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel", "vllm", "llama_cpp"]);
+    const simple = { engine: "engine", context: "context", concurrency: "concurrency", kv_cache_dtype: "kv", tensor_parallel: "tp" };
+    for (const [field, key] of Object.entries(simple)) if (inf[field] !== void 0) st[key] = String(inf[field]);
+    if (inf.vllm) {
+      take(inf.vllm, "/inference/vllm", ["gpu_memory_utilization"]);
+      if (inf.vllm.gpu_memory_utilization !== void 0) st.gmu = String(inf.vllm.gpu_memory_utilization);
+    }
+    const lc = inf.llama_cpp || {};
+    take(lc, "/inference/llama_cpp", ["n_gpu_layers", "split_mode", "tensor_split", "main_gpu"]);
+    if (lc.n_gpu_layers !== void 0) st.ngl = String(lc.n_gpu_layers);
+    if (lc.split_mode !== void 0) st.sm = String(lc.split_mode);
+    if (lc.tensor_split !== void 0) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(",") : String(lc.tensor_split);
+    if (lc.main_gpu !== void 0) st.mg = String(lc.main_gpu);
+  }
+  function scenarioToState(sc, defaults) {
+    if (!sc || typeof sc !== "object" || Array.isArray(sc)) return { error: "a scenario is a JSON object" };
+    const st = { ...defaults, model: defaults.model };
+    const ignored = [];
+    const take = (obj, base, known) => {
+      for (const k of Object.keys(obj || {})) if (!known.includes(k)) ignored.push(`${base}/${k}`);
+    };
+    take(sc, "", ["v", "workload", "model", "weights", "hardware", "headroom", "inference", "training", "generation"]);
+    if (sc.workload !== void 0) st.wl = String(sc.workload);
+    const m = sc.model;
+    if (usesPipeline(st)) {
+      st.pipe = typeof m === "string" ? m : "";
+      if (typeof m !== "string" && m !== void 0) ignored.push("/model");
+    } else if (typeof m === "string") {
+      st.src = "catalog";
+      st.model = m;
+    } else if (m && typeof m === "object" && m.params !== void 0) {
+      st.src = "params";
+      st.params = String(m.params);
+      take(m, "/model", ["params"]);
+    } else if (m && typeof m === "object" && m.config !== void 0) {
+      st.src = "config";
+      st.config = JSON.stringify(m.config, null, 2);
+      take(m, "/model", ["config"]);
+    } else if (m !== void 0) ignored.push("/model");
+    if (typeof sc.weights === "string") st.weights = sc.weights;
+    else if (sc.weights !== void 0) ignored.push("/weights");
+    const hw = sc.hardware || {};
+    take(hw, "/hardware", ["gpu", "count"]);
+    if (typeof hw.gpu === "string") st.gpu = hw.gpu;
+    else if (hw.gpu && typeof hw.gpu === "object" && hw.gpu.memory_bytes !== void 0) st.gpumem = String(hw.gpu.memory_bytes);
+    if (hw.count !== void 0) st.count = String(hw.count);
+    if (typeof sc.headroom === "number") st.headroom = String(Number((sc.headroom * 100).toPrecision(12)));
+    const block = blockOf(st);
+    if (block === "inference") {
+      inferenceToState(sc.inference || {}, st, take);
+    } else {
+      const b = sc[block] || {};
+      const fields = blockFields(st);
+      take(b, `/${block}`, fields.map((f) => f.field));
+      for (const f of fields) {
+        if (b[f.field] === void 0) continue;
+        const text = fieldText(f, b[f.field]);
+        if (text === null) ignored.push(`/${block}/${f.field}`);
+        else st[f.key] = text;
+      }
+    }
+    for (const other of ["inference", "training", "generation"]) {
+      if (other !== block && sc[other] !== void 0) ignored.push(`/${other}`);
+    }
+    return { state: st, ignored };
   }
 
-  const METRIC_LABELS = {
-    weights_bytes: 'Weights resident on the GPU',
-    kv_cache_bytes: 'KV cache allocated',
-    kv_bytes_per_token: 'KV bytes per token (all layers)',
-    kv_capacity_tokens: 'Tokens the KV pool holds',
-    max_concurrency: 'Sequences of this context that fit',
-    activation_bytes: 'Peak transient working memory',
-    non_torch_bytes: 'Memory outside the framework allocator',
-    cuda_graph_bytes: 'CUDA graph pools',
-    peak_allocated_bytes: 'Peak of live tensors',
-    peak_reserved_bytes: 'Peak held by the allocator',
-    peak_device_bytes: 'Peak the driver sees',
-    max_context_tokens: 'Longest context that fits',
-  };
-
-  // ---- the module, loaded once per page ------------------------------------
-
-  let modulePromise = null;
+  // web/src/module.js
+  var modulePromise = null;
   function loadModule() {
     if (!modulePromise) {
-      if (typeof window.createVramBudget !== 'function') {
+      if (typeof window.createVramBudget !== "function") {
         return Promise.reject(new Error('vram-budget.js is not loaded: add <script src="vram-budget.js"> before this script'));
       }
       modulePromise = window.createVramBudget();
     }
     return modulePromise;
   }
-  /** Calls a module function and parses its JSON; never throws. */
-  function call(module, fn, arg) {
+  function call(module, fn, ...args) {
     try {
-      return JSON.parse(arg === undefined ? module[fn]() : module[fn](arg));
+      return JSON.parse(module[fn](...args));
     } catch (e) {
-      return { ok: false, error: { path: '', message: `${fn}() failed: ${e.message}` } };
+      return { ok: false, error: { path: "", message: `${fn}() failed: ${e.message}` } };
     }
   }
+  function readWorkloads(module, defaults) {
+    const probe = call(module, "estimate", JSON.stringify({ v: 1, workload: "?" }));
+    const m = !probe.ok && probe.error && /allowed: (.+)$/.exec(probe.error.message || "");
+    const names = m ? m[1].split(/,\s*/).map((x) => x.trim().replace(/^"|"$/g, "")).filter(Boolean) : [];
+    return names.length ? names : [defaults.workload || "inference"];
+  }
+  function pickerEntries(models) {
+    return models.map((m) => {
+      const size = `${(m.params / 1e9).toFixed(m.params < 1e10 ? 2 : 1)}B`;
+      return {
+        id: m.id,
+        family: m.model_type || "",
+        size,
+        params: m.params,
+        dtype: m.quantized ? m.dtype : "",
+        hay: `${m.id} ${m.model_type || ""} ${size} ${m.dtype || ""}`.toLowerCase()
+      };
+    }).sort((a, b) => a.id.toLowerCase().localeCompare(b.id.toLowerCase()));
+  }
+  function matchModels(entries, query) {
+    const words = String(query).toLowerCase().split(/[\s,]+/).filter(Boolean);
+    if (!words.length) return entries;
+    return entries.filter((e) => words.every((w) => {
+      if (e.hay.includes(w)) return true;
+      const m = /^(\d+(?:\.\d+)?)b$/.exec(w);
+      return !!m && Math.abs(e.params / 1e9 - Number(m[1])) <= 0.15 * Number(m[1]);
+    }));
+  }
 
-  let uid = 0;
-
-  class VramBudgetElement extends HTMLElement {
-    static define(tag = 'vram-budget', registry = customElements) {
+  // web/src/element.js
+  var SCRIPT_URL = document.currentScript && document.currentScript.src || "";
+  var sharedSheet = null;
+  function styleSheet() {
+    if (!sharedSheet) {
+      sharedSheet = new CSSStyleSheet();
+      sharedSheet.replaceSync(styles_default);
+    }
+    return sharedSheet;
+  }
+  var VramBudgetElement = class extends HTMLElement {
+    static define(tag = "vram-budget", registry = customElements) {
       registry.define(tag, this);
       return this;
     }
-
     static get observedAttributes() {
-      return Object.keys(ATTRIBUTES);
+      return [...Object.keys(ATTRIBUTES), "no-url-state", "page-url"];
     }
-
     constructor() {
       super();
-      this._id = `vb${++uid}`;
+      this._root = this.attachShadow({ mode: "open" });
+      this._root.adoptedStyleSheets = [styleSheet()];
       this._state = { ...DEFAULT_STATE };
       this._module = null;
       this._catalog = null;
       this._fields = {};
       this._errors = {};
+      this._understood = {};
       this._timer = 0;
+      this._seq = 0;
+      this._uid = 0;
       this.scenario = null;
       this.report = null;
       this.plan = null;
       this.sweep = null;
       this._onHashChange = () => this._readHash(true);
     }
-
+    /** An id unique inside this element's shadow root. */
+    _newId(name) {
+      return `vb-${name}-${++this._uid}`;
+    }
     connectedCallback() {
       if (this._started) return;
       this._started = true;
-      for (const [attr, key] of Object.entries(ATTRIBUTES)) {
-        if (this.hasAttribute(attr)) this._state[key] = this.getAttribute(attr);
+      if (!this._attributesRead) {
+        this._attributesRead = true;
+        for (const [attr, key] of Object.entries(ATTRIBUTES)) {
+          if (this.hasAttribute(attr)) this._state[key] = this.getAttribute(attr);
+        }
+        if (this.getAttribute("model") && !this.hasAttribute("source")) this._state.src = "catalog";
+        if (this.getAttribute("config") && !this.hasAttribute("source")) this._state.src = "config";
       }
-      if (this.getAttribute('model') && !this.hasAttribute('source')) this._state.src = 'catalog';
-      replace(this, h('p', { class: 'vb-loading', role: 'status' }, 'Loading the estimator\u2026'));
+      if (!this._module) replace(this._root, h("p", { class: "vb-loading", role: "status" }, "Loading the estimator…"));
       loadModule().then(
-        (module) => this._start(module),
-        (e) => replace(this, h('p', { class: 'vb-error', role: 'alert' }, e.message)),
+        (module) => {
+          if (!this._module) this._start(module);
+          else this._attach();
+        },
+        (e) => replace(this._root, h("p", { class: "vb-error", role: "alert" }, e.message))
       );
     }
-
     disconnectedCallback() {
-      window.removeEventListener('hashchange', this._onHashChange);
+      window.removeEventListener("hashchange", this._onHashChange);
       clearTimeout(this._timer);
       this._started = false;
     }
-
-    attributeChangedCallback(name, _old, value) {
-      if (!this._module || value === null) return;
-      this._setState({ [ATTRIBUTES[name]]: value });
-    }
-
-    get _urlState() {
-      return !this.hasAttribute('no-url-state');
-    }
-
-    _start(module) {
-      this._module = module;
-      this._catalog = call(module, 'catalog');
-      if (!this._catalog.ok) {
-        replace(this, h('p', { class: 'vb-error', role: 'alert' }, `catalog(): ${this._catalog.error.message}`));
+    attributeChangedCallback(name, old, value) {
+      if (old === value) return;
+      if (name === "no-url-state" || name === "page-url") {
+        if (this._module) {
+          this._attach();
+          this._update();
+        }
         return;
       }
-      coreDefaults = this._catalog.defaults;
+      const key = ATTRIBUTES[name];
+      const changes = { [key]: value === null ? DEFAULT_STATE[key] : value };
+      if (name === "model" && value !== null && !this.hasAttribute("source")) changes.src = "catalog";
+      if (!this._module) {
+        Object.assign(this._state, changes);
+        return;
+      }
+      this._setState(changes);
+    }
+    get _urlState() {
+      return !this.hasAttribute("no-url-state");
+    }
+    _start(module) {
+      this._module = module;
+      this._catalog = call(module, "catalog");
+      if (!this._catalog.ok) {
+        replace(this._root, h("p", { class: "vb-error", role: "alert" }, `catalog(): ${this._catalog.error.message}`));
+        return;
+      }
+      core.defaults = { ...core.defaults, ...this._catalog.defaults };
+      core.workloads = readWorkloads(module, core.defaults);
+      this._entries = pickerEntries(this._catalog.models);
       if (!this._state.model && this._catalog.models.length) {
-        const preferred = this._catalog.models.find((m) => m.id === 'meta-llama/Llama-3.1-8B');
+        const preferred = this._catalog.models.find((m) => m.id === "meta-llama/Llama-3.1-8B");
         this._state.model = (preferred || this._catalog.models[0]).id;
       }
       this._buildForm();
-      if (this._urlState) {
-        this._readHash(false);
-        window.addEventListener('hashchange', this._onHashChange);
-      }
+      if (this._urlState) this._readHash(false);
+      this._attach();
       this._syncForm();
-      this._update();
+      this._update({ defer: true });
     }
-
+    /** Listens to the page's fragment only where URL state is on. */
+    _attach() {
+      window.removeEventListener("hashchange", this._onHashChange);
+      if (this._urlState && this._started) window.addEventListener("hashchange", this._onHashChange);
+    }
     _readHash(rerun) {
       const parsed = hashToState(location.hash);
       this._hashError = null;
@@ -454,7 +912,6 @@
         this._update();
       }
     }
-
     /** Merge state changes, reflect them in the form, recompute. */
     _setState(changes) {
       this._hashError = null;
@@ -462,338 +919,944 @@
       this._syncForm();
       this._update();
     }
-
     // ---- form ---------------------------------------------------------------
-
-    _field(key, labelText, control, help) {
-      const id = `${this._id}-${key}`;
-      control.id = id;
-      const err = h('p', { class: 'vb-field-error', id: `${id}-error`, role: 'alert', hidden: true });
-      control.setAttribute('aria-describedby', `${id}-error${help ? ` ${id}-help` : ''}`);
-      this._fields[key] = control;
-      this._errors[key] = err;
-      const wrap = h('div', { class: 'vb-field', 'data-field': key },
-        h('label', { for: id }, labelText), control,
-        help ? h('p', { class: 'vb-help', id: `${id}-help` }, help) : null, err);
-      return wrap;
-    }
-
-    _select(key, options) {
-      const sel = h('select', { name: key },
-        options.map(([value, text]) => h('option', { value }, text)));
-      sel.addEventListener('change', () => this._onInput(key, sel.value, true));
-      return sel;
-    }
-
-    _text(key, attrs) {
-      const input = h('input', { type: 'text', name: key, autocomplete: 'off', spellcheck: 'false', ...attrs });
-      input.addEventListener('input', () => this._onInput(key, input.value, false));
-      input.addEventListener('change', () => this._onInput(key, input.value, true));
-      return input;
-    }
-
-    _buildForm() {
-      const cat = this._catalog;
-      const form = h('form', { class: 'vb-form', 'aria-label': 'Scenario', onsubmit: (e) => e.preventDefault() });
-
-      // Model source
-      const sources = [['catalog', 'Catalog model'], ['params', 'Parameter count'], ['config', 'Paste config.json']];
-      const radios = h('div', { class: 'vb-radios', role: 'radiogroup', 'aria-labelledby': `${this._id}-src-legend` },
-        sources.map(([value, text]) => {
-          const radio = h('input', { type: 'radio', name: `${this._id}-src`, value, 'data-testid': `source-${value}` });
-          radio.addEventListener('change', () => radio.checked && this._onInput('src', value, true));
-          return h('label', { class: 'vb-radio' }, radio, ` ${text}`);
-        }));
-      this._radios = radios;
-      const sourceErr = h('p', { class: 'vb-field-error', id: `${this._id}-model-source-error`, role: 'alert', hidden: true });
-      this._errors['model-source'] = sourceErr;
-
-      const modelSel = this._select('model', cat.models.map((m) => [
-        m.id, `${m.id} \u00b7 ${(m.params / 1e9).toFixed(m.params < 1e10 ? 2 : 1)}B params${m.quantized ? ` \u00b7 ${m.dtype}` : ''}`,
-      ]));
-      modelSel.setAttribute('data-testid', 'model');
-      const paramsInput = this._text('params', { inputmode: 'numeric', 'data-testid': 'params' });
-      const configArea = h('textarea', { name: 'config', rows: 6, spellcheck: 'false', 'data-testid': 'config',
-        placeholder: '{"model_type": "llama", "hidden_size": 4096, ...}' });
-      configArea.addEventListener('input', () => this._onInput('config', configArea.value, false));
-
-      this._sourceBlocks = {
-        catalog: this._field('model', 'Model (catalog)', modelSel),
-        params: this._field('params', 'Parameter count', paramsInput,
-          'A bare count gives the weights only: with no architecture there is no KV cache or activation estimate.'),
-        config: this._field('config', 'config.json (Hugging Face, verbatim)', configArea),
-      };
-
-      const modelSet = h('fieldset', {},
-        h('legend', { id: `${this._id}-src-legend` }, 'Model'),
-        radios, sourceErr,
-        Object.values(this._sourceBlocks),
-        this._field('weights', 'Weights format',
-          this._select('weights', [['', 'checkpoint\u2019s own (default)'], ...cat.weight_formats.map((f) => [f, f])]),
-        ));
-      this._fields.weights.setAttribute('data-testid', 'weights');
-
-      const runtimeSet = h('fieldset', {},
-        h('legend', {}, 'Runtime'),
-        this._field('engine', 'Engine', this._select('engine',
-          cat.engines.map((e) => [e, e === cat.defaults.engine ? `${e} (default)` : e]))),
-        h('div', { class: 'vb-row' },
-          this._field('context', 'Context (tokens)', this._text('context', { inputmode: 'numeric', placeholder: 'model max', 'data-testid': 'context' })),
-          this._field('concurrency', 'Concurrency', this._text('concurrency', { inputmode: 'numeric', placeholder: '1' }))),
-        h('div', { class: 'vb-row' },
-          this._field('kv', 'KV cache dtype',
-            this._select('kv', [['', 'default (auto)'], ...cat.kv_cache_dtypes.filter((d) => d !== 'auto').map((d) => [d, d])])),
-          this._field('tp', 'Tensor parallel', this._text('tp', { inputmode: 'numeric', placeholder: '1' }))),
-        this._gmuField = this._field('gmu', 'vLLM gpu_memory_utilization',
-          this._text('gmu', { inputmode: 'decimal', placeholder: `${cat.defaults.engines.vllm.gpu_memory_utilization} (vLLM default)` })),
-        this._llamaFields = h('div', { class: 'vb-llama', 'data-testid': 'llama-fields' },
-          h('div', { class: 'vb-row' },
-            this._field('ngl', 'GPU layers (-ngl)',
-              this._text('ngl', { inputmode: 'numeric', placeholder: 'all + output', 'data-testid': 'ngl' })),
-            this._field('sm', 'Split mode (several GPUs)',
-              this._select('sm', [['', 'layer (default)'], ['row', 'row'], ['none', 'none (main GPU only)']]))),
-          h('div', { class: 'vb-row' },
-            this._field('ts', 'Tensor split',
-              this._text('ts', { placeholder: 'equal, e.g. 3,1', 'data-testid': 'tensor-split' }),
-              'One proportion per GPU: how llama.cpp shares the layers.'),
-            this._field('mg', 'Main GPU', this._text('mg', { inputmode: 'numeric', placeholder: '0' })))));
-      this._fields.sm.setAttribute('data-testid', 'split-mode');
-
-      const hwSet = h('fieldset', {},
-        h('legend', {}, 'Hardware'),
-        this._field('gpu', 'GPU (usable memory the framework sees)',
-          this._select('gpu', cat.gpus.map((g) => [g.id,
-            `${g.name} \u2014 ${formatBytes(g.memory_bytes).text}${g.id === cat.defaults.gpu ? ' (default)' : ''}`]))),
-        h('div', { class: 'vb-row' },
-          this._field('count', 'GPU count', this._text('count', { inputmode: 'numeric', 'data-testid': 'count' })),
-          this._field('headroom', 'Headroom (%)', this._text('headroom', { inputmode: 'decimal', placeholder: '10' }))));
-      this._fields.gpu.setAttribute('data-testid', 'gpu');
-      this._fields.engine.setAttribute('data-testid', 'engine');
-
-      this._generalError = h('p', { class: 'vb-field-error', role: 'alert', hidden: true });
-      this._permalink = h('a', { class: 'vb-permalink' }, 'Link to this estimate');
-      this._scenarioPre = h('pre', { class: 'vb-code', 'data-testid': 'scenario-json' });
-      append(form, [this._generalError, modelSet, runtimeSet, hwSet,
-        h('p', {}, this._permalink),
-        h('details', {}, h('summary', {}, 'Scenario JSON (for the command-line tool)'), this._scenarioPre)]);
-
-      // Outputs
-      this._out = {
-        banner: h('div', { class: 'vb-banner', role: 'alert', hidden: true, 'data-testid': 'error-banner' }),
-        worked: h('section', { class: 'vb-worked', 'aria-labelledby': `${this._id}-h-worked` }),
-        verdict: h('section', { class: 'vb-verdict', 'aria-live': 'polite', 'data-testid': 'verdict' }),
-        bar: h('section', { 'aria-labelledby': `${this._id}-h-bar` }),
-        table: h('section', { 'aria-labelledby': `${this._id}-h-table` }),
-        gpus: h('section', { 'aria-labelledby': `${this._id}-h-gpus`, 'data-testid': 'per-gpu' }),
-        metrics: h('section', { 'aria-labelledby': `${this._id}-h-metrics` }),
-        chart: h('section', { 'aria-labelledby': `${this._id}-h-chart` }),
-        plan: h('section', { 'aria-labelledby': `${this._id}-h-plan` }),
-      };
-      this._results = h('div', { class: 'vb-results' }, Object.values(this._out));
-      replace(this, h('div', { class: 'vb-layout' }, form, this._results));
-    }
-
-    /** Put the state into the form controls (after a hash read or an applied hint). */
-    _syncForm() {
-      if (!this._fields.engine) return;
-      const st = this._state;
-      for (const radio of this._radios.querySelectorAll('input')) radio.checked = radio.value === st.src;
-      for (const [key, block] of Object.entries(this._sourceBlocks)) block.hidden = key !== st.src;
-      for (const [key, control] of Object.entries(this._fields)) {
-        // An unset GPU or engine shows the core's default (the scenario leaves it out).
-        const want = key === 'gpu' && st.gpu === '' ? coreDefaults.gpu
-          : key === 'engine' && st.engine === '' ? coreDefaults.engine : st[key];
-        if (control.value !== want) {
-          if (control.tagName === 'SELECT' && want !== '' &&
-              ![...control.options].some((o) => o.value === want)) {
-            // A value the catalog does not list (from a link): keep it so the module names the error.
-            control.append(h('option', { value: want }, `${want} (not in catalog)`));
-          }
-          control.value = want;
-        }
-      }
-      this._gmuField.hidden = !engineReads(engineOf(st), 'gpu_memory_utilization');
-      this._llamaFields.hidden = !engineReads(engineOf(st), 'n_gpu_layers');
-    }
-
     _onInput(key, value, now) {
       this._hashError = null;
       this._state[key] = value;
-      if (key === 'src' || key === 'engine') this._syncForm();
+      if (this._understood[key]) this._showUnderstood(key);
+      if (key === "src" || key === "engine" || key === "wl") this._syncForm();
       clearTimeout(this._timer);
       if (now) this._update();
       else this._timer = setTimeout(() => this._update(), 150);
     }
-
+    /** Where "Link to this estimate" points: this page's fragment, or (without
+     *  URL state) the standalone page, so the host's URL is never rewritten. */
+    _linkTarget(hash) {
+      if (this._urlState) return { href: `#${hash}`, external: false };
+      let base = this.getAttribute("page-url");
+      if (!base) {
+        try {
+          base = new URL("index.html", SCRIPT_URL || location.href).href;
+        } catch (e) {
+          base = "index.html";
+        }
+      }
+      return { href: `${base.replace(/#.*$/, "")}#${hash}`, external: true };
+    }
     // ---- compute and render -------------------------------------------------
-
-    _update() {
+    /** Builds the scenario, asks the module, draws the answer. With defer (the
+     *  first estimate), the plan and the chart are computed after the first paint. */
+    _update(options = {}) {
       clearTimeout(this._timer);
       const built = buildScenario(this._state);
       this.scenario = built.scenario || null;
-      if (this._urlState) {
-        const hash = `#${stateToHash(this._state)}`;
-        if (location.hash !== hash) history.replaceState(null, '', hash);
-      }
-      this._permalink.href = `#${stateToHash(this._state)}`;
-      this._scenarioPre.textContent = built.scenario ? JSON.stringify(built.scenario, null, 2) : '';
-
-      let report;
-      if (built.error) {
-        report = { ok: false, error: built.error };
+      const hash = stateToHash(this._state);
+      if (this._urlState && location.hash !== `#${hash}`) history.replaceState(null, "", `#${hash}`);
+      const link = this._linkTarget(hash);
+      this._permalink.href = link.href;
+      if (link.external) {
+        this._permalink.target = "_blank";
+        this._permalink.rel = "noopener";
       } else {
-        report = call(this._module, 'estimate', JSON.stringify(built.scenario));
+        this._permalink.removeAttribute("target");
+        this._permalink.removeAttribute("rel");
       }
+      this._scenarioPre.textContent = built.scenario ? JSON.stringify(built.scenario, null, 2) : "";
+      let report;
+      if (built.pending) report = { ok: false, pending: true, error: built.pending };
+      else if (built.error) report = { ok: false, error: built.error };
+      else report = call(this._module, "estimate", JSON.stringify(built.scenario));
       this.report = report;
-      this._showErrors(report.ok ? null : report.error);
+      this._showErrors(report);
+      const seq = ++this._seq;
       if (report.ok) {
         const text = JSON.stringify(built.scenario);
-        this.plan = call(this._module, 'plan', text);
-        this.sweep = call(this._module, 'sweep', text);
-        this._render(report, this.plan, this.sweep);
+        const planned = () => {
+          if (seq !== this._seq) return;
+          this.plan = call(this._module, "plan", text);
+          this.sweep = call(this._module, "sweep", text);
+          this._renderChart(this.sweep, report);
+          this._renderPlan(this.plan);
+          this._plannedText = text;
+          this._renderGrid();
+        };
+        this.plan = null;
+        this.sweep = null;
+        this._renderReport(report);
+        this._renderedWorkload = workloadOf(this._state);
+        if (options.defer) {
+          let done = false;
+          const once = () => {
+            if (!done) {
+              done = true;
+              planned();
+              this._restoreFocus();
+            }
+          };
+          replace(this._out.plan, this._heading("plan", "Plan"), h("p", { class: "vb-loading", role: "status" }, "Planning…"));
+          requestAnimationFrame(() => setTimeout(once, 0));
+          setTimeout(once, 200);
+        } else {
+          planned();
+        }
+      } else {
+        this.plan = null;
+        this.sweep = null;
       }
-      this.dispatchEvent(new CustomEvent('estimate-change', { bubbles: true, detail: report }));
+      this._restoreFocus();
+      this.dispatchEvent(new CustomEvent("estimate-change", { bubbles: true, composed: true, detail: report }));
     }
-
-    _showErrors(error) {
-      for (const [key, el] of Object.entries(this._errors)) {
+    /** Copies the link (absolute) to the clipboard, or shows it to copy by hand. */
+    _copyLink() {
+      const url = new URL(this._permalink.getAttribute("href"), location.href).href;
+      const say = (text) => {
+        this._copyStatus.textContent = text;
+      };
+      const clip = navigator.clipboard;
+      if (clip && clip.writeText) clip.writeText(url).then(() => say(" Link copied."), () => say(` Copy this link: ${url}`));
+      else say(` Copy this link: ${url}`);
+    }
+    /** Fills the form from a pasted scenario; says which fields it has no input for. */
+    _importScenario() {
+      const text = this._fields.import.value.trim();
+      let sc;
+      try {
+        sc = JSON.parse(text);
+      } catch (e) {
+        this._importStatus.textContent = `Not valid JSON: ${e.message}`;
+        return;
+      }
+      const got = scenarioToState(sc, { ...DEFAULT_STATE, model: this._state.model });
+      if (got.error) {
+        this._importStatus.textContent = got.error;
+        return;
+      }
+      this._importStatus.textContent = got.ignored.length ? `Loaded; the form has no input for ${got.ignored.join(", ")}, so those are left out.` : "Loaded.";
+      this._hashError = null;
+      this._state = got.state;
+      this._syncForm();
+      this._update();
+    }
+    /** After Apply or Use: focus the same control in the new figures, else the plan's heading. */
+    _restoreFocus() {
+      const action = this._focusAction;
+      if (!action) return;
+      this._focusAction = null;
+      const same = [...this._root.querySelectorAll("[data-action]")].find((b) => b.dataset.action === action);
+      const target = same || this._root.getElementById(this._headingId("plan")) || this._out.verdict;
+      if (target && !same) target.setAttribute("tabindex", "-1");
+      if (target) target.focus();
+    }
+    _showErrors(report) {
+      const error = report.ok ? null : report.error;
+      for (const [key2, el] of Object.entries(this._errors)) {
         el.hidden = true;
-        el.textContent = '';
-        this._fields[key]?.removeAttribute('aria-invalid');
+        el.textContent = "";
+        this._fields[key2]?.removeAttribute("aria-invalid");
       }
       this._generalError.hidden = true;
-      const banner = this._out.banner;
-      banner.hidden = true;
-      this._results.classList.remove('vb-stale');
+      this._banner.hidden = true;
+      this._notice.hidden = true;
+      this._results.classList.remove("vb-stale");
       if (this._hashError) {
         this._generalError.hidden = false;
         this._generalError.textContent = this._hashError;
       }
-      if (!error) return;
-
-      const path = error.path || '';
+      const sameWorkload = this._renderedWorkload === workloadOf(this._state);
+      this._figures.hidden = !report.ok && !(sameWorkload && !report.pending && error && error.path !== "/workload");
+      if (report.ok) return;
+      if (report.pending) {
+        replace(this._notice, h("p", { class: "vb-pending" }, error.message[0].toUpperCase() + error.message.slice(1), "."));
+        this._notice.hidden = false;
+        return;
+      }
+      const path = error.path || "";
+      if (path === "/workload" && core.workloads.includes(workloadOf(this._state))) {
+        const [name] = WORKLOAD_TEXT[workloadOf(this._state)] || [workloadOf(this._state)];
+        replace(
+          this._notice,
+          h("h2", {}, `${name}: not estimated by this version`),
+          h("p", { "data-testid": "workload-message" }, error.message),
+          h(
+            "p",
+            { class: "vb-help" },
+            "The inputs on the left build the scenario below; keep it (or the link) and run it when the estimator lands, with this page or with ",
+            h("code", {}, "vram-budget estimate"),
+            "."
+          ),
+          h("pre", { class: "vb-code" }, this.scenario ? JSON.stringify(this.scenario, null, 2) : "")
+        );
+        this._notice.hidden = false;
+        return;
+      }
       const match = ERROR_FIELDS.find(([prefix]) => path === prefix || path.startsWith(`${prefix}/`));
       let key = match ? match[1] : null;
-      if (key === 'model-source' && this._state.src === 'catalog') key = 'model';
-      const slot = key ? this._errors[key] : this._generalError;
-      replace(slot, h('code', { class: 'vb-path' }, path || '/'), ' ', error.message);
+      if (key === "model-source" && this._state.src === "catalog") key = "model";
+      if (key === "model-source" && usesPipeline(this._state)) key = "pipe";
+      if (key === "gpu" && this._state.gpumem !== "") key = "gpumem";
+      const slot = key && this._errors[key] || this._generalError;
+      replace(slot, h("code", { class: "vb-path" }, path || "/"), " ", error.message);
       slot.hidden = false;
-      this._fields[key]?.setAttribute('aria-invalid', 'true');
-
-      replace(banner, h('strong', {}, 'Input error '), h('code', { class: 'vb-path' }, path || '/'), ': ', error.message,
-        this.report && this._results.querySelector('table') ? ' \u2014 the figures below are from the last valid input.' : '');
-      banner.hidden = false;
-      this._results.classList.add('vb-stale');
+      this._fields[key]?.setAttribute("aria-invalid", "true");
+      replace(
+        this._banner,
+        h("strong", {}, "Input error "),
+        h("code", { class: "vb-path" }, path || "/"),
+        ": ",
+        error.message,
+        this._figures.hidden ? "" : " — the figures below are from the last valid input."
+      );
+      this._banner.hidden = false;
+      if (!this._figures.hidden) this._results.classList.add("vb-stale");
     }
-
-    _render(report, plan, sweep) {
+    _renderReport(report) {
+      this._figures.hidden = false;
       this._renderWorked(report);
       this._renderVerdict(report);
       this._renderBar(report);
       this._renderTable(report);
       this._renderGpus(report);
       this._renderMetrics(report);
-      this._renderChart(sweep, report);
-      this._renderPlan(plan);
     }
-
     _heading(key, text) {
-      return h('h2', { id: `${this._id}-h-${key}` }, text);
+      return h("h2", { id: this._headingId(key) }, text);
     }
+  };
 
+  // web/src/form.js
+  var FormMethods = class {
+    _field(key, labelText, control, help, kind) {
+      const id = this._newId(key);
+      control.id = id;
+      const err = h("p", { class: "vb-field-error", id: `${id}-error`, role: "alert", hidden: true });
+      const described = [`${id}-error`];
+      const helpEl = help ? h("p", { class: "vb-help", id: `${id}-help` }, help) : null;
+      if (help) described.push(`${id}-help`);
+      let understood = null;
+      if (kind && SUFFIXES[kind]) {
+        understood = h("p", { class: "vb-understood", id: `${id}-read`, "aria-live": "polite", "data-understood": key });
+        described.push(`${id}-read`);
+        this._understood[key] = { el: understood, kind };
+      }
+      control.setAttribute("aria-describedby", described.join(" "));
+      this._fields[key] = control;
+      this._errors[key] = err;
+      return h(
+        "div",
+        { class: "vb-field", "data-field": key },
+        h("label", { for: id }, labelText),
+        control,
+        understood,
+        helpEl,
+        err
+      );
+    }
+    _select(key, options) {
+      const sel = h(
+        "select",
+        { name: key, "data-testid": key },
+        options.map(([value, text]) => h("option", { value }, text))
+      );
+      sel.addEventListener("change", () => this._onInput(key, sel.value, true));
+      return sel;
+    }
+    _text(key, attrs) {
+      const input = h("input", { type: "text", name: key, autocomplete: "off", spellcheck: "false", "data-testid": key, ...attrs });
+      input.addEventListener("input", () => this._onInput(key, input.value, false));
+      input.addEventListener("change", () => this._onInput(key, input.value, true));
+      return input;
+    }
+    /** An input of the training or generation block, from its table entry. */
+    _blockField(f) {
+      let control;
+      if (f.kind === "choice" && Array.isArray(core.defaults[f.block] && core.defaults[f.block][f.field])) {
+        control = this._select(f.key, [["", "default"], ...core.defaults[f.block][f.field].map((n) => [n, n])]);
+      } else if (f.kind === "bool") {
+        control = this._select(f.key, [["", "default"], ["true", "on"], ["false", "off"]]);
+      } else {
+        const numeric = SUFFIXES[f.kind] ? { inputmode: f.kind === "count" ? "numeric" : "text" } : {};
+        control = this._text(f.key, { placeholder: f.placeholder || "", ...numeric });
+      }
+      return this._field(f.key, f.label, control, f.help, f.kind);
+    }
+    /** The catalog model type-ahead: a combobox over ids, families and sizes. */
+    _modelPicker() {
+      const listId = this._newId("models");
+      const input = h("input", {
+        type: "text",
+        name: "model",
+        role: "combobox",
+        "aria-autocomplete": "list",
+        "aria-expanded": "false",
+        "aria-controls": listId,
+        autocomplete: "off",
+        spellcheck: "false",
+        "data-testid": "model",
+        placeholder: "search: id, family or size (qwen 8b)"
+      });
+      const list = h("ul", {
+        class: "vb-listbox",
+        role: "listbox",
+        id: listId,
+        hidden: true,
+        "aria-label": "Catalog models",
+        "data-testid": "model-options"
+      });
+      let matches = [];
+      let active = -1;
+      const show = (query) => {
+        matches = matchModels(this._entries, query).slice(0, 60);
+        active = matches.length ? 0 : -1;
+        replace(list, matches.length ? matches.map((e, i) => h("li", {
+          role: "option",
+          id: `${listId}-${i}`,
+          "data-value": e.id,
+          "aria-selected": i === active ? "true" : "false",
+          onmousedown: (ev) => {
+            ev.preventDefault();
+            pick(e.id);
+          }
+        }, e.id, h("span", {}, [e.family, e.size, e.dtype].filter(Boolean).join(" · ")))) : h("li", { class: "vb-empty", role: "option", "aria-disabled": "true", "aria-selected": "false" }, "no catalog model matches"));
+        list.hidden = false;
+        input.setAttribute("aria-expanded", "true");
+        mark();
+      };
+      const close = () => {
+        list.hidden = true;
+        input.setAttribute("aria-expanded", "false");
+        input.removeAttribute("aria-activedescendant");
+      };
+      const mark = () => {
+        [...list.children].forEach((li, i) => li.setAttribute("aria-selected", i === active ? "true" : "false"));
+        if (active >= 0) {
+          input.setAttribute("aria-activedescendant", `${listId}-${active}`);
+          list.children[active].scrollIntoView({ block: "nearest" });
+        } else input.removeAttribute("aria-activedescendant");
+      };
+      const pick = (id) => {
+        input.value = id;
+        close();
+        this._onInput("model", id, true);
+      };
+      input.addEventListener("focus", () => input.select());
+      input.addEventListener("input", () => show(input.value));
+      input.addEventListener("keydown", (ev) => {
+        if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+          ev.preventDefault();
+          if (list.hidden) {
+            show(input.value === this._state.model ? "" : input.value);
+            return;
+          }
+          if (!matches.length) return;
+          active = (active + (ev.key === "ArrowDown" ? 1 : matches.length - 1)) % matches.length;
+          mark();
+        } else if (ev.key === "Enter") {
+          ev.preventDefault();
+          if (!list.hidden && active >= 0) pick(matches[active].id);
+          else commit();
+        } else if (ev.key === "Escape") {
+          if (!list.hidden) {
+            ev.preventDefault();
+            close();
+            input.value = this._state.model;
+          }
+        }
+      });
+      const commit = () => {
+        close();
+        const text = input.value.trim();
+        if (text === "") {
+          input.value = this._state.model;
+          return;
+        }
+        const exact = this._entries.find((e) => e.id.toLowerCase() === text.toLowerCase());
+        const id = exact ? exact.id : text;
+        input.value = id;
+        if (id !== this._state.model) this._onInput("model", id, true);
+      };
+      input.addEventListener("blur", commit);
+      const field = this._field(
+        "model",
+        "Model (catalog)",
+        input,
+        `${this._entries.length} models; type part of an id, a family (llama, qwen3_moe) or a size (70B), then pick with ↑ ↓ and Enter.`
+      );
+      field.insertBefore(list, input.nextSibling);
+      return field;
+    }
+    _buildForm() {
+      const form = h("form", { class: "vb-form", "aria-label": "Scenario", onsubmit: (e) => e.preventDefault() });
+      const runtimeSet = this._runtimeSet();
+      const trainingSet = this._blockSet("training", "Fine-tuning", TRAINING_FIELDS);
+      const generationSet = this._blockSet("generation", "Generation", GENERATION_FIELDS);
+      this._blockSets = { inference: runtimeSet, training: trainingSet, generation: generationSet };
+      this._generalError = h("p", { class: "vb-field-error", role: "alert", hidden: true });
+      this._skip = h("a", {
+        class: "vb-skip",
+        href: "#",
+        "data-testid": "skip-to-results",
+        onclick: (e) => {
+          e.preventDefault();
+          this._results.scrollIntoView();
+          this._results.focus();
+        }
+      }, "Skip to the results");
+      append(form, [
+        this._skip,
+        this._generalError,
+        this._workloadSet(),
+        this._modelSet(),
+        runtimeSet,
+        trainingSet,
+        generationSet,
+        this._hardwareSet(),
+        this._shareBlock()
+      ]);
+      replace(this._root, h("div", { class: "vb-layout" }, form, this._outputs()));
+    }
+    /** The workload choice, from the workloads the module reads. */
+    _workloadSet() {
+      const wlLegend = this._newId("wl-legend");
+      this._workloadRadios = h(
+        "div",
+        { class: "vb-workloads", role: "radiogroup", "aria-labelledby": wlLegend },
+        core.workloads.map((w) => {
+          const [name, what] = WORKLOAD_TEXT[w] || [w, ""];
+          const radio = h("input", {
+            type: "radio",
+            name: "workload",
+            value: w,
+            "data-testid": `workload-${w}`,
+            "aria-describedby": `${wlLegend}-${w}`
+          });
+          radio.addEventListener("change", () => radio.checked && this._onInput("wl", w === core.defaults.workload ? "" : w, true));
+          return h("label", { title: what }, radio, h("span", {}, name, h("span", { id: `${wlLegend}-${w}`, hidden: true }, what)));
+        })
+      );
+      const wlSet = h(
+        "fieldset",
+        {},
+        h("legend", { id: wlLegend }, "Workload"),
+        this._workloadRadios,
+        this._wlHelp = h("p", { class: "vb-help", "data-testid": "workload-help" })
+      );
+      this._errors.wl = h("p", { class: "vb-field-error", role: "alert", hidden: true });
+      wlSet.append(this._errors.wl);
+      return wlSet;
+    }
+    /** The model: catalog type-ahead, parameter count or config.json; a pipeline id for image and video. */
+    _modelSet() {
+      const cat = this._catalog;
+      const srcLegend = this._newId("src-legend");
+      const sources = [["catalog", "Catalog model"], ["params", "Parameter count"], ["config", "Paste config.json"]];
+      this._radios = h(
+        "div",
+        { class: "vb-radios", role: "radiogroup", "aria-labelledby": srcLegend },
+        sources.map(([value, text]) => {
+          const radio = h("input", { type: "radio", name: "source", value, "data-testid": `source-${value}` });
+          radio.addEventListener("change", () => radio.checked && this._onInput("src", value, true));
+          return h("label", { class: "vb-radio" }, radio, ` ${text}`);
+        })
+      );
+      this._errors["model-source"] = h("p", { class: "vb-field-error", role: "alert", hidden: true });
+      const configArea = h("textarea", {
+        name: "config",
+        rows: 6,
+        spellcheck: "false",
+        "data-testid": "config",
+        placeholder: '{"model_type": "llama", "hidden_size": 4096, ...}'
+      });
+      configArea.addEventListener("input", () => this._onInput("config", configArea.value, false));
+      this._sourceBlocks = {
+        catalog: this._modelPicker(),
+        params: this._field(
+          "params",
+          "Parameter count",
+          this._text("params", { inputmode: "text" }),
+          "e.g. 13000000000, 7B or 1.5e9. A bare count gives the weights only: with no architecture there is no KV cache or activation estimate.",
+          "params"
+        ),
+        config: this._field(
+          "config",
+          "config.json (Hugging Face, verbatim)",
+          configArea,
+          "Paste the model’s config.json; the architecture is read from it."
+        )
+      };
+      const pipelines = Array.isArray(cat.pipelines) ? cat.pipelines : [];
+      const pipeListId = this._newId("pipelines");
+      this._pipeField = this._field(
+        "pipe",
+        "Pipeline (Hugging Face id)",
+        this._text("pipe", { placeholder: "e.g. black-forest-labs/FLUX.1-dev", list: pipelines.length ? pipeListId : null }),
+        "The diffusion pipeline: its text encoders, denoiser and VAE are read from the catalog."
+      );
+      if (pipelines.length) {
+        this._pipeField.append(h(
+          "datalist",
+          { id: pipeListId },
+          pipelines.map((p) => h("option", { value: typeof p === "string" ? p : p.id }))
+        ));
+      }
+      this._modelSources = h("div", {}, this._radios, this._errors["model-source"], Object.values(this._sourceBlocks));
+      const modelSet = h(
+        "fieldset",
+        {},
+        h("legend", { id: srcLegend }, "Model"),
+        this._modelSources,
+        this._pipeField,
+        this._field(
+          "weights",
+          "Weights format",
+          this._select("weights", [["", "checkpoint’s own (default)"], ...cat.weight_formats.map((f) => [f, f])]),
+          "How the weights are stored: the checkpoint’s own format, or a quantized one."
+        )
+      );
+      return modelSet;
+    }
+    /** The inference runtime: engine, context, concurrency, KV cache, parallelism, vLLM and llama.cpp settings. */
+    _runtimeSet() {
+      const cat = this._catalog;
+      const runtimeSet = h(
+        "fieldset",
+        { "data-block": "inference" },
+        h("legend", {}, "Runtime"),
+        this._field(
+          "engine",
+          "Engine",
+          this._select(
+            "engine",
+            cat.engines.map((e) => [e, e === cat.defaults.engine ? `${e} (default)` : e])
+          ),
+          "vLLM fills a fraction of the card with KV blocks; llama.cpp allocates its context exactly; transformers grows a cache."
+        ),
+        h(
+          "div",
+          { class: "vb-row" },
+          this._field(
+            "context",
+            "Context (tokens)",
+            this._text("context", { placeholder: "model max" }),
+            "Tokens per sequence: 8192, 32k, 128K.",
+            "tokens"
+          ),
+          this._field(
+            "concurrency",
+            "Concurrency",
+            this._text("concurrency", { inputmode: "numeric", placeholder: "1" }),
+            "Sequences resident at once.",
+            "count"
+          )
+        ),
+        h(
+          "div",
+          { class: "vb-row" },
+          this._field(
+            "kv",
+            "KV cache dtype",
+            this._select("kv", [["", "default (auto)"], ...cat.kv_cache_dtypes.filter((d) => d !== "auto").map((d) => [d, d])]),
+            "Precision of the cached keys and values."
+          ),
+          this._field(
+            "tp",
+            "Tensor parallel",
+            this._text("tp", { inputmode: "numeric", placeholder: "1" }),
+            "GPUs each layer is split over.",
+            "count"
+          )
+        ),
+        this._gmuField = this._field(
+          "gmu",
+          "vLLM gpu_memory_utilization",
+          this._text("gmu", { inputmode: "decimal", placeholder: `${cat.defaults.engines.vllm.gpu_memory_utilization} (vLLM default)` }),
+          "The fraction of the card vLLM reserves; the rest is its headroom."
+        ),
+        this._llamaFields = h(
+          "div",
+          { class: "vb-llama", "data-testid": "llama-fields" },
+          h(
+            "div",
+            { class: "vb-row" },
+            this._field(
+              "ngl",
+              "GPU layers (-ngl)",
+              this._text("ngl", { inputmode: "numeric", placeholder: "all + output" }),
+              "Layers on the GPU; the rest run from host memory."
+            ),
+            this._field(
+              "sm",
+              "Split mode (several GPUs)",
+              this._select("sm", [["", "layer (default)"], ["row", "row"], ["none", "none (main GPU only)"]]),
+              "How llama.cpp divides the model over GPUs."
+            )
+          ),
+          h(
+            "div",
+            { class: "vb-row" },
+            this._field(
+              "ts",
+              "Tensor split",
+              this._text("ts", { placeholder: "equal, e.g. 3,1", "data-testid": "tensor-split" }),
+              "One proportion per GPU: how llama.cpp shares the layers."
+            ),
+            this._field(
+              "mg",
+              "Main GPU",
+              this._text("mg", { inputmode: "numeric", placeholder: "0" }),
+              "The GPU that holds the output and scratch buffers."
+            )
+          )
+        )
+      );
+      this._fields.sm.setAttribute("data-testid", "split-mode");
+      return runtimeSet;
+    }
+    /** A training or generation block: the everyday inputs first, parallelism and switches under "More settings". */
+    _blockSet(block, legend, fields) {
+      return h(
+        "fieldset",
+        { "data-block": block, "data-testid": `${block}-fields` },
+        h("legend", {}, legend),
+        fields.filter((f) => !f.advanced).map((f) => this._blockField(f)),
+        h(
+          "details",
+          { class: "vb-more", "data-testid": `${block}-more` },
+          h("summary", {}, "More settings"),
+          fields.filter((f) => f.advanced).map((f) => this._blockField(f))
+        )
+      );
+    }
+    /** The hardware: a catalog GPU or a custom memory size, the count and the headroom. */
+    _hardwareSet() {
+      const cat = this._catalog;
+      const hwSet = h(
+        "fieldset",
+        {},
+        h("legend", {}, "Hardware"),
+        this._field(
+          "gpu",
+          "GPU (usable memory the framework sees)",
+          this._select("gpu", cat.gpus.map((g) => [
+            g.id,
+            `${g.name} — ${formatBytes(g.memory_bytes).text}${g.id === cat.defaults.gpu ? " (default)" : ""}`
+          ])),
+          "The total torch.cuda.mem_get_info() reports, not the marketing figure."
+        ),
+        this._field(
+          "gpumem",
+          "Or a custom GPU’s memory",
+          this._text("gpumem", { placeholder: "e.g. 24 GB or 22.5 GiB" }),
+          "Replaces the GPU above: the total the framework sees (GB = 10⁹ B, GiB = 2³⁰ B).",
+          "bytes"
+        ),
+        h(
+          "div",
+          { class: "vb-row" },
+          this._field("count", "GPU count", this._text("count", { inputmode: "numeric" }), "GPUs in the set.", "count"),
+          this._field(
+            "headroom",
+            "Headroom (%)",
+            this._text("headroom", { inputmode: "decimal", placeholder: "10" }),
+            "Memory kept free for safety."
+          )
+        )
+      );
+      return hwSet;
+    }
+    /** The link, Copy link, and the scenario JSON with its import. */
+    _shareBlock() {
+      this._permalink = h("a", { class: "vb-permalink", "data-testid": "permalink" }, "Link to this estimate");
+      this._scenarioPre = h("pre", { class: "vb-code", "data-testid": "scenario-json" });
+      return [
+        h(
+          "p",
+          { class: "vb-share" },
+          this._permalink,
+          " ",
+          h("button", { type: "button", class: "vb-apply", "data-testid": "copy-link", onclick: () => this._copyLink() }, "Copy link"),
+          this._copyStatus = h("span", { class: "vb-help", role: "status", "data-testid": "copy-status" })
+        ),
+        h(
+          "details",
+          { "data-testid": "scenario-details" },
+          h("summary", {}, "Scenario JSON (export, import, command-line tool)"),
+          this._scenarioPre,
+          this._field(
+            "import",
+            "Load a scenario",
+            h("textarea", {
+              rows: 4,
+              spellcheck: "false",
+              "data-testid": "import",
+              placeholder: '{"v": 1, "workload": "training", "model": "Qwen/Qwen3-8B", ...}'
+            }),
+            "Paste a scenario (CONTRACT v1) to fill the form from it."
+          ),
+          h("button", { type: "button", class: "vb-apply", "data-testid": "import-load", onclick: () => this._importScenario() }, "Load"),
+          this._importStatus = h("p", { class: "vb-help", role: "status", "data-testid": "import-status" })
+        )
+      ];
+    }
+    /** The results column: the banner, the notice and the figures' sections. */
+    _outputs() {
+      const hid = (k) => this._headingId(k);
+      this._out = {
+        worked: h("section", { class: "vb-worked", "aria-labelledby": hid("worked") }),
+        verdict: h("section", { class: "vb-verdict", "aria-live": "polite", "data-testid": "verdict", tabindex: "-1" }),
+        bar: h("section", { "aria-labelledby": hid("bar") }),
+        table: h("section", { "aria-labelledby": hid("table") }),
+        gpus: h("section", { "aria-labelledby": hid("gpus"), "data-testid": "per-gpu" }),
+        metrics: h("section", { "aria-labelledby": hid("metrics") }),
+        chart: h("section", { "aria-labelledby": hid("chart") }),
+        grid: h("details", {
+          class: "vb-grid-map",
+          "data-testid": "fit-map",
+          ontoggle: (e) => {
+            if (e.target.open) this._renderGrid();
+          }
+        }),
+        plan: h("section", { "aria-labelledby": hid("plan"), "data-testid": "plan" })
+      };
+      this._banner = h("div", { class: "vb-banner", role: "alert", hidden: true, "data-testid": "error-banner" });
+      this._notice = h("div", { class: "vb-notice", hidden: true, "data-testid": "notice", role: "status" });
+      this._figures = h("div", { class: "vb-figures", hidden: true }, Object.values(this._out));
+      this._results = h("div", { class: "vb-results", "data-testid": "results", tabindex: "-1", "aria-label": "Results" }, this._banner, this._notice, this._figures);
+      return this._results;
+    }
+    _headingId(key) {
+      if (!this._headingIds) this._headingIds = {};
+      if (!this._headingIds[key]) this._headingIds[key] = this._newId(`h-${key}`);
+      return this._headingIds[key];
+    }
+    /** Put the state into the form controls (after a hash read, an attribute or an applied hint). */
+    _syncForm() {
+      if (!this._fields.engine) return;
+      const st = this._state;
+      const wl = workloadOf(st);
+      for (const radio of this._workloadRadios.querySelectorAll("input")) radio.checked = radio.value === wl;
+      this._wlHelp.textContent = WORKLOAD_TEXT[wl] ? `${WORKLOAD_TEXT[wl][0]}: ${WORKLOAD_TEXT[wl][1]}.` : "";
+      for (const radio of this._radios.querySelectorAll("input")) radio.checked = radio.value === st.src;
+      for (const [key, block2] of Object.entries(this._sourceBlocks)) block2.hidden = key !== st.src;
+      const pipeline = usesPipeline(st);
+      this._modelSources.hidden = pipeline;
+      this._pipeField.hidden = !pipeline;
+      const block = blockOf(st);
+      for (const [name, set] of Object.entries(this._blockSets)) set.hidden = name !== block;
+      for (const f of GENERATION_FIELDS) {
+        if (f.only) this._fields[f.key].closest(".vb-field").hidden = !f.only.includes(wl);
+      }
+      for (const [key, control] of Object.entries(this._fields)) {
+        if (key === "import") continue;
+        const want = key === "gpu" && st.gpu === "" ? core.defaults.gpu : key === "engine" && st.engine === "" ? core.defaults.engine : st[key] ?? "";
+        if (control.value !== want && this._root.activeElement !== control) {
+          if (control.tagName === "SELECT" && want !== "" && ![...control.options].some((o) => o.value === want)) {
+            control.append(h("option", { value: want }, `${want} (not in catalog)`));
+          }
+          control.value = want;
+        }
+      }
+      for (const key of Object.keys(this._understood)) this._showUnderstood(key);
+      this._gmuField.hidden = !engineReads(engineOf(st), "gpu_memory_utilization");
+      this._llamaFields.hidden = !engineReads(engineOf(st), "n_gpu_layers");
+    }
+    _showUnderstood(key) {
+      const u = this._understood[key];
+      const text = parseQuantity(this._state[key] ?? "", u.kind).understood;
+      u.el.textContent = text;
+      u.el.hidden = text === "";
+    }
+  };
+
+  // web/src/labels.js
+  var COLOURS = {
+    weights: "#3b6fd4",
+    kv_cache: "#c46f0a",
+    activations: "#25845a",
+    non_torch: "#8a63c7",
+    cuda_graphs: "#c2497b",
+    cuda_context: "#5f6b7a",
+    rotary_cache: "#1b7f96",
+    allocator_cache: "#8c7020",
+    gradients: "#c73a4d",
+    optimizer_state: "#7d4e24",
+    master_weights: "#4d8f2a",
+    text_encoder: "#5c6bc0",
+    vae: "#00796b",
+    latents: "#6d5bd0",
+    vae_decode: "#00796b"
+  };
+  var FALLBACK_COLOURS = ["#8a55d0", "#2f7f7f", "#a85a18", "#5f7f1f", "#aa3377", "#337799"];
+  function colourOf(id, index) {
+    return COLOURS[id] || FALLBACK_COLOURS[index % FALLBACK_COLOURS.length];
+  }
+  var METRIC_LABELS = {
+    weights_bytes: "Weights resident on the GPU",
+    kv_cache_bytes: "KV cache allocated",
+    kv_bytes_per_token: "KV bytes per token (all layers)",
+    kv_capacity_tokens: "Tokens the KV pool holds",
+    max_concurrency: "Sequences of this context that fit",
+    activation_bytes: "Peak transient working memory",
+    non_torch_bytes: "Memory outside the framework allocator",
+    cuda_graph_bytes: "CUDA graph pools",
+    peak_allocated_bytes: "Peak of live tensors",
+    peak_reserved_bytes: "Peak held by the allocator",
+    peak_device_bytes: "Peak the driver sees",
+    max_context_tokens: "Longest context that fits"
+  };
+
+  // web/src/views/report.js
+  var ReportViews = class {
     _renderWorked(report) {
-      const w = report.components.find((c) => c.id === 'weights');
+      const w = report.components.find((c) => c.id === "weights");
       const weights = report.details && report.details.weights;
-      replace(this._out.worked,
-        this._heading('worked', 'Raw weights first'),
-        w ? h('p', { class: 'vb-formula-line', 'data-testid': 'weights-formula', id: 'weights-formula' }, w.formula)
-          : h('p', { 'data-testid': 'weights-formula', id: 'weights-formula' }, 'No weights component in this report.'),
-        h('p', { class: 'vb-help' },
-          weights && weights.summary ? `${weights.format}: ${weights.summary}. ` : '',
-          'A lower bound, not a GPU recommendation: everything below is added on top.'));
+      replace(
+        this._out.worked,
+        this._heading("worked", "Raw weights first"),
+        w ? h("p", { class: "vb-formula-line", "data-testid": "weights-formula" }, w.formula) : h("p", { "data-testid": "weights-formula" }, "No weights component in this report."),
+        h(
+          "p",
+          { class: "vb-help" },
+          weights && weights.summary ? `${weights.format}: ${weights.summary}. ` : "",
+          "A lower bound, not a GPU recommendation: everything below is added on top."
+        )
+      );
     }
-
     _renderVerdict(report) {
       const free = formatBytes(Math.abs(report.free_bytes));
       const usable = formatBytes(report.usable_bytes);
       const gpu = report.details && report.details.gpu;
       const el = this._out.verdict;
-      el.className = `vb-verdict ${report.fits ? 'vb-fits' : 'vb-short'}`;
-      replace(el,
-        h('p', { class: 'vb-verdict-line' },
-          h('strong', {}, report.fits ? 'Fits' : 'Does not fit'),
-          ` \u2014 per GPU ${formatBytes(report.total_bytes).text} of ${usable.text} usable`,
-          gpu ? ` on ${gpu.count > 1 ? `${gpu.count} \u00d7 ` : ''}${gpu.name}` : '',
-          '; ',
-          report.fits ? `${free.text} free (${exactBytes(report.free_bytes)})`
-            : `short by ${free.text} (${exactBytes(Math.abs(report.free_bytes))})`),
-        report.warnings.length ? h('ul', { class: 'vb-warnings', 'aria-label': 'Warnings' },
-          report.warnings.map((w) => h('li', {}, w))) : null,
-        report.defaults_used.length ? h('p', { class: 'vb-defaults' },
-          h('span', {}, 'Defaults used: '),
-          report.defaults_used.map((d, i) => [i ? ', ' : '', h('code', {}, d)])) : null);
+      el.className = `vb-verdict ${report.fits ? "vb-fits" : "vb-short"}`;
+      replace(
+        el,
+        h(
+          "p",
+          { class: "vb-verdict-line" },
+          h("strong", {}, report.fits ? "Fits" : "Does not fit"),
+          ` — per GPU ${formatBytes(report.total_bytes).text} of ${usable.text} usable`,
+          gpu ? ` on ${gpu.count > 1 ? `${gpu.count} × ` : ""}${gpu.name}` : "",
+          "; ",
+          report.fits ? `${free.text} free (${exactBytes(report.free_bytes)})` : `short by ${free.text} (${exactBytes(Math.abs(report.free_bytes))})`
+        ),
+        report.warnings.length ? h(
+          "ul",
+          { class: "vb-warnings", "aria-label": "Warnings" },
+          report.warnings.map((w) => h("li", {}, w))
+        ) : null,
+        report.defaults_used.length ? h(
+          "p",
+          { class: "vb-defaults" },
+          h("span", {}, "Defaults used: "),
+          report.defaults_used.map((d, i) => [i ? ", " : "", h("code", {}, d)])
+        ) : null
+      );
     }
-
     _renderBar(report) {
       const scale = Math.max(report.capacity_bytes, report.total_bytes);
       const pct = (b) => `${(100 * b / scale).toFixed(3)}%`;
-      const track = h('div', { class: 'vb-bar-track', role: 'img',
-        'aria-label': `Budget per GPU: ${report.components.map((c) => `${c.label} ${formatBytes(c.bytes).text}`).join(', ')}; usable ${formatBytes(report.usable_bytes).text} of ${formatBytes(report.capacity_bytes).text}` });
-      const capacity = h('div', { class: 'vb-bar-capacity', style: `width:${pct(report.capacity_bytes)}` });
-      const headroom = h('div', { class: 'vb-bar-headroom',
-        style: `left:${pct(report.usable_bytes)};width:${pct(report.capacity_bytes - report.usable_bytes)}`,
-        title: 'headroom kept free' });
+      const track = h("div", {
+        class: "vb-bar-track",
+        role: "img",
+        "aria-label": `Budget per GPU: ${report.components.map((c) => `${c.label} ${formatBytes(c.bytes).text}`).join(", ")}; usable ${formatBytes(report.usable_bytes).text} of ${formatBytes(report.capacity_bytes).text}`
+      });
+      const capacity = h("div", { class: "vb-bar-capacity", style: { width: pct(report.capacity_bytes) } });
+      const headroom = h("div", {
+        class: "vb-bar-headroom",
+        style: { left: pct(report.usable_bytes), width: pct(report.capacity_bytes - report.usable_bytes) },
+        title: "headroom kept free"
+      });
       append(track, capacity, headroom);
       let left = 0;
       report.components.forEach((c, i) => {
         if (c.bytes <= 0) return;
         const wide = c.bytes / scale > 0.09;
-        append(track, h('div', {
-          class: 'vb-bar-seg', title: `${c.label}: ${formatBytes(c.bytes).text}`,
-          style: `left:${pct(left)};width:${pct(c.bytes)};background:${colourOf(c.id, i)}`,
-        }, wide ? h('span', {}, `${c.label} ${formatBytes(c.bytes).text}`) : null));
+        append(track, h("div", {
+          class: "vb-bar-seg",
+          title: `${c.label}: ${formatBytes(c.bytes).text}`,
+          style: { left: pct(left), width: pct(c.bytes), background: colourOf(c.id, i) }
+        }, wide ? h("span", {}, `${c.label} ${formatBytes(c.bytes).text}`) : null));
         left += c.bytes;
       });
-      append(track,
-        h('div', { class: 'vb-bar-line vb-usable', style: `left:${pct(report.usable_bytes)}` },
-          h('span', {}, `usable ${formatBytes(report.usable_bytes).text}`)),
-        h('div', { class: 'vb-bar-line vb-cap', style: `left:${pct(report.capacity_bytes)}` },
-          h('span', {}, `capacity ${formatBytes(report.capacity_bytes).text}`)));
-      const legend = h('ul', { class: 'vb-legend' }, report.components.map((c, i) =>
-        h('li', {}, h('span', { class: 'vb-swatch', style: `background:${colourOf(c.id, i)}` }),
-          `${c.label} ${formatBytes(c.bytes).text}`)),
-      h('li', {}, h('span', { class: 'vb-swatch vb-swatch-headroom' }), 'headroom'));
-      replace(this._out.bar, this._heading('bar', 'Budget per GPU'), track, legend);
+      append(
+        track,
+        h(
+          "div",
+          { class: "vb-bar-line vb-usable", style: { left: pct(report.usable_bytes) } },
+          h("span", {}, `usable ${formatBytes(report.usable_bytes).text}`)
+        ),
+        h(
+          "div",
+          { class: "vb-bar-line vb-cap", style: { left: pct(report.capacity_bytes) } },
+          h("span", {}, `capacity ${formatBytes(report.capacity_bytes).text}`)
+        )
+      );
+      const legend = h(
+        "ul",
+        { class: "vb-legend" },
+        report.components.map((c, i) => h(
+          "li",
+          {},
+          h("span", { class: "vb-swatch", style: { background: colourOf(c.id, i) } }),
+          `${c.label} ${formatBytes(c.bytes).text}`
+        )),
+        h("li", {}, h("span", { class: "vb-swatch vb-swatch-headroom" }), "headroom")
+      );
+      replace(this._out.bar, this._heading("bar", "Budget per GPU"), track, legend);
     }
-
     _renderTable(report) {
-      const rows = report.components.map((c, i) => h('tr', { 'data-component': c.id },
-        h('th', { scope: 'row' }, h('span', { class: 'vb-swatch', style: `background:${colourOf(c.id, i)}` }), c.label),
-        h('td', { class: 'vb-num' }, exactBytes(c.bytes)),
-        h('td', { class: 'vb-num' }, formatBytes(c.bytes).value),
-        h('td', { class: 'vb-formula' }, c.formula),
-        h('td', { class: 'vb-source' }, c.source)));
+      const rows = report.components.map((c, i) => h(
+        "tr",
+        { "data-component": c.id },
+        h("th", { scope: "row" }, h("span", { class: "vb-swatch", style: { background: colourOf(c.id, i) } }), c.label),
+        h("td", { class: "vb-num" }, exactBytes(c.bytes)),
+        h(
+          "td",
+          { class: "vb-num" },
+          formatBytes(c.bytes).value,
+          c.range && c.range.low !== c.range.high ? h(
+            "div",
+            { class: "vb-range", "data-range": c.id },
+            `${formatBytes(c.range.low).value}–${formatBytes(c.range.high).value}`
+          ) : null
+        ),
+        h("td", { class: "vb-formula" }, c.formula),
+        h("td", { class: "vb-source" }, c.source)
+      ));
       const details = report.details || {};
       const engine = details.engine || {};
       const foot = [
-        ['Total per GPU', report.total_bytes, 'sum of the components above', ''],
-        ['Usable', report.usable_bytes, (details.fit && details.fit.usable_formula) || '', engine.requested_formula ? `vLLM: ${engine.requested_formula}` : ''],
-        ['Capacity (framework total)', report.capacity_bytes, details.gpu ? details.gpu.name : '', ''],
-      ].map(([label, bytes, formula, source]) => h('tr', {},
-        h('th', { scope: 'row' }, label),
-        h('td', { class: 'vb-num' }, exactBytes(bytes)),
-        h('td', { class: 'vb-num' }, formatBytes(bytes).value),
-        h('td', { class: 'vb-formula' }, formula),
-        h('td', { class: 'vb-source' }, source)));
-      replace(this._out.table, this._heading('table', 'Every figure and how it was computed'),
-        h('div', { class: 'vb-scroll' }, h('table', { class: 'vb-table' },
-          h('thead', {}, h('tr', {},
-            h('th', { scope: 'col' }, 'Component'), h('th', { scope: 'col' }, 'Bytes (exact)'),
-            h('th', { scope: 'col' }, formatBytes(0).label), h('th', { scope: 'col' }, 'Formula'),
-            h('th', { scope: 'col' }, 'Source'))),
-          h('tbody', {}, rows), h('tfoot', {}, foot))));
+        ["Total per GPU", report.total_bytes, "sum of the components above", ""],
+        ["Usable", report.usable_bytes, details.fit && details.fit.usable_formula || "", engine.requested_formula ? `vLLM: ${engine.requested_formula}` : ""],
+        ["Capacity (framework total)", report.capacity_bytes, details.gpu ? details.gpu.name : "", ""]
+      ].map(([label, bytes, formula, source]) => h(
+        "tr",
+        {},
+        h("th", { scope: "row" }, label),
+        h("td", { class: "vb-num" }, exactBytes(bytes)),
+        h("td", { class: "vb-num" }, formatBytes(bytes).value),
+        h("td", { class: "vb-formula" }, formula),
+        h("td", { class: "vb-source" }, source)
+      ));
+      replace(
+        this._out.table,
+        this._heading("table", "Every figure and how it was computed"),
+        h("div", { class: "vb-scroll", tabindex: "0", role: "region", "aria-label": "Every figure (scrollable table)" }, h(
+          "table",
+          { class: "vb-table" },
+          h("thead", {}, h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, "Component"),
+            h("th", { scope: "col" }, "Bytes (exact)"),
+            h("th", { scope: "col" }, formatBytes(0).label),
+            h("th", { scope: "col" }, "Formula"),
+            h("th", { scope: "col" }, "Source")
+          )),
+          h("tbody", {}, rows),
+          h("tfoot", {}, foot)
+        ))
+      );
     }
-
     /** llama.cpp's split: every GPU's layers and budget, and what stays in host memory. */
     _renderGpus(report) {
       const out = this._out.gpus;
@@ -801,168 +1864,344 @@
       out.hidden = !split;
       if (!split) {
         out.replaceChildren();
+        out.removeAttribute("aria-labelledby");
         return;
       }
-      const cell = (b) => h('td', { class: 'vb-num' }, formatBytes(b).text);
-      const rows = split.gpus.map((g) => h('tr', { 'data-gpu': g.gpu, class: g.gpu === split.heaviest ? 'vb-heaviest' : null },
-        h('th', { scope: 'row' }, `GPU ${g.gpu}${g.gpu === split.heaviest ? ' (fullest)' : ''}`),
-        h('td', {}, g.used ? `${g.layers}${g.n_layers ? ` (${groupDigits(g.n_layers)})` : ''}` : 'idle'),
-        cell(g.weights_bytes), cell(g.kv_bytes), cell(g.compute_bytes), cell(g.context_bytes), cell(g.total_bytes)));
+      out.setAttribute("aria-labelledby", this._headingId("gpus"));
+      const cell = (b) => h("td", { class: "vb-num" }, formatBytes(b).text);
+      const rows = split.gpus.map((g) => h(
+        "tr",
+        { "data-gpu": g.gpu, class: g.gpu === split.heaviest ? "vb-heaviest" : null },
+        h("th", { scope: "row" }, `GPU ${g.gpu}${g.gpu === split.heaviest ? " (fullest)" : ""}`),
+        h("td", {}, g.used ? `${g.layers}${g.n_layers ? ` (${groupDigits(g.n_layers)})` : ""}` : "idle"),
+        cell(g.weights_bytes),
+        cell(g.kv_bytes),
+        cell(g.compute_bytes),
+        cell(g.context_bytes),
+        cell(g.total_bytes)
+      ));
       const cpu = split.first_gpu_layer;
-      const host = h('tr', { 'data-gpu': 'host' },
-        h('th', { scope: 'row' }, 'Host memory'),
-        h('td', {}, `token_embd${cpu > 0 ? ` + layers 0\u2013${cpu - 1}` : ''}${split.n_gpu_layers <= split.n_layer ? ' + output' : ''}`),
-        cell(split.host_weights_bytes), cell(split.host_kv_bytes), h('td', {}, ''), h('td', {}, ''), cell(split.host_bytes));
-      replace(out, this._heading('gpus', `Per GPU (llama.cpp, split mode ${split.split_mode})`),
-        h('div', { class: 'vb-scroll' }, h('table', { class: 'vb-table' },
-          h('thead', {}, h('tr', {}, ['GPU', 'Layers', 'Weights', 'KV cache', 'Compute buffer', 'CUDA context', 'Total']
-            .map((t) => h('th', { scope: 'col' }, t)))),
-          h('tbody', {}, rows, host))),
-        h('p', { class: 'vb-help' }, 'The fullest GPU decides the fit; the budget above is its own. ',
-          split.pipeline_parallel ? `Pipelined micro-batches may add up to ${formatBytes(split.pipeline_copies_bytes).text} per GPU (see the warnings).` : ''),
-        h('p', { class: 'vb-source' }, split.source));
+      const host = h(
+        "tr",
+        { "data-gpu": "host" },
+        h("th", { scope: "row" }, "Host memory"),
+        h("td", {}, `token_embd${cpu > 0 ? ` + layers 0–${cpu - 1}` : ""}${split.n_gpu_layers <= split.n_layer ? " + output" : ""}`),
+        cell(split.host_weights_bytes),
+        cell(split.host_kv_bytes),
+        h("td", {}, ""),
+        h("td", {}, ""),
+        cell(split.host_bytes)
+      );
+      replace(
+        out,
+        this._heading("gpus", `Per GPU (llama.cpp, split mode ${split.split_mode})`),
+        h("div", { class: "vb-scroll", tabindex: "0", role: "region", "aria-label": "Per GPU (scrollable table)" }, h(
+          "table",
+          { class: "vb-table" },
+          h("thead", {}, h("tr", {}, ["GPU", "Layers", "Weights", "KV cache", "Compute buffer", "CUDA context", "Total"].map((t) => h("th", { scope: "col" }, t)))),
+          h("tbody", {}, rows, host)
+        )),
+        h(
+          "p",
+          { class: "vb-help" },
+          "The fullest GPU decides the fit; the budget above is its own. ",
+          split.pipeline_parallel ? `Pipelined micro-batches may add up to ${formatBytes(split.pipeline_copies_bytes).text} per GPU (see the warnings).` : ""
+        ),
+        h("p", { class: "vb-source" }, split.source)
+      );
     }
-
     _renderMetrics(report) {
       const items = Object.entries(report.metrics).map(([name, value]) => {
         let text;
-        if (name.endsWith('_bytes')) text = `${formatBytes(value).text} (${exactBytes(value)})`;
-        else if (name === 'kv_bytes_per_token') text = exactBytes(value);
-        else if (name === 'max_concurrency') text = `${groupDigits(value)}\u00d7`;
-        else if (name.endsWith('_tokens')) text = `${groupDigits(value)} tokens`;
+        const range = report.ranges && report.ranges[name];
+        if (name.endsWith("_bytes")) {
+          text = `${formatBytes(value).text} (${exactBytes(value)})`;
+          if (Array.isArray(range) && range[0] !== range[1]) {
+            text += `, range ${formatBytes(range[0]).value}–${formatBytes(range[1]).text}`;
+          }
+        } else if (name === "kv_bytes_per_token") text = exactBytes(value);
+        else if (name === "max_concurrency") text = `${groupDigits(value)}×`;
+        else if (name.endsWith("_tokens")) text = `${groupDigits(value)} tokens`;
         else text = groupDigits(value);
-        return [h('dt', {}, METRIC_LABELS[name] || name, ' ', h('code', {}, name)), h('dd', { 'data-metric': name }, text)];
+        return [h("dt", {}, METRIC_LABELS[name] || name, " ", h("code", {}, name)), h("dd", { "data-metric": name }, text)];
       });
-      const engine = (report.details && report.details.engine) || {};
-      const formulas = Object.entries(engine).filter(([k, v]) => k.endsWith('_formula') && v)
-        .map(([k, v]) => h('li', {}, h('code', {}, k.replace(/_formula$/, '')), ' ', v));
-      replace(this._out.metrics, this._heading('metrics', 'Metrics'),
-        h('dl', { class: 'vb-metrics' }, items),
-        formulas.length ? h('div', {}, h('h3', {}, `How ${engine.engine || 'the engine'} spends the card`),
-          h('ul', { class: 'vb-engine-formulas' }, formulas),
-          engine.source ? h('p', { class: 'vb-source' }, engine.source) : null) : null);
+      const engine = report.details && report.details.engine || {};
+      const formulas = Object.entries(engine).filter(([k, v]) => k.endsWith("_formula") && v).map(([k, v]) => h("li", {}, h("code", {}, k.replace(/_formula$/, "")), " ", v));
+      replace(
+        this._out.metrics,
+        this._heading("metrics", "Metrics"),
+        h("dl", { class: "vb-metrics" }, items),
+        formulas.length ? h(
+          "div",
+          {},
+          h("h3", {}, `How ${engine.engine || "the engine"} spends the card`),
+          h("ul", { class: "vb-engine-formulas" }, formulas),
+          engine.source ? h("p", { class: "vb-source" }, engine.source) : null
+        ) : null
+      );
     }
+  };
 
+  // web/src/views/chart.js
+  var ChartView = class {
     _renderChart(sweep, report) {
       const out = this._out.chart;
       if (!sweep || !sweep.ok) {
-        replace(out, this._heading('chart', 'Per-GPU total vs context'),
-          h('p', { class: 'vb-field-error' }, sweep ? sweep.error.message : 'no sweep'));
+        replace(
+          out,
+          this._heading("chart", "Per-GPU total vs context"),
+          h("p", { class: "vb-field-error" }, sweep ? sweep.error.message : "no sweep")
+        );
         return;
       }
-      const W = 720; const H = 280;
+      const W = 720;
+      const H = 280;
       const m = { l: 64, r: 16, t: 16, b: 44 };
       const xs = sweep.contexts.map((c) => Math.log2(c));
-      const x0 = Math.min(...xs); const x1 = Math.max(...xs);
+      const x0 = Math.min(...xs);
+      const x1 = Math.max(...xs);
       const X = (c) => m.l + (x1 === x0 ? 0.5 : (Math.log2(c) - x0) / (x1 - x0)) * (W - m.l - m.r);
       const yMaxBytes = Math.max(sweep.capacity_bytes, ...sweep.totals) * 1.05;
-      const Y = (b) => H - m.b - (b / yMaxBytes) * (H - m.t - m.b);
+      const Y = (b) => H - m.b - b / yMaxBytes * (H - m.t - m.b);
       const yMax = yMaxBytes / 2 ** 30;
-      const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000].find((st) => yMax / st <= 6) || 10000;
-
-      const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'vb-chart', role: 'img', 'data-testid': 'sweep-chart',
-        'aria-label': `Per-GPU total against context at concurrency ${sweep.concurrency}: ${sweep.contexts.map((c, i) => `${groupDigits(c)} tokens ${formatBytes(sweep.totals[i]).text}`).join('; ')}` });
+      const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1e3, 2e3, 5e3].find((st) => yMax / st <= 6) || 1e4;
+      const svg = s("svg", {
+        viewBox: `0 0 ${W} ${H}`,
+        class: "vb-chart",
+        role: "img",
+        "data-testid": "sweep-chart",
+        "aria-label": `Per-GPU total against context at concurrency ${sweep.concurrency}: ${sweep.contexts.map((c, i) => `${groupDigits(c)} tokens ${formatBytes(sweep.totals[i]).text}`).join("; ")}`
+      });
       for (let g = 0; g <= yMax; g += step) {
         const y = Y(g * 2 ** 30);
-        append(svg, s('line', { x1: m.l, x2: W - m.r, y1: y, y2: y, class: 'vb-grid' }),
-          s('text', { x: m.l - 6, y: y + 4, 'text-anchor': 'end', class: 'vb-tick' }, `${g} ${formatBytes(0).label}`));
+        append(
+          svg,
+          s("line", { x1: m.l, x2: W - m.r, y1: y, y2: y, class: "vb-grid" }),
+          s("text", { x: m.l - 6, y: y + 4, "text-anchor": "end", class: "vb-tick" }, `${g} ${formatBytes(0).label}`)
+        );
       }
-      let lastLabelX = -Infinity;  // skip a tick label that would overlap the previous one
+      let lastLabelX = -Infinity;
       sweep.contexts.forEach((c) => {
-        append(svg, s('line', { x1: X(c), x2: X(c), y1: H - m.b, y2: H - m.b + 4, class: 'vb-axis' }));
+        append(svg, s("line", { x1: X(c), x2: X(c), y1: H - m.b, y2: H - m.b + 4, class: "vb-axis" }));
         if (X(c) - lastLabelX < 48) return;
         lastLabelX = X(c);
-        append(svg, s('text', { x: X(c), y: H - m.b + 16, 'text-anchor': 'middle', class: 'vb-tick' }, groupDigits(c)));
+        append(svg, s("text", { x: X(c), y: H - m.b + 16, "text-anchor": "middle", class: "vb-tick" }, groupDigits(c)));
       });
-      append(svg,
-        s('text', { x: (m.l + W - m.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'vb-axis-label' },
-          `context (tokens per sequence, log scale), concurrency ${sweep.concurrency}`),
-        s('line', { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: 'vb-axis' }),
-        s('line', { x1: m.l, x2: W - m.r, y1: Y(sweep.capacity_bytes), y2: Y(sweep.capacity_bytes), class: 'vb-cap-line' }),
-        s('text', { x: W - m.r - 4, y: Y(sweep.capacity_bytes) - 5, 'text-anchor': 'end', class: 'vb-line-label' },
-          `capacity ${formatBytes(sweep.capacity_bytes).text}`),
-        s('line', { x1: m.l, x2: W - m.r, y1: Y(sweep.usable_bytes), y2: Y(sweep.usable_bytes), class: 'vb-usable-line' }),
-        s('text', { x: m.l + 6, y: Y(sweep.usable_bytes) - 5, class: 'vb-line-label vb-usable-label' },
-          `usable ${formatBytes(sweep.usable_bytes).text}`));
-      const d = sweep.contexts.map((c, i) => `${i ? 'L' : 'M'}${X(c).toFixed(1)},${Y(sweep.totals[i]).toFixed(1)}`).join(' ');
-      append(svg, s('path', { d, class: 'vb-total-line' }));
-      sweep.contexts.forEach((c, i) => append(svg, s('circle', {
-        cx: X(c), cy: Y(sweep.totals[i]), r: 4, class: sweep.fits[i] ? 'vb-pt-fit' : 'vb-pt-short',
-      }, s('title', {}, `${groupDigits(c)} tokens: ${formatBytes(sweep.totals[i]).text} (${exactBytes(sweep.totals[i])}) \u2014 ${sweep.fits[i] ? 'fits' : 'does not fit'}`))));
-      replace(out, this._heading('chart', 'Per-GPU total vs context'), svg,
-        h('p', { class: 'vb-help' }, 'Filled points fit under the usable line; hollow red points do not.'));
+      append(
+        svg,
+        s(
+          "text",
+          { x: (m.l + W - m.r) / 2, y: H - 6, "text-anchor": "middle", class: "vb-axis-label" },
+          `context (tokens per sequence, log scale), concurrency ${sweep.concurrency}`
+        ),
+        s("line", { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: "vb-axis" }),
+        s("line", { x1: m.l, x2: W - m.r, y1: Y(sweep.capacity_bytes), y2: Y(sweep.capacity_bytes), class: "vb-cap-line" }),
+        s(
+          "text",
+          { x: W - m.r - 4, y: Y(sweep.capacity_bytes) - 5, "text-anchor": "end", class: "vb-line-label" },
+          `capacity ${formatBytes(sweep.capacity_bytes).text}`
+        ),
+        s("line", { x1: m.l, x2: W - m.r, y1: Y(sweep.usable_bytes), y2: Y(sweep.usable_bytes), class: "vb-usable-line" }),
+        s(
+          "text",
+          { x: m.l + 6, y: Y(sweep.usable_bytes) - 5, class: "vb-line-label vb-usable-label" },
+          `usable ${formatBytes(sweep.usable_bytes).text}`
+        )
+      );
+      const d = sweep.contexts.map((c, i) => `${i ? "L" : "M"}${X(c).toFixed(1)},${Y(sweep.totals[i]).toFixed(1)}`).join(" ");
+      append(svg, s("path", { d, class: "vb-total-line" }));
+      sweep.contexts.forEach((c, i) => append(svg, s("circle", {
+        cx: X(c),
+        cy: Y(sweep.totals[i]),
+        r: 4,
+        class: sweep.fits[i] ? "vb-pt-fit" : "vb-pt-short"
+      }, s("title", {}, `${groupDigits(c)} tokens: ${formatBytes(sweep.totals[i]).text} (${exactBytes(sweep.totals[i])}) — ${sweep.fits[i] ? "fits" : "does not fit"}`))));
+      replace(
+        out,
+        this._heading("chart", "Per-GPU total vs context"),
+        svg,
+        h("p", { class: "vb-help" }, "Filled points fit under the usable line; hollow red points do not.")
+      );
     }
+    /** Context × concurrency: which pairs fit (the module's grid), drawn only
+     *  while its section is open, since it costs a few milliseconds. */
+    _renderGrid() {
+      const out = this._out.grid;
+      const summary = h("summary", {}, "Fit map: context × concurrency");
+      if (!out.open || !this._plannedText) {
+        replace(out, summary);
+        return;
+      }
+      const grid = call(this._module, "grid", this._plannedText, 8, 8);
+      if (!grid.ok) {
+        replace(out, summary, h("p", { class: "vb-field-error" }, `${grid.error.path} ${grid.error.message}`));
+        return;
+      }
+      const n = grid.concurrencies.length;
+      const rows = grid.contexts.map((ctx, i) => h(
+        "tr",
+        {},
+        h("th", { scope: "row", class: "vb-num" }, groupDigits(ctx)),
+        grid.concurrencies.map((conc, j) => {
+          const total = grid.totals[j * grid.contexts.length + i];
+          const fits = conc <= grid.max_fitting_concurrency[i];
+          return h(
+            "td",
+            {
+              class: `vb-num ${fits ? "vb-cell-fit" : "vb-cell-short"}`,
+              "data-fit": fits ? "yes" : "no",
+              title: total === null ? "beyond any real system" : `${groupDigits(ctx)} tokens × ${conc}: ${exactBytes(total)}`
+            },
+            fits ? "✓ " : "✗ ",
+            total === null ? "—" : formatBytes(total).value
+          );
+        })
+      ));
+      replace(
+        out,
+        summary,
+        h(
+          "div",
+          { class: "vb-scroll", tabindex: "0", role: "region", "aria-label": "Fit map (scrollable table)" },
+          h(
+            "table",
+            { class: "vb-table vb-map", "data-testid": "fit-map-table" },
+            h("caption", { class: "vb-help" }, `Per-GPU total in ${formatBytes(0).label} for each context (rows) and number of concurrent sequences (columns); ✓ fits in ${formatBytes(grid.usable_bytes).text} usable, ✗ does not.`),
+            h("thead", {}, h(
+              "tr",
+              {},
+              h("th", { scope: "col" }, "context"),
+              grid.concurrencies.map((c) => h("th", { scope: "col", class: "vb-num" }, `×${c}`))
+            )),
+            h("tbody", {}, rows)
+          )
+        ),
+        h("p", { class: "vb-help" }, `Most sequences that fit at each context: ${grid.contexts.map((c, i) => `${groupDigits(c)}: ${grid.max_fitting_concurrency[i]}${grid.max_fitting_concurrency[i] >= grid.concurrencies[n - 1] ? "+" : ""}`).join(", ")}.`)
+      );
+    }
+  };
 
+  // web/src/views/plan.js
+  var PlanView = class {
     _renderPlan(plan) {
       const out = this._out.plan;
       if (!plan || !plan.ok) {
-        replace(out, this._heading('plan', 'Plan'),
-          h('p', { class: 'vb-field-error' }, plan ? `${plan.error.path} ${plan.error.message}` : 'no plan'));
+        replace(
+          out,
+          this._heading("plan", "Plan"),
+          h("p", { class: "vb-field-error" }, plan ? `${plan.error.path} ${plan.error.message}` : "no plan")
+        );
         return;
       }
-      const na = 'not available for this model';
+      const na = "not available for this model";
       const solved = [
-        ['Longest context that fits', plan.max_context_tokens !== undefined
-          ? `${groupDigits(plan.max_context_tokens)} tokens${plan.max_context_limit ? ` (model limit ${groupDigits(plan.max_context_limit)})` : ''}` : na, 'max-context'],
-        ['Most concurrent sequences at this context', plan.max_concurrency !== undefined ? groupDigits(plan.max_concurrency) : na, 'max-concurrency'],
-        ['Smallest tensor parallel that fits', plan.smallest_tensor_parallel !== undefined && plan.smallest_tensor_parallel !== null
-          ? groupDigits(plan.smallest_tensor_parallel) : 'none up to 8 GPUs', 'smallest-tp'],
+        ["Longest context that fits", plan.max_context_tokens !== void 0 ? `${groupDigits(plan.max_context_tokens)} tokens${plan.max_context_limit ? ` (model limit ${groupDigits(plan.max_context_limit)})` : ""}` : na, "max-context"],
+        ["Most concurrent sequences at this context", plan.max_concurrency !== void 0 ? groupDigits(plan.max_concurrency) : na, "max-concurrency"],
+        ["Smallest tensor parallel that fits", plan.smallest_tensor_parallel !== void 0 && plan.smallest_tensor_parallel !== null ? groupDigits(plan.smallest_tensor_parallel) : "none up to 8 GPUs", "smallest-tp"]
       ];
-      if (plan.max_gpu_layers !== undefined) {
+      if (plan.max_gpu_layers !== void 0) {
         const g = plan.max_gpu_layers;
-        solved.push(['Most layers on the GPU(s) (llama.cpp n_gpu_layers)', g === null ? 'none: not even 0 layers fit'
-          : `${groupDigits(g.n_gpu_layers)} of ${groupDigits(g.n_layer + 1)}${g.all_layers ? ' (every layer and the output)' : ''}; host memory ${formatBytes(g.host_bytes).text}`,
-        'max-gpu-layers']);
+        solved.push([
+          "Most layers on the GPU(s) (llama.cpp n_gpu_layers)",
+          g === null ? "none: not even 0 layers fit" : `${groupDigits(g.n_gpu_layers)} of ${groupDigits(g.n_layer + 1)}${g.all_layers ? " (every layer and the output)" : ""}; host memory ${formatBytes(g.host_bytes).text}`,
+          "max-gpu-layers"
+        ]);
       }
       const model = plan.model;
-      if (model && model.params !== undefined) {
-        solved.unshift(['Parameters (active per token)',
-          `${groupDigits(model.params)} (${groupDigits(model.active_params)})`, 'params']);
-        const roles = (model.params_by_role || []).slice(0, 4)
-          .map((r) => `${r.role} ${groupDigits(r.params)}`).join(', ');
-        if (roles) solved.splice(1, 0, ['Largest parameter groups', roles, 'params-by-role']);
+      if (model && model.params !== void 0) {
+        solved.unshift([
+          "Parameters (active per token)",
+          `${groupDigits(model.params)} (${groupDigits(model.active_params)})`,
+          "params"
+        ]);
+        const roles = (model.params_by_role || []).slice(0, 4).map((r) => `${r.role} ${groupDigits(r.params)}`).join(", ");
+        if (roles) solved.splice(1, 0, ["Largest parameter groups", roles, "params-by-role"]);
       }
       const hints = (plan.hints || []).map((hint) => {
         const changes = patchToState(hint.patch);
-        return h('li', {},
-          h('strong', {}, hint.change), ' \u2014 ', hint.effect, ' ',
-          changes ? h('button', { type: 'button', class: 'vb-apply', onclick: () => this._setState(changes) }, 'Apply') : null);
+        return h(
+          "li",
+          {},
+          h("strong", {}, hint.change),
+          " — ",
+          hint.effect,
+          " ",
+          changes ? this._actionButton(`hint:${hint.change}`, "Apply", `Apply: ${hint.change}`, changes) : null
+        );
       });
-      const options = (plan.gpu_options || []).map((o) => h('tr', {},
-        h('th', { scope: 'row' }, o.name, ' ', (() => {
+      const options = (plan.gpu_options || []).map((o) => h(
+        "tr",
+        {},
+        h("th", { scope: "row" }, o.name, " ", (() => {
           const changes = patchToState(o.patch);
-          return changes ? h('button', { type: 'button', class: 'vb-apply', onclick: () => this._setState(changes) }, 'Use') : null;
+          return changes ? this._actionButton(
+            `use:${o.gpu}:${o.count}`,
+            "Use",
+            `Use ${o.count > 1 ? `${o.count} × ` : ""}${o.name}`,
+            changes
+          ) : null;
         })()),
-        h('td', { class: 'vb-num' }, groupDigits(o.count)),
-        h('td', { class: 'vb-num' }, formatBytes(o.memory_bytes).text),
-        h('td', { class: 'vb-num' }, formatBytes(o.total_bytes).text),
-        h('td', { class: 'vb-num' }, o.price_usd_per_hour === null || o.price_usd_per_hour === undefined
-          ? 'no price' : `$${groupDigits(o.price_usd_per_hour)}`)));
-      replace(out, this._heading('plan', 'Plan'),
-        h('dl', { class: 'vb-metrics' }, solved.map(([label, text, id]) =>
-          [h('dt', {}, label), h('dd', { 'data-plan': id }, text)])),
-        h('h3', {}, 'What would change the picture'),
-        hints.length ? h('ul', { class: 'vb-hints' }, hints) : h('p', { class: 'vb-help' }, 'No hints for this scenario.'),
-        h('h3', {}, 'GPU options that fit, cheapest first'),
-        options.length ? h('div', { class: 'vb-scroll vb-options' }, h('table', { class: 'vb-table' },
-          h('thead', {}, h('tr', {},
-            h('th', { scope: 'col' }, 'GPU'), h('th', { scope: 'col' }, 'Count'),
-            h('th', { scope: 'col' }, 'Memory each'), h('th', { scope: 'col' }, 'Needed each'),
-            h('th', { scope: 'col' }, 'USD/h (whole set)'))),
-          h('tbody', {}, options))) : h('p', { class: 'vb-help' }, 'No catalogued GPU set fits.'));
+        h("td", { class: "vb-num" }, groupDigits(o.count)),
+        h("td", { class: "vb-num" }, formatBytes(o.memory_bytes).text),
+        h("td", { class: "vb-num" }, formatBytes(o.total_bytes).text),
+        h("td", { class: "vb-num" }, o.price_usd_per_hour === null || o.price_usd_per_hour === void 0 ? "no price" : `$${groupDigits(o.price_usd_per_hour)}`)
+      ));
+      replace(
+        out,
+        this._heading("plan", "Plan"),
+        h("dl", { class: "vb-metrics" }, solved.map(([label, text, id]) => [h("dt", {}, label), h("dd", { "data-plan": id }, text)])),
+        h("h3", {}, "What would change the picture"),
+        hints.length ? h("ul", { class: "vb-hints" }, hints) : h("p", { class: "vb-help" }, "No hints for this scenario."),
+        h("h3", {}, "GPU options that fit, cheapest first"),
+        options.length ? h("div", { class: "vb-scroll vb-options", tabindex: "0", role: "region", "aria-label": "GPU options (scrollable)" }, h(
+          "table",
+          { class: "vb-table" },
+          h("thead", {}, h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, "GPU"),
+            h("th", { scope: "col" }, "Count"),
+            h("th", { scope: "col" }, "Memory each"),
+            h("th", { scope: "col" }, "Needed each"),
+            h("th", { scope: "col" }, "USD/h (whole set)")
+          )),
+          h("tbody", {}, options)
+        )) : h("p", { class: "vb-help" }, "No catalogued GPU set fits.")
+      );
+    }
+    /** A button that applies a plan's patch; its name says what it applies, and
+     *  focus comes back to it (or to the plan) once the figures are redrawn. */
+    _actionButton(action, text, name, changes) {
+      return h("button", {
+        type: "button",
+        class: "vb-apply",
+        "data-action": action,
+        "aria-label": name,
+        onclick: () => {
+          this._focusAction = action;
+          this._setState(changes);
+        }
+      }, text);
+    }
+  };
+
+  // web/src/index.js
+  for (const part of [FormMethods, ReportViews, ChartView, PlanView]) {
+    for (const name of Object.getOwnPropertyNames(part.prototype)) {
+      if (name !== "constructor") {
+        Object.defineProperty(VramBudgetElement.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));
+      }
     }
   }
-
   VramBudgetElement.formatBytes = formatBytes;
+  VramBudgetElement.parseQuantity = parseQuantity;
   VramBudgetElement.stateToHash = stateToHash;
   VramBudgetElement.hashToState = hashToState;
   VramBudgetElement.buildScenario = buildScenario;
   window.VramBudgetElement = VramBudgetElement;
-
-  // Guarded registration: a second definition (script loaded twice) is ignored.
   try {
     VramBudgetElement.define();
   } catch (e) {
-    if (!(e instanceof DOMException && e.name === 'NotSupportedError')) throw e;
+    if (!(e instanceof DOMException && e.name === "NotSupportedError")) throw e;
   }
 })();

@@ -13,9 +13,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const PAGE_URL = pathToFileURL(path.join(ROOT, 'web', 'index.html')).href;
 // The README's screenshot is refreshed only on request (UPDATE_SCREENSHOT=1);
 // ordinary runs write to test-results/ (ignored by git).
-const SCREENSHOT = process.env.UPDATE_SCREENSHOT
-  ? path.join(ROOT, 'docs', 'screenshot.png')
-  : path.join(ROOT, 'test-results', 'screenshot.png');
+const SHOTS = process.env.UPDATE_SCREENSHOT ? path.join(ROOT, 'docs') : path.join(ROOT, 'test-results');
+const SCREENSHOT = path.join(SHOTS, 'screenshot.png');
+const PHONE_SCREENSHOT = path.join(SHOTS, 'screenshot-phone.png');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const WAIT = { timeout: 10000 };
 
@@ -33,6 +33,10 @@ before(async () => {
       '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // The element renders into its shadow root: $vb(selector) queries the first instance's.
+  await context.addInitScript(() => {
+    window.$vb = (sel) => document.querySelector('vram-budget')?.shadowRoot?.querySelector(sel) ?? null;
+  });
   context.on('request', (req) => requests.push(req.url()));
 });
 
@@ -52,7 +56,7 @@ async function openPage(hash = '') {
 /** Waits until the weights formula line contains every given string. */
 async function weightsFormulaContains(page, ...parts) {
   await page.waitForFunction((ps) => {
-    const el = document.querySelector('[data-testid=weights-formula]');
+    const el = $vb('[data-testid=weights-formula]');
     return el && ps.every((p) => el.textContent.includes(p));
   }, parts, WAIT);
   return page.locator('[data-testid=weights-formula]').textContent();
@@ -94,7 +98,7 @@ test('invalid input shows the error path and message; the page keeps working', a
   await page.getByTestId('config').fill('{"hidden_size": 4096,');
   const fieldError = page.locator('[data-field=config] .vb-field-error');
   await page.waitForFunction(() =>
-    document.querySelector('[data-field=config] .vb-field-error').textContent.includes('not valid JSON'), null, WAIT);
+    $vb('[data-field=config] .vb-field-error').textContent.includes('not valid JSON'), null, WAIT);
   assert.ok(await fieldError.isVisible());
   assert.match(await fieldError.textContent(), /\/model\/config.*not valid JSON/);
   assert.equal(await page.getByTestId('config').getAttribute('aria-invalid'), 'true');
@@ -103,7 +107,7 @@ test('invalid input shows the error path and message; the page keeps working', a
   // Valid JSON the module rejects: the module's own path comes back.
   await page.getByTestId('config').fill('{}');
   await page.waitForFunction(() =>
-    document.querySelector('[data-field=config] .vb-field-error').textContent.includes('/model/config/hidden_size'), null, WAIT);
+    $vb('[data-field=config] .vb-field-error').textContent.includes('/model/config/hidden_size'), null, WAIT);
 
   // A bad number on another input is reported there.
   await page.getByTestId('source-params').check();
@@ -131,7 +135,7 @@ test('URL fragment round-trip', async () => {
   assert.equal(await page.getByTestId('engine').inputValue(), 'llama.cpp');
   assert.equal(await page.getByTestId('context').inputValue(), '8192');
   assert.equal(await page.getByTestId('gpu').inputValue(), 'RTX-4090');
-  await page.waitForFunction(() => !!document.querySelector('tr[data-component=kv_cache]'), null, WAIT);
+  await page.waitForFunction(() => !!$vb('tr[data-component=kv_cache]'), null, WAIT);
 
   // An edit is written back to the fragment, and that link restores it.
   await page.getByTestId('context').fill('16384');
@@ -146,7 +150,7 @@ test('URL fragment round-trip', async () => {
   again.setDefaultTimeout(WAIT.timeout);
   await again.goto(url);
   await again.getByTestId('context').waitFor(WAIT);
-  await again.waitForFunction(() => document.querySelector('[data-testid=context]').value === '16384', null, WAIT);
+  await again.waitForFunction(() => $vb('[data-testid=context]').value === '16384', null, WAIT);
   assert.equal(await again.getByTestId('weights').inputValue(), 'gguf:Q4_K_M');
   await again.close();
   await page.close();
@@ -154,11 +158,23 @@ test('URL fragment round-trip', async () => {
 
 test('screenshot for the README (1280 wide, full page)', async () => {
   const page = await openPage('#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&ctx=32768&conc=8&gpu=L40S&n=1');
-  await page.waitForFunction(() => !!document.querySelector('[data-testid=sweep-chart]'), null, WAIT);
+  await page.waitForFunction(() => !!$vb('[data-testid=sweep-chart]'), null, WAIT);
   fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
   assert.ok(fs.statSync(SCREENSHOT).size > 10000);
   await page.close();
+});
+
+test('screenshot for the README (390 wide, dark theme, at the results)', async () => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', deviceScaleFactor: 2 });
+  const page = await phone.newPage();
+  await page.goto(`${PAGE_URL}#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&ctx=32768&conc=8&gpu=L40S&n=1`);
+  await page.getByTestId('verdict').waitFor(WAIT);
+  await page.getByTestId('skip-to-results').click();
+  fs.mkdirSync(path.dirname(PHONE_SCREENSHOT), { recursive: true });
+  await page.screenshot({ path: PHONE_SCREENSHOT });
+  assert.ok(fs.statSync(PHONE_SCREENSHOT).size > 10000);
+  await phone.close();
 });
 
 test('no network: every request was a file:// load, and no script error', () => {
@@ -204,8 +220,8 @@ test('a pasted config.json of an uncatalogued model: vLLM on an H100 at 0.9, 32k
   // 79.19 GiB × 0.9 − 14.99 GiB weights − 1.89 GiB sampler peak − 0.25 GiB non-torch ≈ 54.15 GiB of KV:
   // 443,6xx tokens at 131,072 B each, about 13.5 sequences of 32,768 tokens.
   await page.waitForFunction(() => {
-    const tokens = document.querySelector('[data-metric=kv_capacity_tokens]');
-    const conc = document.querySelector('[data-metric=max_concurrency]');
+    const tokens = $vb('[data-metric=kv_capacity_tokens]');
+    const conc = $vb('[data-metric=max_concurrency]');
     return tokens && conc && /^4[34]\d,\d{3}/.test(tokens.textContent) && /^13\.\d/.test(conc.textContent);
   }, null, WAIT);
   await page.close();
@@ -224,20 +240,20 @@ test('llama.cpp on two GPUs: the per-GPU table, tensor_split and the n_gpu_layer
   // Three quarters of the layers on GPU 0: slots il/33 < 0.75, layers 0–24; the link keeps it.
   await page.getByTestId('tensor-split').fill('3,1');
   await page.waitForFunction(() =>
-    /layers 0–24 \(25\)/.test(document.querySelector('[data-testid=per-gpu] tr[data-gpu="0"]').textContent), null, WAIT);
+    /layers 0–24 \(25\)/.test($vb('[data-testid=per-gpu] tr[data-gpu="0"]').textContent), null, WAIT);
   assert.equal(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('ts'), '3,1');
 
   // One GPU does not fit; the plan says how many layers it holds, as the module computed.
   await page.getByTestId('tensor-split').fill('');
   await page.getByTestId('count').fill('1');
-  await page.waitForFunction(() => /Does not fit/.test(document.querySelector('[data-testid=verdict]').textContent), null, WAIT);
+  await page.waitForFunction(() => /Does not fit/.test($vb('[data-testid=verdict]').textContent), null, WAIT);
   const n = await page.evaluate(() => document.querySelector('vram-budget').plan.max_gpu_layers.n_gpu_layers);
   assert.ok(n > 0 && n < 33);
   await page.waitForFunction((k) =>
-    document.querySelector('[data-plan=max-gpu-layers]')?.textContent.startsWith(`${k} of 33`), n, WAIT);
+    $vb('[data-plan=max-gpu-layers]')?.textContent.startsWith(`${k} of 33`), n, WAIT);
 
   // Other engines do not show the llama.cpp inputs.
   await page.getByTestId('engine').selectOption('vllm');
-  await page.waitForFunction(() => document.querySelector('[data-testid=llama-fields]').hidden, null, WAIT);
+  await page.waitForFunction(() => $vb('[data-testid=llama-fields]').hidden, null, WAIT);
   await page.close();
 });

@@ -1,0 +1,77 @@
+// Shared set-up of the browser tests: Debian's chromium through playwright-core,
+// the page from file://, and $vb(selector) for the element's shadow root.
+'use strict';
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { chromium } = require('playwright-core');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const WEB = path.join(ROOT, 'web');
+const PAGE_URL = pathToFileURL(path.join(WEB, 'index.html')).href;
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const WAIT = { timeout: 10000 };
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+async function launch() {
+  assert.ok(fs.existsSync(path.join(WEB, 'vram-budget.js')),
+    'web/vram-budget.js is missing: build it with `cmake --build --preset wasm`');
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/** A context whose pages have $vb(sel) (first element's shadow root) and $vbAll(sel). */
+async function newContext(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  await context.addInitScript(() => {
+    window.$vb = (sel, n = 0) => document.querySelectorAll('vram-budget')[n]?.shadowRoot?.querySelector(sel) ?? null;
+  });
+  context.requests = [];
+  context.pageErrors = [];
+  context.on('request', (req) => context.requests.push(req.url()));
+  return context;
+}
+
+/** Opens the page (or `url`) and waits for the first estimate or notice. */
+async function openPage(context, hash = '', url = PAGE_URL) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT.timeout);
+  page.on('pageerror', (err) => context.pageErrors.push(err.message));
+  await page.goto(url + hash);
+  await page.waitForFunction(() => {
+    const el = document.querySelector('vram-budget');
+    return el && el.report && el.shadowRoot.querySelector('[data-testid=results]');
+  }, null, WAIT);
+  return page;
+}
+
+/** The scenario the first element built, once `check(scenario)` holds. */
+async function scenarioWhen(page, check) {
+  const fn = `(${check})`;
+  await page.waitForFunction((src) => {
+    const sc = document.querySelector('vram-budget').scenario;
+    // eslint-disable-next-line no-eval
+    return sc && (0, eval)(src)(sc);
+  }, fn, WAIT);
+  return page.evaluate(() => document.querySelector('vram-budget').scenario);
+}
+
+const hashParams = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1));
+
+/** WCAG contrast of two CSS colours given as rgb()/rgba() text. */
+function contrast(fg, bg) {
+  const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => {
+    const [r, g, b] = rgb(c).map((v) => {
+      const x = v / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}
+
+module.exports = { ROOT, WEB, PAGE_URL, WAIT, launch, newContext, openPage, scenarioWhen, hashParams, contrast };

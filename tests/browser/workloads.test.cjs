@@ -1,0 +1,310 @@
+// The four workloads on the page: their inputs, the scenario each builds,
+// their links, the module's answer for a workload it does not estimate yet,
+// and a report of any workload drawn from its components and metrics.
+'use strict';
+
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { WAIT, launch, newContext, openPage, scenarioWhen, hashParams } = require('./helpers.cjs');
+
+let browser;
+let context;
+before(async () => {
+  browser = await launch();
+  context = await newContext(browser);
+});
+after(async () => {
+  await browser?.close();
+});
+
+const catalogOf = (page) => page.evaluate(async () => JSON.parse((await window.createVramBudget()).catalog()));
+const optionValues = (page, testid) => page.getByTestId(testid).evaluate((sel) => [...sel.options].map((o) => o.value));
+
+test('the workload choice: inference, fine-tuning, image, video, each with its own inputs', async () => {
+  const page = await openPage(context, '#v=1');
+  for (const w of ['inference', 'training', 'image', 'video']) assert.ok(await page.getByTestId(`workload-${w}`).isVisible(), w);
+  assert.equal(await page.getByTestId('workload-inference').isChecked(), true);
+  assert.equal(await page.getByTestId('training-fields').isVisible(), false);
+
+  await page.getByTestId('workload-training').check();
+  await page.getByTestId('training-fields').waitFor({ state: 'visible', ...WAIT });
+  assert.equal(await page.getByTestId('engine').isVisible(), false);
+  assert.equal(await page.getByTestId('generation-fields').isVisible(), false);
+
+  // Allowed names come from the module (catalog().defaults), plus "default" (the core's own).
+  const cat = await catalogOf(page);
+  for (const [testid, field] of [['fw', 'framework'], ['method', 'method'], ['opt', 'optimizer'],
+    ['prec', 'precision'], ['ckpt', 'checkpointing'], ['shard', 'sharding']]) {
+    assert.deepEqual(await optionValues(page, testid), ['', ...cat.defaults.training[field]], field);
+  }
+  // Every input explains itself in one line.
+  const fields = await page.getByTestId('training-fields').locator('.vb-field').all();
+  assert.ok(fields.length >= 20);
+  for (const f of fields) assert.ok((await f.locator('.vb-help').textContent()).length > 10);
+
+  await page.getByTestId('workload-image').check();
+  await page.getByTestId('generation-fields').waitFor({ state: 'visible', ...WAIT });
+  assert.deepEqual(await optionValues(page, 'goff'), ['', ...cat.defaults.generation.offload]);
+  assert.equal(await page.getByTestId('frames').isVisible(), false, 'frames are a video input');
+  await page.getByTestId('workload-video').check();
+  await page.getByTestId('frames').waitFor({ state: 'visible', ...WAIT });
+  await page.close();
+});
+
+test('fine-tuning: the scenario the form builds, the module\u2019s answer, and the link', async () => {
+  const page = await openPage(context, '#v=1&src=catalog&model=Qwen%2FQwen3-8B&ctx=8192');
+  await page.getByTestId('workload-training').check();
+  await page.getByTestId('method').selectOption('lora');
+  await page.getByTestId('rank').fill('32');
+  await page.getByTestId('targets').fill('q_proj, v_proj');
+  await page.getByTestId('seq').fill('4K');
+  await page.getByTestId('mb').fill('2');
+  await page.getByTestId('opt').selectOption('adamw-8bit');
+  await page.getByTestId('ckpt').selectOption('full');
+  await page.getByTestId('shard').selectOption('fsdp');
+  await page.getByTestId('count').fill('2');
+  await page.getByTestId('training-more').locator('summary').click();
+  await page.getByTestId('closs').selectOption('true');
+  const sc = await scenarioWhen(page, (s) => s.training && s.training.chunked_loss === true && s.hardware.count === 2);
+  assert.deepEqual(sc, {
+    v: 1, workload: 'training', model: 'Qwen/Qwen3-8B', hardware: { count: 2 },
+    training: { method: 'lora', lora_rank: 32, lora_targets: ['q_proj', 'v_proj'], optimizer: 'adamw-8bit',
+      micro_batch: 2, seq_len: 4096, checkpointing: 'full', sharding: 'fsdp', chunked_loss: true },
+  });
+  assert.equal(await page.locator('[data-understood=seq]').textContent(), 'read as 4,096 tokens');
+
+  // The module reads it in full and answers at /workload: a notice, not an input error, no stale figures.
+  const notice = page.getByTestId('notice');
+  await notice.waitFor({ state: 'visible', ...WAIT });
+  const report = await page.evaluate(() => document.querySelector('vram-budget').report);
+  assert.equal(report.ok, false);
+  assert.equal(report.error.path, '/workload');
+  assert.equal(await page.getByTestId('workload-message').textContent(), report.error.message);
+  assert.match(await notice.textContent(), /Fine-tuning: not estimated by this version/);
+  assert.equal(await page.getByTestId('error-banner').isVisible(), false);
+  assert.equal(await page.getByTestId('verdict').isVisible(), false);
+
+  // The link holds the training inputs only, and reproduces the scenario.
+  const q = hashParams(page);
+  assert.equal(q.get('wl'), 'training');
+  assert.equal(q.get('method'), 'lora');
+  assert.equal(q.get('seq'), '4K');
+  assert.equal(q.has('ctx'), false, 'inference inputs stay out of a training link');
+  const again = await openPage(context, '', page.url());
+  assert.deepEqual(await again.evaluate(() => document.querySelector('vram-budget').scenario), sc);
+  assert.equal(await again.getByTestId('workload-training').isChecked(), true);
+  assert.equal(await again.getByTestId('method').inputValue(), 'lora');
+  await again.close();
+
+  // Back to inference: the estimate and its figures return.
+  await page.getByTestId('workload-inference').check();
+  await page.getByTestId('verdict').waitFor({ state: 'visible', ...WAIT });
+  assert.equal(await page.getByTestId('notice').isVisible(), false);
+  assert.equal(hashParams(page).get('ctx'), '8192');
+  await page.close();
+});
+
+test('image and video: the generation block, the pipeline id, and links that round-trip', async () => {
+  const page = await openPage(context, '#v=1');
+  await page.getByTestId('workload-image').check();
+  // No pipeline named yet: a prompt, not an error.
+  await page.getByTestId('notice').waitFor({ state: 'visible', ...WAIT });
+  assert.match(await page.getByTestId('notice').textContent(), /name the pipeline/i);
+  assert.equal(await page.getByTestId('error-banner').isVisible(), false);
+
+  await page.getByTestId('pipe').fill('black-forest-labs/FLUX.1-dev');
+  await page.getByTestId('gw').fill('1024');
+  await page.getByTestId('gh').fill('768');
+  await page.getByTestId('goff').selectOption('model');
+  await page.getByTestId('tiling').selectOption('true');
+  await page.getByTestId('generation-more').locator('summary').click();
+  await page.getByTestId('cw').fill('transformer=nf4, text_encoder_2=int8');
+  const image = await scenarioWhen(page, (s) => s.generation && s.generation.component_weights);
+  assert.deepEqual(image, {
+    v: 1, workload: 'image', model: 'black-forest-labs/FLUX.1-dev', hardware: { count: 1 },
+    generation: { width: 1024, height: 768, offload: 'model', vae_tiling: true,
+      component_weights: { transformer: 'nf4', text_encoder_2: 'int8' } },
+  });
+  await page.waitForFunction(() => $vb('[data-testid=workload-message]')?.textContent.includes('image'), null, WAIT);
+  assert.equal(await page.getByTestId('error-banner').isVisible(), false);
+  const imageUrl = page.url();
+
+  await page.getByTestId('workload-video').check();
+  await page.getByTestId('pipe').fill('Wan-AI/Wan2.1-T2V-14B');
+  await page.getByTestId('frames').fill('81');
+  const video = await scenarioWhen(page, (s) => s.workload === 'video' && s.generation.frames === 81);
+  assert.equal(video.model, 'Wan-AI/Wan2.1-T2V-14B');
+  assert.equal(video.generation.width, 1024);
+  const videoUrl = page.url();
+
+  for (const [url, want] of [[imageUrl, image], [videoUrl, video]]) {
+    const again = await openPage(context, '', url);
+    assert.deepEqual(await again.evaluate(() => document.querySelector('vram-budget').scenario), want);
+    await again.close();
+  }
+  await page.close();
+});
+
+test('a bad value in a workload block is reported at its input', async () => {
+  const page = await openPage(context, '#v=1&wl=training&src=catalog&model=Qwen%2FQwen3-8B');
+  await page.getByTestId('mb').fill('0');
+  const err = page.locator('[data-field=mb] .vb-field-error');
+  await err.waitFor({ state: 'visible', ...WAIT });
+  assert.match(await err.textContent(), /\/training\/micro_batch/);
+  assert.equal(await page.getByTestId('mb').getAttribute('aria-invalid'), 'true');
+  await page.close();
+});
+
+test('a report of any workload is drawn from its components and metrics', async () => {
+  const page = await openPage(context, '#v=1&wl=training&src=catalog&model=Qwen%2FQwen3-8B');
+  // A module answering a training scenario the way the contract describes (CONTRACT section 2).
+  await page.evaluate(() => {
+    const GiB = 2 ** 30;
+    const report = {
+      ok: true, v: 1, total_bytes: 70 * GiB, capacity_bytes: 79 * GiB, usable_bytes: 71 * GiB, free_bytes: 1 * GiB, fits: true,
+      components: [
+        { id: 'weights', label: 'Model weights', bytes: 16 * GiB, formula: 'w formula', source: 's' },
+        { id: 'gradients', label: 'Gradients', bytes: 16 * GiB, formula: 'g formula', source: 's' },
+        { id: 'optimizer_state', label: 'Optimizer state', bytes: 32 * GiB, formula: 'o formula', source: 's' },
+        { id: 'saved_activations', label: 'Saved activations', bytes: 6 * GiB, formula: 'a formula', source: 's',
+          range: { low: 5 * GiB, high: 7 * GiB } },
+      ],
+      metrics: { peak_allocated_bytes: 68 * GiB, peak_reserved_bytes: 70 * GiB, max_context_tokens: 8192 },
+      ranges: { peak_reserved_bytes: [66 * GiB, 74 * GiB] },
+      defaults_used: ['training.framework = transformers'], warnings: [],
+    };
+    const no = JSON.stringify({ ok: false, error: { path: '/workload', message: 'not in this stub' } });
+    const el = document.querySelector('vram-budget');
+    el._module = { estimate: () => JSON.stringify(report), plan: () => no, sweep: () => no, catalog: () => '{}' };
+    el._setState({});
+  });
+  await page.getByTestId('verdict').waitFor({ state: 'visible', ...WAIT });
+  for (const id of ['weights', 'gradients', 'optimizer_state', 'saved_activations']) {
+    assert.ok(await page.locator(`tr[data-component=${id}]`).isVisible(), id);
+  }
+  assert.match(await page.locator('[data-metric=peak_reserved_bytes]').textContent(), /^70\.00 GiB .*range 66\.00\u201374\.00 GiB/);
+  assert.equal(await page.locator('[data-range=saved_activations]').textContent(), '5.00\u20137.00');
+  assert.equal(await page.locator('[data-metric=max_context_tokens]').textContent(), '8,192 tokens');
+  assert.match(await page.getByTestId('verdict').textContent(), /Fits/);
+  assert.equal(await page.getByTestId('notice').isVisible(), false);
+  await page.close();
+});
+
+test('no script error and no network request in these pages', () => {
+  assert.deepEqual(context.pageErrors, []);
+  assert.deepEqual(context.requests.filter((u) => !u.startsWith('file://')), []);
+});
+
+test('the article, step by step: each step sets the calculator to its point', async () => {
+  const page = await openPage(context, '#v=1');
+  const steps = await page.getByTestId('walk').locator('a[data-step]').evaluateAll((as) => as.map((a) => a.dataset.step));
+  assert.ok(steps.length >= 7);
+  for (const step of steps) {
+    await page.locator(`a[data-step=${step}]`).click();
+    const want = new URLSearchParams(new URL(await page.locator(`a[data-step=${step}]`).evaluate((a) => a.href)).hash.slice(1));
+    await page.waitForFunction((w) => {
+      const el = document.querySelector('vram-budget');
+      const sc = el.scenario;
+      return sc && el.report && (w.wl ? sc.workload === w.wl : !sc.workload) && (!w.gpu || sc.hardware.gpu === w.gpu);
+    }, Object.fromEntries(want), WAIT);
+    const report = await page.evaluate(() => document.querySelector('vram-budget').report);
+    // Every step is a valid scenario: estimated, or (training) read in full and answered at /workload.
+    assert.ok(report.ok || report.error.path === '/workload', `${step}: ${JSON.stringify(report.error)}`);
+    if (step === 'weights') {
+      await page.waitForFunction(() => $vb('[data-testid=weights-formula]').textContent.includes('26,000,000,000 B \u2248 24.21 GiB'), null, WAIT);
+    }
+    if (step === 'kv') assert.equal(report.fits, false);
+  }
+  await page.close();
+});
+
+test('scenario JSON: export, import back into the form per workload, and the copy-link button', async () => {
+  const exported = [
+    { v: 1, model: 'meta-llama/Llama-3.1-8B', weights: 'awq-int4', hardware: { gpu: 'L40S', count: 2 }, headroom: 0.15,
+      inference: { engine: 'llama.cpp', context: 16384, concurrency: 2, llama_cpp: { n_gpu_layers: 20, tensor_split: [3, 1] } } },
+    { v: 1, workload: 'training', model: { params: 7000000000 }, hardware: { count: 4 },
+      training: { method: 'qlora', lora_targets: ['q_proj', 'v_proj'], seq_len: 4096, sharding: 'zero3', fp8: true } },
+    { v: 1, workload: 'video', model: 'Wan-AI/Wan2.1-T2V-14B', hardware: { gpu: { name: 'custom GPU', memory_bytes: 24000000000 }, count: 1 },
+      generation: { width: 832, height: 480, frames: 81, offload: 'model', component_weights: { transformer: 'fp8' } } },
+  ];
+  const page = await openPage(context, '#v=1');
+  for (const sc of exported) {
+    await page.getByTestId('scenario-details').locator('summary').first().click();
+    await page.getByTestId('import').fill(JSON.stringify(sc));
+    await page.getByTestId('import-load').click();
+    await scenarioWhen(page, new Function(`return (s) => JSON.stringify(s) === ${JSON.stringify(JSON.stringify(sc))}`)());
+    assert.equal(await page.getByTestId('import-status').textContent(), 'Loaded.');
+    // What the page shows as the export is that scenario again.
+    assert.deepEqual(JSON.parse(await page.getByTestId('scenario-json').textContent()), sc);
+    await page.getByTestId('scenario-details').locator('summary').first().click();
+  }
+  // Fields the form has no input for are named, not silently dropped.
+  await page.getByTestId('scenario-details').locator('summary').first().click();
+  await page.getByTestId('import').fill(JSON.stringify({ v: 1, model: 'Qwen/Qwen3-8B', inference: { pipeline_parallel: 2 } }));
+  await page.getByTestId('import-load').click();
+  assert.match(await page.getByTestId('import-status').textContent(), /no input for \/inference\/pipeline_parallel/);
+  await page.getByTestId('import').fill('{"v": 1,');
+  await page.getByTestId('import-load').click();
+  assert.match(await page.getByTestId('import-status').textContent(), /Not valid JSON/);
+
+  // Copy link: the absolute link goes to the clipboard.
+  await page.evaluate(() => {
+    Object.defineProperty(navigator, 'clipboard', { configurable: true,
+      value: { writeText: async (t) => { window.copied = t; } } });
+  });
+  await page.getByTestId('copy-link').click();
+  await page.waitForFunction(() => window.copied, null, WAIT);
+  const copied = await page.evaluate(() => window.copied);
+  assert.equal(copied, page.url());
+  assert.match(await page.getByTestId('copy-status').textContent(), /Link copied/);
+  await page.close();
+});
+
+test('fit map: context × concurrency from the module\u2019s grid, drawn when opened, marked by symbol and colour', async () => {
+  const page = await openPage(context, '#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&ctx=32768&conc=8&gpu=L40S&n=1');
+  assert.equal(await page.getByTestId('fit-map-table').count(), 0, 'not computed while closed');
+  await page.getByTestId('fit-map').locator('summary').click();
+  const table = page.getByTestId('fit-map-table');
+  await table.waitFor(WAIT);
+  const grid = await page.evaluate(() => JSON.parse(document.querySelector('vram-budget')._module
+    .grid(JSON.stringify(document.querySelector('vram-budget').scenario), 8, 8)));
+  const cells = await table.locator('tbody td').evaluateAll((tds) => tds.map((td) => [td.dataset.fit, td.textContent]));
+  assert.equal(cells.length, grid.contexts.length * grid.concurrencies.length);
+  cells.forEach(([fit, text], k) => {
+    const i = Math.floor(k / grid.concurrencies.length);
+    const j = k % grid.concurrencies.length;
+    assert.equal(fit, grid.concurrencies[j] <= grid.max_fitting_concurrency[i] ? 'yes' : 'no');
+    assert.equal(text[0], fit === 'yes' ? '\u2713' : '\u2717');
+  });
+  assert.ok(cells.some(([f]) => f === 'yes') && cells.some(([f]) => f === 'no'));
+  // It follows the inputs while open.
+  await page.getByTestId('gpu').selectOption('H200');
+  await page.waitForFunction(() => $vb('[data-testid=fit-map-table] caption').textContent.includes('usable')
+    && document.querySelector('vram-budget').scenario.hardware.gpu === 'H200', null, WAIT);
+  const after = await table.locator('tbody td[data-fit=yes]').count();
+  assert.ok(after > cells.filter(([f]) => f === 'yes').length, 'a larger card fits more pairs');
+  await page.close();
+});
+
+test('every input of every workload has a label and a one-line explanation', async () => {
+  const page = await openPage(context, '#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&engine=llama.cpp');
+  for (const w of ['inference', 'training', 'image', 'video']) {
+    await page.getByTestId(`workload-${w}`).check();
+    for (const more of await page.locator('details.vb-more').all()) {
+      if (await more.isVisible() && !(await more.evaluate((d) => d.open))) await more.locator('summary').click();
+    }
+    const fields = await page.locator('.vb-form .vb-field').evaluateAll((fs) => fs
+      .filter((f) => f.offsetParent !== null)
+      .map((f) => ({ key: f.dataset.field, label: f.querySelector('label')?.textContent.trim() || '',
+        help: f.querySelector('.vb-help')?.textContent.trim() || '' })));
+    assert.ok(fields.length >= 8, `${w}: ${fields.length} inputs`);
+    for (const f of fields) {
+      assert.ok(f.label.length > 2, `${w}/${f.key}: no label`);
+      assert.ok(f.help.length > 10, `${w}/${f.key}: no explanation`);
+    }
+    // Labels are distinct within a workload, so every control has its own name.
+    const labels = fields.map((f) => f.label);
+    assert.equal(new Set(labels).size, labels.length, `${w}: ${labels}`);
+  }
+  await page.close();
+});

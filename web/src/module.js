@@ -1,0 +1,48 @@
+// The WebAssembly module (loaded once per page), its calls, and the catalog's
+// models for the type-ahead.
+
+
+let modulePromise = null;
+export function loadModule() {
+  if (!modulePromise) {
+    if (typeof window.createVramBudget !== 'function') {
+      return Promise.reject(new Error('vram-budget.js is not loaded: add <script src="vram-budget.js"> before this script'));
+    }
+    modulePromise = window.createVramBudget();
+  }
+  return modulePromise;
+}
+/** Calls a module function and parses its JSON; never throws. */
+export function call(module, fn, ...args) {
+  try {
+    return JSON.parse(module[fn](...args));
+  } catch (e) {
+    return { ok: false, error: { path: '', message: `${fn}() failed: ${e.message}` } };
+  }
+}
+/** The workloads the module reads: its answer to an unknown one lists them. */
+export function readWorkloads(module, defaults) {
+  const probe = call(module, 'estimate', JSON.stringify({ v: 1, workload: '?' }));
+  const m = !probe.ok && probe.error && /allowed: (.+)$/.exec(probe.error.message || '');
+  const names = m ? m[1].split(/,\s*/).map((x) => x.trim().replace(/^"|"$/g, '')).filter(Boolean) : [];
+  return names.length ? names : [defaults.workload || 'inference'];
+}
+
+/** The catalog's models, sorted, each with the text the type-ahead matches. */
+export function pickerEntries(models) {
+  return models.map((m) => {
+    const size = `${(m.params / 1e9).toFixed(m.params < 1e10 ? 2 : 1)}B`;
+    return { id: m.id, family: m.model_type || '', size, params: m.params, dtype: m.quantized ? m.dtype : '',
+      hay: `${m.id} ${m.model_type || ''} ${size} ${m.dtype || ''}`.toLowerCase() };
+  }).sort((a, b) => a.id.toLowerCase().localeCompare(b.id.toLowerCase()));
+}
+/** Every word must match: part of the id, family or format, or a size ("8b", "70B" within 15 %). */
+export function matchModels(entries, query) {
+  const words = String(query).toLowerCase().split(/[\s,]+/).filter(Boolean);
+  if (!words.length) return entries;
+  return entries.filter((e) => words.every((w) => {
+    if (e.hay.includes(w)) return true;
+    const m = /^(\d+(?:\.\d+)?)b$/.exec(w);
+    return !!m && Math.abs(e.params / 1e9 - Number(m[1])) <= 0.15 * Number(m[1]);
+  }));
+}

@@ -1,0 +1,330 @@
+// The form's state: the scenario it builds (CONTRACT v1 section 1), its URL
+// fragment, plan patches and error paths. No estimate arithmetic here.
+
+import { numberOf } from './quantity.js';
+import { BLOCK_OF, TRAINING_FIELDS, GENERATION_FIELDS, LLAMA_KEYS, KEYS } from './fields.js';
+
+/** The core's defaults (catalog().defaults): the default workload, engine
+ *  and GPU, which fields each engine reads, and the names each training and
+ *  generation setting allows. Set once the module answers. */
+export const core = {
+  defaults: { workload: 'inference', engine: '', gpu: '', engines: {}, training: {}, generation: {} },
+  /** Workloads the module reads (from its own error message for an unknown one). */
+  workloads: ['inference'],
+};
+
+export const workloadOf = (state) => state.wl || core.defaults.workload;
+export const blockOf = (state) => BLOCK_OF[workloadOf(state)] || 'inference';
+export const usesPipeline = (state) => blockOf(state) === 'generation';
+/** The engine a state runs on: the one chosen, else the core's default. */
+export const engineOf = (state) => state.engine || core.defaults.engine;
+/** Whether `engine` reads the scenario field `field` (from the core's own list). */
+export function engineReads(engine, field) {
+  const e = core.defaults.engines[engine];
+  return !!e && e.fields.includes(field);
+}
+/** The block inputs a state shows. */
+export function blockFields(state) {
+  const block = blockOf(state);
+  const list = block === 'training' ? TRAINING_FIELDS : block === 'generation' ? GENERATION_FIELDS : [];
+  return list.filter((f) => !f.only || f.only.includes(workloadOf(state)));
+}
+/** The state keys a state's scenario reads (and its link holds). */
+export function liveKeys(state) {
+  const keys = ['wl', 'weights', 'gpu', 'gpumem', 'count', 'headroom'];
+  if (usesPipeline(state)) keys.push('pipe');
+  else keys.push('src', state.src === 'catalog' ? 'model' : state.src === 'params' ? 'params' : 'config');
+  if (blockOf(state) === 'inference') {
+    keys.push('engine', 'context', 'concurrency', 'kv', 'tp');
+    if (engineReads(engineOf(state), 'gpu_memory_utilization')) keys.push('gmu');
+    if (engineReads(engineOf(state), 'n_gpu_layers')) keys.push(...LLAMA_KEYS);
+  } else {
+    keys.push(...blockFields(state).map((f) => f.key));
+  }
+  return keys;
+}
+
+export const HASH_VERSION = '1';
+
+export function stateToHash(state) {
+  const q = new URLSearchParams();
+  q.set('v', HASH_VERSION);
+  const live = new Set(liveKeys(state));
+  for (const [key, k] of Object.entries(KEYS)) {
+    if (live.has(key) && state[key] !== '' && state[key] !== undefined) q.set(k.hash, state[key]);
+  }
+  return q.toString();
+}
+
+/** Fragment text → partial state, or {error} for an unknown version. */
+export function hashToState(hash) {
+  const q = new URLSearchParams(String(hash).replace(/^#/, ''));
+  if (!q.has('v')) return null;
+  if (q.get('v') !== HASH_VERSION) {
+    return { error: `this link has state version v=${q.get('v')}; this page reads v=${HASH_VERSION}` };
+  }
+  const state = {};
+  for (const [key, k] of Object.entries(KEYS)) {
+    if (q.has(k.hash)) state[key] = q.get(k.hash);
+  }
+  return { state };
+}
+
+/** "3, 1" → [3, 1]; text that is not a list of numbers goes as is, so the module names the error. */
+export function splitList(text) {
+  const t = String(text).trim();
+  if (t === '') return undefined;
+  const parts = t.replace(/^\[|\]$/g, '').split(',').map((x) => x.trim());
+  const nums = parts.map(Number);
+  return parts.every((x) => x !== '') && nums.every(Number.isFinite) ? nums : t;
+}
+/** "q_proj, v_proj" → ["q_proj", "v_proj"]; a single word ("all-linear") stays a string. */
+export function nameList(text) {
+  const t = String(text).trim();
+  if (t === '') return undefined;
+  if (!/[,\s]/.test(t)) return t;
+  return t.split(/[,\s]+/).filter(Boolean);
+}
+/** "transformer=nf4, text_encoder_2: int8" → {transformer: "nf4", text_encoder_2: "int8"}. */
+export function nameMap(text) {
+  const t = String(text).trim();
+  if (t === '') return undefined;
+  const out = {};
+  for (const part of t.split(/[,;]+/).map((x) => x.trim()).filter(Boolean)) {
+    const m = /^([^=:\s]+)\s*[=:]\s*(\S*)$/.exec(part);
+    if (!m) return t; // not a map: the module names the error
+    out[m[1]] = m[2];
+  }
+  return out;
+}
+
+/** One block input's text → its scenario value (undefined = not given). */
+export function fieldValue(f, text) {
+  if (text === '' || text === undefined) return undefined;
+  switch (f.kind) {
+    case 'choice': case 'text': return text;
+    case 'bool': return text === 'true' ? true : text === 'false' ? false : text;
+    case 'list': return nameList(text);
+    case 'map': return nameMap(text);
+    default: return numberOf(text, f.kind);
+  }
+}
+
+/** state → {scenario}, {pending: message} (nothing to estimate yet), or
+ *  {error: {path, message}} (the only local check: JSON syntax). */
+export function buildScenario(state) {
+  const wl = workloadOf(state);
+  const sc = { v: 1 };
+  if (state.wl !== '') sc.workload = state.wl;
+  if (usesPipeline(state)) {
+    const id = state.pipe.trim();
+    if (id === '') return { pending: { path: '/model', message: 'name the pipeline (its Hugging Face id) to estimate it' } };
+    sc.model = id;
+  } else if (state.src === 'catalog') {
+    sc.model = state.model;
+  } else if (state.src === 'params') {
+    sc.model = { params: numberOf(state.params, 'params') ?? '' };
+  } else {
+    const text = state.config.trim();
+    if (text === '') return { pending: { path: '/model/config', message: 'paste the model\u2019s config.json to estimate it' } };
+    let config;
+    try {
+      config = JSON.parse(text);
+    } catch (e) {
+      return { error: { path: '/model/config', message: `is not valid JSON: ${e.message}` } };
+    }
+    sc.model = { config };
+  }
+  if (state.weights !== '') sc.weights = state.weights;
+  sc.hardware = {};
+  const mem = numberOf(state.gpumem, 'bytes');
+  if (mem !== undefined) sc.hardware.gpu = { name: 'custom GPU', memory_bytes: mem };
+  else if (state.gpu !== '') sc.hardware.gpu = state.gpu;
+  const count = numberOf(state.count, 'count');
+  if (count !== undefined) sc.hardware.count = count;
+  const headroom = numberOf(state.headroom, 'decimal');
+  // The input is in percent; the scenario field is a fraction (unit change only).
+  if (headroom !== undefined) sc.headroom = typeof headroom === 'number' ? headroom / 100 : headroom;
+  const block = BLOCK_OF[wl];
+  if (block === 'inference') sc.inference = inferenceBlock(state);
+  else if (block) {
+    const b = {};
+    for (const f of blockFields(state)) {
+      const v = fieldValue(f, state[f.key]);
+      if (v !== undefined) b[f.field] = v;
+    }
+    sc[block] = b;
+  }
+  return { scenario: sc };
+}
+
+export function inferenceBlock(state) {
+  const inf = {};
+  if (state.engine !== '') inf.engine = state.engine;
+  const fields = { context: ['context', 'tokens'], concurrency: ['concurrency', 'count'], tp: ['tensor_parallel', 'count'] };
+  for (const [key, [field, kind]] of Object.entries(fields)) {
+    const v = numberOf(state[key], kind);
+    if (v !== undefined) inf[field] = v;
+  }
+  if (state.kv !== '') inf.kv_cache_dtype = state.kv;
+  if (engineReads(engineOf(state), 'gpu_memory_utilization')) {
+    const gmu = numberOf(state.gmu, 'decimal');
+    if (gmu !== undefined) inf.vllm = { gpu_memory_utilization: gmu };
+  }
+  if (engineReads(engineOf(state), 'n_gpu_layers')) {
+    const lc = {};
+    const ngl = numberOf(state.ngl, 'count');
+    if (ngl !== undefined) lc.n_gpu_layers = ngl;
+    if (state.sm !== '') lc.split_mode = state.sm;
+    const ts = splitList(state.ts);
+    if (ts !== undefined) lc.tensor_split = ts;
+    const mg = numberOf(state.mg, 'count');
+    if (mg !== undefined) lc.main_gpu = mg;
+    if (Object.keys(lc).length) inf.llama_cpp = lc;
+  }
+  return inf;
+}
+
+/** Scenario paths a plan hint may patch, and the state key each one sets. */
+export const PATCHABLE = {
+  '/weights': 'weights',
+  '/inference/context': 'context',
+  '/inference/concurrency': 'concurrency',
+  '/inference/kv_cache_dtype': 'kv',
+  '/inference/tensor_parallel': 'tp',
+  '/inference/engine': 'engine',
+  '/inference/vllm/gpu_memory_utilization': 'gmu',
+  '/inference/llama_cpp/n_gpu_layers': 'ngl',
+  '/hardware/gpu': 'gpu',
+  '/hardware/count': 'count',
+  ...Object.fromEntries([...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key])),
+};
+export function flattenPatch(patch, prefix = '', out = {}) {
+  for (const [k, v] of Object.entries(patch)) {
+    const path = `${prefix}/${k}`;
+    if (v && typeof v === 'object' && !Array.isArray(v)) flattenPatch(v, path, out);
+    else out[path] = v;
+  }
+  return out;
+}
+/** A hint's patch → state changes, or null when the form cannot show one of its fields. */
+export function patchToState(patch) {
+  const flat = flattenPatch(patch || {});
+  const changes = {};
+  for (const [path, value] of Object.entries(flat)) {
+    if (path === '/inference/pipeline_parallel' && value === 1) continue;  // the form's own default
+    const key = PATCHABLE[path];
+    if (!key || typeof value === 'object') return null;
+    changes[key] = String(value);
+    if (key === 'gpu') changes.gpumem = '';
+  }
+  return changes;
+}
+
+/** Error path → the input it belongs to (longest prefix first). */
+export const ERROR_FIELDS = [
+  ['/model/config', 'config'],
+  ['/model/params', 'params'],
+  ['/model', 'model-source'],
+  ['/weights', 'weights'],
+  ['/inference/engine', 'engine'],
+  ['/inference/context', 'context'],
+  ['/inference/concurrency', 'concurrency'],
+  ['/inference/kv_cache_dtype', 'kv'],
+  ['/inference/tensor_parallel', 'tp'],
+  ['/inference/pipeline_parallel', 'tp'],
+  ['/inference/vllm', 'gmu'],
+  ['/inference/llama_cpp/n_gpu_layers', 'ngl'],
+  ['/inference/llama_cpp/split_mode', 'sm'],
+  ['/inference/llama_cpp/tensor_split', 'ts'],
+  ['/inference/llama_cpp/main_gpu', 'mg'],
+  ...[...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key]),
+  ['/hardware/gpu/memory_bytes', 'gpumem'],
+  ['/hardware/gpu', 'gpu'],
+  ['/hardware/count', 'count'],
+  ['/headroom', 'headroom'],
+  ['/workload', 'wl'],
+];
+
+/** The text an input holds for a block value (the inverse of fieldValue). */
+function fieldText(f, v) {
+  if (f.kind === 'list' && Array.isArray(v)) return v.join(', ');
+  if (f.kind === 'map' && v && typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k}=${x}`).join(', ');
+  return typeof v === 'object' ? null : String(v);
+}
+
+/** The inference block's values → the state's inputs. */
+function inferenceToState(inf, st, take) {
+  take(inf, '/inference', ['engine', 'context', 'concurrency', 'kv_cache_dtype', 'tensor_parallel', 'vllm', 'llama_cpp']);
+  const simple = { engine: 'engine', context: 'context', concurrency: 'concurrency', kv_cache_dtype: 'kv', tensor_parallel: 'tp' };
+  for (const [field, key] of Object.entries(simple)) if (inf[field] !== undefined) st[key] = String(inf[field]);
+  if (inf.vllm) {
+    take(inf.vllm, '/inference/vllm', ['gpu_memory_utilization']);
+    if (inf.vllm.gpu_memory_utilization !== undefined) st.gmu = String(inf.vllm.gpu_memory_utilization);
+  }
+  const lc = inf.llama_cpp || {};
+  take(lc, '/inference/llama_cpp', ['n_gpu_layers', 'split_mode', 'tensor_split', 'main_gpu']);
+  if (lc.n_gpu_layers !== undefined) st.ngl = String(lc.n_gpu_layers);
+  if (lc.split_mode !== undefined) st.sm = String(lc.split_mode);
+  if (lc.tensor_split !== undefined) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(',') : String(lc.tensor_split);
+  if (lc.main_gpu !== undefined) st.mg = String(lc.main_gpu);
+}
+
+/**
+ * A scenario (CONTRACT v1, e.g. one exported here or written for the
+ * command-line tool) → {state, ignored: [paths the form has no input for]}
+ * or {error} when it is not an object.
+ */
+export function scenarioToState(sc, defaults) {
+  if (!sc || typeof sc !== 'object' || Array.isArray(sc)) return { error: 'a scenario is a JSON object' };
+  const st = { ...defaults, model: defaults.model };
+  const ignored = [];
+  const take = (obj, base, known) => {
+    for (const k of Object.keys(obj || {})) if (!known.includes(k)) ignored.push(`${base}/${k}`);
+  };
+  take(sc, '', ['v', 'workload', 'model', 'weights', 'hardware', 'headroom', 'inference', 'training', 'generation']);
+  if (sc.workload !== undefined) st.wl = String(sc.workload);
+  const m = sc.model;
+  if (usesPipeline(st)) {
+    st.pipe = typeof m === 'string' ? m : '';
+    if (typeof m !== 'string' && m !== undefined) ignored.push('/model');
+  } else if (typeof m === 'string') {
+    st.src = 'catalog';
+    st.model = m;
+  } else if (m && typeof m === 'object' && m.params !== undefined) {
+    st.src = 'params';
+    st.params = String(m.params);
+    take(m, '/model', ['params']);
+  } else if (m && typeof m === 'object' && m.config !== undefined) {
+    st.src = 'config';
+    st.config = JSON.stringify(m.config, null, 2);
+    take(m, '/model', ['config']);
+  } else if (m !== undefined) ignored.push('/model');
+  if (typeof sc.weights === 'string') st.weights = sc.weights;
+  else if (sc.weights !== undefined) ignored.push('/weights');
+  const hw = sc.hardware || {};
+  take(hw, '/hardware', ['gpu', 'count']);
+  if (typeof hw.gpu === 'string') st.gpu = hw.gpu;
+  else if (hw.gpu && typeof hw.gpu === 'object' && hw.gpu.memory_bytes !== undefined) st.gpumem = String(hw.gpu.memory_bytes);
+  if (hw.count !== undefined) st.count = String(hw.count);
+  // The scenario's headroom is a fraction; the input is in percent (unit change only).
+  if (typeof sc.headroom === 'number') st.headroom = String(Number((sc.headroom * 100).toPrecision(12)));
+  const block = blockOf(st);
+  if (block === 'inference') {
+    inferenceToState(sc.inference || {}, st, take);
+  } else {
+    const b = sc[block] || {};
+    const fields = blockFields(st);
+    take(b, `/${block}`, fields.map((f) => f.field));
+    for (const f of fields) {
+      if (b[f.field] === undefined) continue;
+      const text = fieldText(f, b[f.field]);
+      if (text === null) ignored.push(`/${block}/${f.field}`);
+      else st[f.key] = text;
+    }
+  }
+  for (const other of ['inference', 'training', 'generation']) {
+    if (other !== block && sc[other] !== undefined) ignored.push(`/${other}`);
+  }
+  return { state: st, ignored };
+}
