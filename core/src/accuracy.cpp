@@ -40,8 +40,9 @@ CaseResult& malformed(CaseResult& r, std::string path, std::string why) {
 bool read_measured(const json& c, CaseResult& r, std::vector<std::pair<std::string, double>>& out) {
   const auto it = c.find("measured");
   if (it == c.end() || !it->is_object() || it->empty()) {
-    malformed(r, "/measured", "must be an object of metric name → measured number; got " +
-                                  (it == c.end() ? std::string("nothing") : io::describe_value(*it)));
+    malformed(r, "/measured",
+              "must be an object of metric name → measured number; got " +
+                  (it == c.end() ? std::string("nothing") : io::describe_value(*it)));
     return false;
   }
   for (auto m = it->begin(); m != it->end(); ++m) {
@@ -69,9 +70,9 @@ bool read_case_fields(const json& c, CaseResult& r, bool& upper) {
   }
   const auto sc = c.find("scenario");
   if (sc == c.end() || !sc->is_object()) {
-    return malformed(r, "/scenario",
-                     "must be a scenario object; got " +
-                         (sc == c.end() ? std::string("nothing") : io::describe_value(*sc))),
+    return malformed(
+               r, "/scenario",
+               "must be a scenario object; got " + (sc == c.end() ? std::string("nothing") : io::describe_value(*sc))),
            false;
   }
   // Labels for the summary, read without trusting their types.
@@ -112,12 +113,13 @@ bool score_checks(const Report& report, const std::vector<std::pair<std::string,
 }
 
 /// Each baseline's figure for each measured metric the estimator also predicts.
-void score_baselines(const Scenario& s, const Report& report, const std::vector<std::pair<std::string, double>>& measured,
-                     CaseResult& r) {
+void score_baselines(const Scenario& s, const Report& report,
+                     const std::vector<std::pair<std::string, double>>& measured, CaseResult& r) {
   for (const BaselinePrediction& b : baseline_predictions(s, report, measured)) {
     for (const auto& m : r.checks) {
       if (m.metric != b.metric || !m.predicted) continue;
-      r.baselines.push_back({b.baseline, m.metric, m.measured, b.value, (b.value - m.measured) / m.measured, m.rel_error});
+      r.baselines.push_back(
+          {b.baseline, m.metric, m.measured, b.value, (b.value - m.measured) / m.measured, m.rel_error});
     }
   }
 }
@@ -171,7 +173,9 @@ CaseResult run_line(const std::string& line, int line_no, const Catalog& catalog
 namespace {
 
 /// The group a case is summarised in: "inference/vllm", "training/torchtune", "image".
-std::string group_of(const CaseResult& c) { return c.engine.empty() ? c.workload : c.workload + "/" + c.engine; }
+std::string group_of(const CaseResult& c) {
+  return c.engine.empty() ? c.workload : c.workload + "/" + c.engine;
+}
 
 using Key = std::pair<std::string, std::string>;
 
@@ -208,8 +212,8 @@ std::vector<BaselineSummary> summarise_baselines(const std::vector<CaseResult>& 
   for (const auto& [key, errs] : groups) {
     const auto& [mine, est] = errs;
     out.push_back({key.first, key.second.first, key.second.second, static_cast<int>(mine.size()),
-                   abs_percentile(mine, 50), abs_percentile(mine, 90), share_within(mine, 0.10), abs_percentile(est, 50),
-                   abs_percentile(est, 90), share_within(est, 0.10)});
+                   abs_percentile(mine, 50), abs_percentile(mine, 90), share_within(mine, 0.10),
+                   abs_percentile(est, 50), abs_percentile(est, 90), share_within(est, 0.10)});
   }
   return out;
 }
@@ -279,11 +283,9 @@ json case_json(const CaseResult& c) {
                          {"rel_error", b.rel_error},
                          {"estimator_rel_error", b.estimator_rel_error}});
   }
-  return {{"line", c.line},         {"id", c.id},
-          {"workload", c.workload}, {"engine", c.engine},
-          {"error", c.error},       {"error_path", c.error_path},
-          {"malformed", c.malformed}, {"checks", checks},
-          {"baselines", baselines}};
+  return {{"line", c.line},           {"id", c.id},       {"workload", c.workload},
+          {"engine", c.engine},       {"error", c.error}, {"error_path", c.error_path},
+          {"malformed", c.malformed}, {"checks", checks}, {"baselines", baselines}};
 }
 
 json baseline_summary_json(const BaselineSummary& s) {
@@ -294,9 +296,10 @@ json baseline_summary_json(const BaselineSummary& s) {
           {"median_abs_rel_error", s.median_abs},
           {"p90_abs_rel_error", s.p90_abs},
           {"within_10pct", s.within_10},
-          {"estimator", {{"median_abs_rel_error", s.estimator_median_abs},
-                         {"p90_abs_rel_error", s.estimator_p90_abs},
-                         {"within_10pct", s.estimator_within_10}}}};
+          {"estimator",
+           {{"median_abs_rel_error", s.estimator_median_abs},
+            {"p90_abs_rel_error", s.estimator_p90_abs},
+            {"within_10pct", s.estimator_within_10}}}};
 }
 
 }  // namespace
@@ -331,8 +334,8 @@ namespace {
 void case_lines(const CaseResult& c, std::string& out) {
   char buf[320];
   if (c.malformed) {
-    out += "line " + std::to_string(c.line) + ": not a valid case: " + (c.error_path.empty() ? "" : c.error_path + ": ") +
-           c.error + "\n";
+    out += "line " + std::to_string(c.line) +
+           ": not a valid case: " + (c.error_path.empty() ? "" : c.error_path + ": ") + c.error + "\n";
     return;
   }
   if (!c.error.empty()) {
@@ -394,8 +397,8 @@ std::string to_text(const AccuracyRun& run, bool baselines) {
   summary_lines(run, out);
   if (baselines) baseline_lines(run, out);
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%zu cases, %d not estimated, %d not valid cases\n", run.cases.size(), run.not_estimated,
-                run.malformed);
+  std::snprintf(buf, sizeof buf, "%zu cases, %d not estimated, %d not valid cases\n", run.cases.size(),
+                run.not_estimated, run.malformed);
   out += buf;
   return out;
 }

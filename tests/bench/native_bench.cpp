@@ -43,7 +43,9 @@ double median_us(int runs, int calls, F&& f) {
   return t[t.size() / 2];
 }
 
-bool ok(const json& j) { return j.is_object() && j.value("ok", false); }
+bool ok(const json& j) {
+  return j.is_object() && j.value("ok", false);
+}
 
 json time_scenario(const std::string& text, const vram::Catalog& catalog) {
   json out;
@@ -129,7 +131,8 @@ int main(int argc, char** argv) {
   }
   const vram::Catalog catalog(vram::embedded_catalog_files());
   json out = {{"scenarios", json::object()}};
-  for (auto it = scenarios.begin(); it != scenarios.end(); ++it) out["scenarios"][it.key()] = time_scenario(it->dump(), catalog);
+  for (auto it = scenarios.begin(); it != scenarios.end(); ++it)
+    out["scenarios"][it.key()] = time_scenario(it->dump(), catalog);
   out["header"] = time_header();
   std::cout << out.dump(2) << "\n";
   return 0;

@@ -46,7 +46,8 @@ TEST_CASE("the sum of a pipeline's weights needs per-component weights", "[accur
   CHECK(pipeline_weights_sum(r).value() == 15'300.0);
 }
 
-TEST_CASE("KV rules on a vLLM case: tokens are the printed pool over the rule's bytes per token", "[accuracy][baselines]") {
+TEST_CASE("KV rules on a vLLM case: tokens are the printed pool over the rule's bytes per token",
+          "[accuracy][baselines]") {
   const nlohmann::json sc = {{"model", "meta-llama/Llama-3.1-8B"}, {"inference", {{"context", 8192}}}};
   const Scenario s = test::scenario(sc);
   const Report report = estimate(s);
@@ -68,10 +69,9 @@ TEST_CASE("accuracy scores baselines on the same cases and reports range coverag
     return nlohmann::json{{"scenario", sc}, {"measured", measured}}.dump() + "\n";
   };
   const nlohmann::json article = {{"model", {{"params", 13'000'000'000}}}, {"weights", "bf16"}};
-  const nlohmann::json training = {{"workload", "training"}, {"model", "meta-llama/Llama-3.2-1B"},
-                                   {"training", {{"extra", {{"compile", true}}}}}};
-  const std::string jsonl = line(article, {{"weights_bytes", 26e9}}) +
-                            line(training, {{"peak_reserved_bytes", peak}}) +
+  const nlohmann::json training = {
+      {"workload", "training"}, {"model", "meta-llama/Llama-3.2-1B"}, {"training", {{"extra", {{"compile", true}}}}}};
+  const std::string jsonl = line(article, {{"weights_bytes", 26e9}}) + line(training, {{"peak_reserved_bytes", peak}}) +
                             line(training, {{"peak_reserved_bytes", peak * 10}});
   const AccuracyRun run = run_accuracy(jsonl, test::catalog());
   REQUIRE(run.cases.size() == 3);

@@ -69,11 +69,12 @@ enum class BaselineKind : std::uint8_t {
   kv_gqa,               ///< KV per token = 2 × layers × KV heads × head_dim × bytes, no overheads
   pipeline_weights,     ///< the sum of a pipeline's component weights
 };
-inline constexpr std::array<Choice<BaselineKind>, 5> kBaselines{{{BaselineKind::label_bytes_plus_20, "label_x_bytes_plus_20"},
-                                                                 {BaselineKind::accelerate, "accelerate_estimate_memory"},
-                                                                 {BaselineKind::kv_from_hidden, "kv_from_hidden"},
-                                                                 {BaselineKind::kv_gqa, "kv_gqa_no_overhead"},
-                                                                 {BaselineKind::pipeline_weights, "pipeline_weights_sum"}}};
+inline constexpr std::array<Choice<BaselineKind>, 5> kBaselines{
+    {{BaselineKind::label_bytes_plus_20, "label_x_bytes_plus_20"},
+     {BaselineKind::accelerate, "accelerate_estimate_memory"},
+     {BaselineKind::kv_from_hidden, "kv_from_hidden"},
+     {BaselineKind::kv_gqa, "kv_gqa_no_overhead"},
+     {BaselineKind::pipeline_weights, "pipeline_weights_sum"}}};
 
 /// One figure a rule of thumb predicts for a case.
 struct BaselinePrediction {
@@ -111,9 +112,9 @@ struct MetricSummary {
   double median_abs = 0;
   double p90_abs = 0;
   double max_abs = 0;
-  double within_10 = 0;  ///< share of cases with |error| ≤ 10 %
-  int ranged = 0;        ///< cases whose report states a range for the metric
-  int inside = 0;        ///< of those, cases whose measured value lies inside it
+  double within_10 = 0;     ///< share of cases with |error| ≤ 10 %
+  int ranged = 0;           ///< cases whose report states a range for the metric
+  int inside = 0;           ///< of those, cases whose measured value lies inside it
   double median_width = 0;  ///< median of (high − low) / predicted over the ranged cases
 };
 

@@ -81,9 +81,9 @@ constexpr std::array<std::string_view, 3> kPeaks{"peak_allocated_bytes", "peak_r
 /// accelerate's row nearest a nominal width in bits (its --dtypes: 32, 16, 8, 4).
 AccelerateDtype nearest_row(double bits) {
   static constexpr std::array<std::pair<double, AccelerateDtype>, 4> kRows{{{32, AccelerateDtype::float32},
-                                                                             {16, AccelerateDtype::float16},
-                                                                             {8, AccelerateDtype::int8},
-                                                                             {4, AccelerateDtype::int4}}};
+                                                                            {16, AccelerateDtype::float16},
+                                                                            {8, AccelerateDtype::int8},
+                                                                            {4, AccelerateDtype::int4}}};
   auto best = kRows[0];
   for (const auto& r : kRows)
     if (std::fabs(r.first - bits) < std::fabs(best.first - bits)) best = r;
@@ -110,7 +110,8 @@ void kv_rule(BaselineKind kind, double per_token_model, const Scenario& s,
   out.push_back({kind, "kv_bytes_per_token", per_token});
   if (inf.engine != Engine::vllm) {
     // llama.cpp and transformers allocate the KV of the requested context for each sequence.
-    out.push_back({kind, "kv_cache_bytes", per_token * static_cast<double>(inf.context * inf.concurrency)});
+    out.push_back(
+        {kind, "kv_cache_bytes", per_token * static_cast<double>(inf.context) * static_cast<double>(inf.concurrency)});
     return;
   }
   // vLLM fills a pool: the rule's tokens are the pool the engine printed over its bytes per token.
@@ -125,7 +126,8 @@ void weight_rules(const Scenario& s, std::vector<BaselinePrediction>& out) {
   const std::int64_t params = parameter_count(s.model->tensors);
   const double split = static_cast<double>(s.parallel.tensor * s.parallel.pipeline);
   const double nominal = nominal_bytes_per_param(s.weights);
-  for (auto peak : kPeaks) out.push_back({BaselineKind::label_bytes_plus_20, peak, label_bytes_plus_20(params, nominal) / split});
+  for (auto peak : kPeaks)
+    out.push_back({BaselineKind::label_bytes_plus_20, peak, label_bytes_plus_20(params, nominal) / split});
   if (s.workload == Workload::inference) {
     const double size = accelerate_total_size(params, nearest_row(nominal * 8.0));
     out.push_back({BaselineKind::accelerate, "weights_bytes", size / split});
@@ -157,7 +159,8 @@ std::vector<BaselinePrediction> baseline_predictions(const Scenario& s, const Re
     if (s.workload == Workload::inference && a.layers > 0) {
       const KvDtype& kv = s.inference().kv;
       const double elem = static_cast<double>(kv.block_bytes) / static_cast<double>(kv.block_elems);
-      if (a.hidden > 0) kv_rule(BaselineKind::kv_from_hidden, kv_per_token_from_hidden(a.layers, a.hidden, elem), s, measured, out);
+      if (a.hidden > 0)
+        kv_rule(BaselineKind::kv_from_hidden, kv_per_token_from_hidden(a.layers, a.hidden, elem), s, measured, out);
       if (a.kv_heads > 0 && a.head_dim > 0)
         kv_rule(BaselineKind::kv_gqa, kv_per_token_gqa(a.layers, a.kv_heads, a.head_dim, elem), s, measured, out);
     }

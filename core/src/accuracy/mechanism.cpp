@@ -40,13 +40,18 @@ std::string gib(double bytes) {
   return buf;
 }
 
-std::string signed_gib(double bytes) { return (bytes >= 0 ? "+" : "−") + gib(std::fabs(bytes)); }
+std::string signed_gib(double bytes) {
+  return (bytes >= 0 ? "+" : "−") + gib(std::fabs(bytes));
+}
 
 /// A value in its metric's unit: GiB for bytes, whole tokens, a ratio to 2 decimals.
 std::string shown(std::string_view metric, double v) {
   const auto u = metric_unit(metric);
   if (!u || *u == MetricUnit::bytes) return gib(v);
-  if (*u == MetricUnit::tokens) return group_thousands(static_cast<std::int64_t>(std::llround(v))) + " tokens";
+  // Whole tokens below 2^53; anything larger (no real measurement) as a plain number.
+  if (*u == MetricUnit::tokens)
+    return (v < 9.0e15 ? group_thousands(static_cast<std::int64_t>(std::llround(v))) : format_decimal(v, 0)) +
+           " tokens";
   return format_decimal(v, 2);
 }
 
@@ -67,7 +72,8 @@ std::string term_gaps(const CaseResult& c, const MetricCheck& m) {
     gaps.emplace_back(*o.predicted - o.measured, o.metric);
   }
   if (gaps.empty()) return "";
-  std::sort(gaps.begin(), gaps.end(), [](const auto& a, const auto& b) { return std::fabs(a.first) > std::fabs(b.first); });
+  std::sort(gaps.begin(), gaps.end(),
+            [](const auto& a, const auto& b) { return std::fabs(a.first) > std::fabs(b.first); });
   std::string out = "other measured terms, estimate − measured: ";
   for (std::size_t i = 0; i < gaps.size() && i < 3; ++i)
     out += (i ? ", " : "") + gaps[i].second + " " + signed_gib(gaps[i].first);
@@ -80,14 +86,15 @@ std::string report_terms(const Report& r) {
   const auto largest = std::max_element(r.components.begin(), r.components.end(),
                                         [](const Component& a, const Component& b) { return a.bytes < b.bytes; });
   const double total = static_cast<double>(r.total.in_bytes());
-  std::string out = "largest term " + std::string(largest->label) + " " +
-                    gib(static_cast<double>(largest->bytes.in_bytes())) + " (" +
-                    format_decimal(100.0 * static_cast<double>(largest->bytes.in_bytes()) / total, 0) + " % of the total)";
+  std::string out =
+      "largest term " + std::string(largest->label) + " " + gib(static_cast<double>(largest->bytes.in_bytes())) + " (" +
+      format_decimal(100.0 * static_cast<double>(largest->bytes.in_bytes()) / total, 0) + " % of the total)";
   std::string calibrated;
   for (const auto& c : r.components) {
     if (!c.range) continue;
     calibrated += (calibrated.empty() ? "" : ", ") + std::string(c.label) + " " +
-                  gib(static_cast<double>(c.range->low.in_bytes())) + " – " + gib(static_cast<double>(c.range->high.in_bytes()));
+                  gib(static_cast<double>(c.range->low.in_bytes())) + " – " +
+                  gib(static_cast<double>(c.range->high.in_bytes()));
   }
   return calibrated.empty() ? out : out + "; calibrated terms: " + calibrated;
 }
