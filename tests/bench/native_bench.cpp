@@ -33,7 +33,7 @@ using Clock = std::chrono::steady_clock;
 template <typename F>
 double median_us(int runs, int calls, F&& f) {
   std::vector<double> t;
-  for (int i = 0; i < std::max(1, calls / 10); ++i) f();  // warm up
+  for (int i = 0; i < calls; ++i) f();  // warm up as long as one run
   for (int r = 0; r < runs; ++r) {
     const auto t0 = Clock::now();
     for (int i = 0; i < calls; ++i) f();
