@@ -29,9 +29,9 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-/// Median over `runs` runs of the mean time per call of `calls` calls, in microseconds.
+/// The mean time per call of `calls` calls, in microseconds, for each of `runs` runs, sorted.
 template <typename F>
-double median_us(int runs, int calls, F&& f) {
+std::vector<double> runs_us(int runs, int calls, F&& f) {
   std::vector<double> t;
   for (int i = 0; i < calls; ++i) f();  // warm up as long as one run
   for (int r = 0; r < runs; ++r) {
@@ -40,6 +40,13 @@ double median_us(int runs, int calls, F&& f) {
     t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / calls);
   }
   std::sort(t.begin(), t.end());
+  return t;
+}
+
+/// The median of `runs_us`.
+template <typename F>
+double median_us(int runs, int calls, F&& f) {
+  const std::vector<double> t = runs_us(runs, calls, f);
   return t[t.size() / 2];
 }
 
@@ -52,7 +59,9 @@ json time_scenario(const std::string& text, const vram::Catalog& catalog) {
   const json report = json::parse(vram::estimate_json(text, catalog));
   if (!ok(report)) return {{"estimated", false}, {"error", report["error"]}};
   out["estimated"] = true;
-  out["estimate_us"] = median_us(7, 500, [&] { return vram::estimate_json(text, catalog); });
+  const std::vector<double> est = runs_us(7, 500, [&] { return vram::estimate_json(text, catalog); });
+  out["estimate_us"] = est[est.size() / 2];
+  out["estimate_fastest_us"] = est.front();
   if (ok(vram::plan_json(text, catalog)))
     out["plan_ms"] = median_us(5, 10, [&] { return vram::plan_json(text, catalog); }) / 1000;
   if (ok(vram::sweep_json(text, catalog)))
