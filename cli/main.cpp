@@ -2,7 +2,7 @@
 //
 //   vram-budget estimate FILE|- [--json]
 //   vram-budget plan FILE|- [--json]        longest context, concurrency, GPU options, hints
-//   vram-budget accuracy FILE.jsonl [--json] [--baselines]   (--json always carries the baselines)
+//   vram-budget accuracy FILE.jsonl [--json]
 //   vram-budget models [--json]
 //   vram-budget gpus [--json]
 //
@@ -28,9 +28,10 @@ namespace {
 constexpr const char* kUsage =
     "usage: vram-budget estimate FILE|- [--json]\n"
     "       vram-budget plan FILE|- [--json]\n"
-    "       vram-budget accuracy FILE.jsonl [--json] [--baselines]\n"
+    "       vram-budget accuracy FILE.jsonl [--json]\n"
     "       vram-budget models [--json]\n"
-    "       vram-budget gpus [--json]\n";
+    "       vram-budget gpus [--json]\n"
+    "accuracy --baselines: the rules of thumb beside the estimator (--json always has them)\n";
 
 /// Reads FILE, or standard input for "-"; says so on stderr when it cannot.
 bool read_input(const std::string& name, std::string& out) {
@@ -123,14 +124,20 @@ int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json
   return 0;
 }
 
-int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_json, bool baselines) {
+/// `accuracy --baselines`: the text adds the rules of thumb beside the estimator (--json always has them).
+bool& accuracy_baselines() {
+  static bool on = false;
+  return on;
+}
+
+int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_json) {
   std::string text;
   if (!read_input(file, text)) return 2;
   const vram::AccuracyRun run = vram::run_accuracy(text, catalog);
   if (as_json)
     std::cout << vram::to_json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
-    std::cout << vram::to_text(run, baselines);
+    std::cout << vram::to_text(run, accuracy_baselines());
   // Every valid case was scored; lines that are not cases make the run's input bad.
   if (run.malformed > 0) {
     std::cerr << "vram-budget: " << run.malformed << " line(s) of " << file << " are not valid cases (listed above)\n";
@@ -183,13 +190,12 @@ int cmd_gpus(const vram::Catalog& catalog, bool as_json) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   bool as_json = false;
-  bool baselines = false;
   std::vector<std::string> positional;
   for (const auto& a : args) {
     if (a == "--json")
       as_json = true;
     else if (a == "--baselines")
-      baselines = true;
+      accuracy_baselines() = true;
     else if (a == "-h" || a == "--help") {
       std::cout << kUsage;
       return 0;
@@ -205,7 +211,7 @@ int main(int argc, char** argv) {
     const std::string& cmd = positional[0];
     if (cmd == "estimate" && positional.size() == 2) return cmd_estimate(catalog, positional[1], as_json);
     if (cmd == "plan" && positional.size() == 2) return cmd_plan(catalog, positional[1], as_json);
-    if (cmd == "accuracy" && positional.size() == 2) return cmd_accuracy(catalog, positional[1], as_json, baselines);
+    if (cmd == "accuracy" && positional.size() == 2) return cmd_accuracy(catalog, positional[1], as_json);
     if (cmd == "models" && positional.size() == 1) return cmd_models(catalog, as_json);
     if (cmd == "gpus" && positional.size() == 1) return cmd_gpus(catalog, as_json);
     std::cerr << kUsage;
