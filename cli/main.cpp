@@ -33,7 +33,8 @@ constexpr const char* kUsage =
     "       vram-budget accuracy FILE.jsonl [--json]\n"
     "       vram-budget inspect FILE... [--json]\n"
     "       vram-budget models [--json]\n"
-    "       vram-budget gpus [--json]\n";
+    "       vram-budget gpus [--json]\n"
+    "accuracy --baselines: the rules of thumb beside the estimator (--json always has them)\n";
 
 /// Reads FILE, or standard input for "-"; says so on stderr when it cannot.
 bool read_input(const std::string& name, std::string& out) {
@@ -126,6 +127,12 @@ int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json
   return 0;
 }
 
+/// `accuracy --baselines`: the text adds the rules of thumb beside the estimator (--json always has them).
+bool& accuracy_baselines() {
+  static bool on = false;
+  return on;
+}
+
 int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_json) {
   std::string text;
   if (!read_input(file, text)) return 2;
@@ -133,7 +140,7 @@ int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_
   if (as_json)
     std::cout << vram::to_json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
-    std::cout << vram::to_text(run);
+    std::cout << vram::to_text(run, accuracy_baselines());
   // Every valid case was scored; lines that are not cases make the run's input bad.
   if (run.malformed > 0) {
     std::cerr << "vram-budget: " << run.malformed << " line(s) of " << file << " are not valid cases (listed above)\n";
@@ -190,6 +197,8 @@ int main(int argc, char** argv) {
   for (const auto& a : args) {
     if (a == "--json")
       as_json = true;
+    else if (a == "--baselines")
+      accuracy_baselines() = true;
     else if (a == "-h" || a == "--help") {
       std::cout << kUsage;
       return 0;
