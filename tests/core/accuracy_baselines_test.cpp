@@ -62,7 +62,9 @@ TEST_CASE("KV rules on a vLLM case: tokens are the printed pool over the rule's 
 }
 
 TEST_CASE("accuracy scores baselines on the same cases and reports range coverage", "[accuracy][baselines]") {
-  const Report train = test::run({{"workload", "training"}, {"model", "meta-llama/Llama-3.2-1B"}});
+  const Report train = test::run({{"workload", "training"},
+                                  {"model", "meta-llama/Llama-3.2-1B"},
+                                  {"training", {{"extra", {{"compile", true}, {"packed", true}}}}}});
   const double peak = test::metric(train, "peak_reserved_bytes");
   REQUIRE(peak > 0);
   const auto line = [](const nlohmann::json& sc, const nlohmann::json& measured) {
@@ -70,7 +72,8 @@ TEST_CASE("accuracy scores baselines on the same cases and reports range coverag
   };
   const nlohmann::json article = {{"model", {{"params", 13'000'000'000}}}, {"weights", "bf16"}};
   const nlohmann::json training = {
-      {"workload", "training"}, {"model", "meta-llama/Llama-3.2-1B"}, {"training", {{"extra", {{"compile", true}}}}}};
+      {"workload", "training"}, {"model", "meta-llama/Llama-3.2-1B"},
+      {"training", {{"extra", {{"compile", true}, {"packed", true}}}}}};
   const std::string jsonl = line(article, {{"weights_bytes", 26e9}}) + line(training, {{"peak_reserved_bytes", peak}}) +
                             line(training, {{"peak_reserved_bytes", peak * 10}});
   const AccuracyRun run = run_accuracy(jsonl, test::catalog());
@@ -84,7 +87,8 @@ TEST_CASE("accuracy scores baselines on the same cases and reports range coverag
   REQUIRE(run.cases[1].checks[0].range.has_value());
   CHECK(run.cases[1].checks[0].range->contains(peak));
   CHECK(run.cases[2].checks[0].mechanism.find("above the stated range") != std::string::npos);
-  CHECK(run.cases[2].checks[0].mechanism.find("not modelled (given under extra): compile") != std::string::npos);
+  // compile is read (training.extra.compile); packed is named as not modelled.
+  CHECK(run.cases[2].checks[0].mechanism.find("not modelled (given under extra): packed") != std::string::npos);
   const MetricSummary* s = nullptr;
   for (const auto& x : run.summary)
     if (x.group == "training/transformers" && x.metric == "peak_reserved_bytes") s = &x;

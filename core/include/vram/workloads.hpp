@@ -58,6 +58,10 @@ inline constexpr std::array<Choice<TrainOffload>, 3> kTrainOffloads{{{TrainOfflo
                                                                     {TrainOffload::optimizer, "optimizer"},
                                                                     {TrainOffload::optimizer_params, "optimizer+params"}}};
 
+/// The flags under `training.extra` that the estimator reads; the others are
+/// framework settings it does not model (the accuracy report names them).
+inline constexpr std::array<std::string_view, 1> kTrainingExtraFlags{"compile"};
+
 /// `training` (CONTRACT 1.1): defaults are the contract's.
 struct TrainingSettings {
   Framework framework = Framework::transformers;

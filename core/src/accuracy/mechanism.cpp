@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "vram/workloads.hpp"
 #include "vram/accuracy.hpp"
 #include "vram/report.hpp"
 
@@ -102,15 +103,19 @@ std::string report_terms(const Report& r) {
 /// Settings the case gives under `extra` (CONTRACT section 1), which the estimator does not read.
 std::string extra_part(const json& scenario) {
   std::string keys;
-  auto add = [&](const json& block) {
+  auto add = [&](const json& block, bool training) {
     const auto e = block.find("extra");
     if (e == block.end() || !e->is_object()) return;
-    for (auto k = e->begin(); k != e->end(); ++k) keys += (keys.empty() ? "" : ", ") + k.key();
+    for (auto k = e->begin(); k != e->end(); ++k) {
+      const bool read = training && std::find(kTrainingExtraFlags.begin(), kTrainingExtraFlags.end(), k.key()) !=
+                                        kTrainingExtraFlags.end();
+      if (!read) keys += (keys.empty() ? "" : ", ") + k.key();
+    }
   };
   if (!scenario.is_object()) return "";
-  add(scenario);
-  for (const auto& block : scenario)
-    if (block.is_object()) add(block);
+  add(scenario, false);
+  for (auto b = scenario.begin(); b != scenario.end(); ++b)
+    if (b->is_object()) add(*b, b.key() == "training");
   return keys.empty() ? "" : "not modelled (given under extra): " + keys;
 }
 

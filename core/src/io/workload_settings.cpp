@@ -76,7 +76,7 @@ void read_training_switches(const json& b, const std::string& p, TrainingSetting
   t.compile = optional_bool(b, "compile", p).value_or(false);
   if (const auto e = b.find("extra"); e != b.end()) {
     if (!e->is_object()) throw InputError(join_path(p, "extra"), "must be an object of framework flags");
-    t.compile = t.compile || optional_bool(*e, "compile", join_path(p, "extra")).value_or(false);
+    t.compile = t.compile || optional_bool(*e, kTrainingExtraFlags[0], join_path(p, "extra")).value_or(false);
   }
 }
 
