@@ -41,7 +41,7 @@ test('the single file works from file:// with zero network requests, under a str
   await page.getByTestId('source-catalog').check();
   await page.waitForFunction(() => $vb('tr[data-component=kv_cache]'), null, WAIT);
   await page.getByTestId('workload-training').check();
-  await page.getByTestId('notice').waitFor({ state: 'visible', ...WAIT });
+  await page.waitForFunction(() => $vb('tr[data-component=optimizer_state]'), null, WAIT);
   assert.deepEqual(context.requests.map((u) => u.split('#')[0]), [pathToFileURL(FILE).href]);
   assert.deepEqual(context.pageErrors, []);
   await context.close();

@@ -73,16 +73,17 @@ test('fine-tuning: the scenario the form builds, the module\u2019s answer, and t
   });
   assert.equal(await page.locator('[data-understood=seq]').textContent(), 'read as 4,096 tokens');
 
-  // The module reads it in full and answers at /workload: a notice, not an input error, no stale figures.
-  const notice = page.getByTestId('notice');
-  await notice.waitFor({ state: 'visible', ...WAIT });
+  // The module estimates it: the budget by category (optimizer state, gradients, saved activations), no notice.
+  await page.waitForFunction(() => $vb('tr[data-component=optimizer_state]'), null, WAIT);
   const report = await page.evaluate(() => document.querySelector('vram-budget').report);
-  assert.equal(report.ok, false);
-  assert.equal(report.error.path, '/workload');
-  assert.equal(await page.getByTestId('workload-message').textContent(), report.error.message);
-  assert.match(await notice.textContent(), /Fine-tuning: not estimated by this version/);
+  assert.equal(report.ok, true);
+  for (const id of ['weights', 'gradients', 'optimizer_state', 'activations']) {
+    assert.ok(report.components.some((c) => c.id === id), `no ${id} line`);
+  }
+  assert.ok(report.metrics.peak_allocated_bytes > 0);
+  assert.equal(await page.getByTestId('verdict').isVisible(), true);
+  assert.equal(await page.getByTestId('notice').isVisible(), false);
   assert.equal(await page.getByTestId('error-banner').isVisible(), false);
-  assert.equal(await page.getByTestId('verdict').isVisible(), false);
 
   // The link holds the training inputs only, and reproduces the scenario.
   const q = hashParams(page);
@@ -125,7 +126,11 @@ test('image and video: the generation block, the pipeline id, and links that rou
     generation: { width: 1024, height: 768, offload: 'model', vae_tiling: true,
       component_weights: { transformer: 'nf4', text_encoder_2: 'int8' } },
   });
-  await page.waitForFunction(() => $vb('[data-testid=workload-message]')?.textContent.includes('image'), null, WAIT);
+  // Estimated from the pipeline: the weights of its components and the peak phase's working set.
+  await page.waitForFunction(() => $vb('tr[data-component=latents]'), null, WAIT);
+  const imageReport = await page.evaluate(() => document.querySelector('vram-budget').report);
+  assert.equal(imageReport.ok, true);
+  assert.ok(imageReport.metrics.peak_allocated_bytes > 0);
   assert.equal(await page.getByTestId('error-banner').isVisible(), false);
   const imageUrl = page.url();
 
