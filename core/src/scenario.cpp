@@ -15,13 +15,7 @@ using io::join_path;
 using nlohmann::json;
 
 const char* to_string(Workload w) {
-  switch (w) {
-    case Workload::inference: return "inference";
-    case Workload::training: return "training";
-    case Workload::image: return "image";
-    case Workload::video: return "video";
-  }
-  return "inference";
+  return name_of(kWorkloads, w).data();  // the table's names are literals
 }
 
 const char* to_string(Engine e) {
@@ -474,12 +468,9 @@ void parse_inference(const json& s, Scenario& out) {
 namespace {
 
 Workload parse_workload(const json& s, Scenario& out) {
-  const auto w = io::optional_choice(s, "workload", "", {"inference", "training", "image", "video"});
+  const auto w = io::optional_enum(s, "workload", "", kWorkloads);
   if (!w) out.defaults_used.push_back("workload = inference");
-  return !w || *w == "inference" ? Workload::inference
-         : *w == "training"      ? Workload::training
-         : *w == "image"         ? Workload::image
-                                 : Workload::video;
+  return w.value_or(Workload::inference);
 }
 
 /// Weights: the scenario's format, else the checkpoint's own (its quantization_config).
@@ -630,6 +621,33 @@ json names_of(const std::array<Choice<E>, N>& table) {
   for (const auto& c : table) out.push_back(c.name);
   return out;
 }
+/// The training and generation settings a scenario gets when it gives none.
+json training_defaults_json() {
+  const TrainingSettings t;
+  return {{"framework", name_of(kFrameworks, t.framework)},
+          {"method", name_of(kTrainMethods, t.method)},
+          {"lora_rank", t.lora_rank},
+          {"lora_targets", "all-linear"},
+          {"precision", name_of(kPrecisions, t.precision)},
+          {"optimizer", name_of(kOptimizers, t.optimizer)},
+          {"micro_batch", t.micro_batch},
+          {"seq_len", t.seq_len},
+          {"grad_accum", t.grad_accum},
+          {"checkpointing", name_of(kCheckpointing, t.checkpointing)},
+          {"attention", name_of(kTrainAttention, t.attention)},
+          {"sharding", name_of(kShardings, t.sharding)},
+          {"offload", name_of(kTrainOffloads, t.offload)}};
+}
+
+json generation_defaults_json() {
+  const GenerationSettings g;
+  return {{"batch", g.batch},
+          {"offload", name_of(kGenOffloads, g.offload)},
+          {"text_encoder", name_of(kTextEncoderPlaces, g.text_encoder)},
+          {"vae", name_of(kVaePlaces, g.vae)},
+          {"attention", name_of(kGenAttention, g.attention)},
+          {"sequence_parallel", g.sequence_parallel}};
+}
 }  // namespace
 
 json scenario_defaults_json() {
@@ -637,6 +655,7 @@ json scenario_defaults_json() {
   const LlamaCppSettings l;
   const InferenceSettings inf;
   return {{"workload", "inference"},
+          {"workloads", names_of(kWorkloads)},
           {"gpu", kDefaultGpu},
           {"headroom", Scenario{}.headroom},
           {"engine", to_string(inf.engine)},
@@ -662,6 +681,8 @@ json scenario_defaults_json() {
             {"attention", names_of(kTrainAttention)},
             {"sharding", names_of(kShardings)},
             {"offload", names_of(kTrainOffloads)}}},
+          {"training_defaults", training_defaults_json()},
+          {"generation_defaults", generation_defaults_json()},
           {"generation",
            {{"offload", names_of(kGenOffloads)},
             {"text_encoder", names_of(kTextEncoderPlaces)},

@@ -155,4 +155,12 @@ test('catalog().defaults are the defaults the core applies (the page keeps none 
   assert.ok(d.engines['llama.cpp'].fields.includes('n_batch'));
   assert.ok(extra.warnings.some((w) => w.startsWith('/inference/llama_cpp/nope: unknown field')));
   assert.deepEqual(d.training.optimizer, ['adamw', 'adamw-8bit', 'paged-adamw-8bit', 'adafactor', 'sgd', 'sgd-momentum', 'lion']);
+  assert.deepEqual(d.workloads, ['inference', 'training', 'image', 'video']);
+  // The training and generation defaults named are the ones a scenario without them reports.
+  const t = JSON.parse(mod.estimate(JSON.stringify({ workload: 'training', model: 'meta-llama/Llama-3.2-1B' })));
+  assert.equal(t.ok, true);
+  for (const key of ['framework', 'optimizer', 'seq_len', 'micro_batch']) {
+    assert.ok(t.defaults_used.includes(`training.${key} = ${d.training_defaults[key]}`), `training.${key}`);
+  }
+  assert.equal(d.generation_defaults.offload, 'none');
 });

@@ -21,6 +21,10 @@
 namespace vram {
 
 enum class Workload : std::uint8_t { inference, training, image, video };
+inline constexpr std::array<Choice<Workload>, 4> kWorkloads{{{Workload::inference, "inference"},
+                                                            {Workload::training, "training"},
+                                                            {Workload::image, "image"},
+                                                            {Workload::video, "video"}}};
 enum class Engine : std::uint8_t { vllm, llama_cpp, transformers };
 
 /// KV cache element types; the ggml block types are llama.cpp's only.
