@@ -284,23 +284,26 @@ Term placed(Term t, const Placement& p) {
 }
 
 /// The weights of the fullest GPU. A bare count has no layers: each GPU takes
-/// its tensor_split share of the whole.
-Term weights_on_gpu(const Scenario& s, const Placement& p, WeightsMemo* memo) {
+/// its tensor_split share of the whole (`all`, which must outlive the term:
+/// its factors name the codecs it holds).
+Term weights_on_gpu(const Scenario& s, const Placement& p, const WeightsEstimate& all) {
   if (!is_bare(s.model->arch)) return placed(weights_term(p.gpus[p.heaviest].weights), p);
-  Term all = weights_term(weights_for(*s.model, s.weights, WeightPlacement{}, memo));
-  if (p.devices.size() < 2) return all;
+  Term whole = weights_term(all);
+  if (p.devices.size() < 2) return whole;
   const double sum = std::accumulate(p.proportions.begin(), p.proportions.end(), 0.0);
   const auto k = static_cast<std::size_t>(
       std::find(p.devices.begin(), p.devices.end(), static_cast<int>(p.heaviest)) - p.devices.begin());
   const Factor share = Factor::real(sum > 0 ? p.proportions[k] / sum : 0.0, "tensor_split share of GPU {}")
                            .with(static_cast<std::int64_t>(p.heaviest));
-  return Term::product(terms(std::move(all)), {share}, Rounding::floor);
+  return Term::product(terms(std::move(whole)), {share}, Rounding::floor);
 }
 
 void add_weights(const Scenario& s, const Placement& p, Report& r, WeightsMemo* memo) {
   const bool one = p.devices.size() < 2;
-  Term w = weights_on_gpu(s, p, memo).cite(s.weights.source);
-  if (!is_bare(s.model->arch)) w.what = "model buffer (token_embd stays in host memory)";
+  const bool bare = is_bare(s.model->arch);
+  const WeightsEstimate all = bare ? weights_for(*s.model, s.weights, WeightPlacement{}, memo) : WeightsEstimate{};
+  Term w = weights_on_gpu(s, p, all).cite(s.weights.source);
+  if (!bare) w.what = "model buffer (token_embd stays in host memory)";
   r.add(io::component("weights", one ? "Model weights (CUDA0 model buffer)" : "Model weights (model buffer of the fullest GPU)",
                       w, r.explain, one ? std::string_view{} : kSplitSource));
 }
