@@ -96,7 +96,7 @@ std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog) {
     // vLLM runs on compute capability 7.0 and newer only.
     if (s.inference().engine == Engine::vllm && g.compute_capability > 0 && g.compute_capability < 70) continue;
     Scenario base = s;
-    base.gpu = {g.id, g.name, g.memory, g.price_usd_per_hour, g.compute_capability, g.sm_count};
+    base.gpu = gpu_choice(g);  // its interconnect too: NCCL and all-reduce buffers depend on it
     for (std::int64_t n = 1; n <= 8; n *= 2) {
       if (!tp_valid(s.model->arch, n)) continue;
       const Scenario t = with_gpus(base, n);

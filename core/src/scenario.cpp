@@ -129,14 +129,21 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
   if (auto link = io::optional_enum(hw, "interconnect", "/hardware", kInterconnects)) out.gpu.interconnect = *link;
 }
 
+}  // namespace
+
+GpuChoice gpu_choice(const Gpu& g) {
+  return {g.id, g.name, g.memory, g.price_usd_per_hour, g.compute_capability, g.sm_count, g.interconnect};
+}
+
+namespace {
+
 void parse_gpu(const json& hw, const Catalog& catalog, Scenario& out) {
   out.gpu_count = io::optional_int(hw, "count", "/hardware", {1, 4096}).value_or(1);
   const auto g = hw.find("gpu");
   if (g == hw.end() || g->is_null()) {
     const Gpu* def = catalog.find_gpu(kDefaultGpu);
     if (def == nullptr) throw InputError("/hardware/gpu", "is required (the catalog has no default GPU)");
-    out.gpu = {def->id, def->name, def->memory, def->price_usd_per_hour, def->compute_capability, def->sm_count,
-               def->interconnect};
+    out.gpu = gpu_choice(*def);
     out.defaults_used.push_back(std::string("hardware.gpu = ") + kDefaultGpu);
     return;
   }
@@ -148,8 +155,7 @@ void parse_gpu(const json& hw, const Catalog& catalog, Scenario& out) {
       throw InputError("/hardware/gpu", "unknown GPU id \"" + g->get<std::string>() + "\"; allowed: " + ids +
                                             ", or {\"name\": ..., \"memory_bytes\": N}");
     }
-    out.gpu = {gpu->id, gpu->name, gpu->memory, gpu->price_usd_per_hour, gpu->compute_capability, gpu->sm_count,
-               gpu->interconnect};
+    out.gpu = gpu_choice(*gpu);
     return;
   }
   if (!g->is_object()) throw InputError("/hardware/gpu", "must be a catalog id or {\"name\", \"memory_bytes\"}");

@@ -157,3 +157,21 @@ TEST_CASE("terms outside vLLM's reservation must fit in the rest of the card", "
   CHECK_FALSE(r.fits);
   CHECK(r.usable == r.capacity);
 }
+
+TEST_CASE("GPU options are estimated with each GPU's own interconnect", "[plan][gpus]") {
+  // Llama-3.1-70B in bf16 needs several GPUs; an L40S set talks over PCIe, an H100 set over NVLink,
+  // so their NCCL and all-reduce buffers differ: each option equals a direct estimate on that GPU.
+  const Scenario s = test::scenario({{"model", "meta-llama/Llama-3.1-70B"}, {"inference", {{"context", 8192}}}});
+  const auto opts = gpu_options(s, test::catalog());
+  int checked = 0;
+  for (const auto& o : opts) {
+    if (o.gpu_id != "L40S" && o.gpu_id != "H100-SXM-80GB") continue;
+    const Report direct = test::run({{"model", "meta-llama/Llama-3.1-70B"},
+                                     {"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}},
+                                     {"inference", {{"context", 8192}, {"tensor_parallel", o.count}}}});
+    INFO(o.gpu_id << " × " << o.count);
+    CHECK(o.total_per_gpu == direct.total);
+    ++checked;
+  }
+  CHECK(checked == 2);
+}

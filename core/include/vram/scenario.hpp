@@ -134,6 +134,9 @@ struct GpuChoice {
   Interconnect interconnect = Interconnect::unknown;
 };
 
+/// A catalog GPU as a scenario's choice (its interconnect included).
+GpuChoice gpu_choice(const Gpu& gpu);
+
 /// Training a model, and for a diffusion model the sample geometry.
 struct TrainingWorkload {
   TrainingSettings training;
