@@ -146,6 +146,17 @@ PhaseBudget encode_phase(const Setup& u, const Placed& enc) {
   return b;
 }
 
+/// The sample geometry a VAE encodes or decodes, in its element size (16-bit at least).
+DecodeShape sample_shape(const Setup& u, const Placed& vae) {
+  DecodeShape s;
+  s.latent = u.geo;
+  s.width = u.g.width;
+  s.height = u.g.height;
+  s.frames = std::max<std::int64_t>(1, u.g.frames);
+  s.elem = std::max<std::int64_t>(2, vae.format.format.linear.elem_bits / 8);
+  return s;
+}
+
 /// Wan I2V encodes the conditioning video (the image, then zeros) with the VAE
 /// before denoising, while the DiT is already on the GPU.
 std::optional<PhaseBudget> conditioning_encode_phase(const Setup& u, const Placed& vae) {
@@ -155,12 +166,7 @@ std::optional<PhaseBudget> conditioning_encode_phase(const Setup& u, const Place
   b.phase = Phase::encode;
   b.running = &vae;
   add_residents(u, b);
-  DecodeShape s;
-  s.latent = u.geo;
-  s.width = u.g.width;
-  s.height = u.g.height;
-  s.frames = std::max<std::int64_t>(1, u.g.frames);
-  s.elem = std::max<std::int64_t>(2, vae.format.format.linear.elem_bits / 8);
+  const DecodeShape s = sample_shape(u, vae);
   b.working.push_back({"vae_encode", "VAE encode (conditioning video)", vae_encode_peak(*vae.c, s)});
   return b;
 }
@@ -170,14 +176,9 @@ PhaseBudget decode_phase(const Setup& u, const Placed& vae) {
   b.phase = Phase::decode;
   b.running = &vae;
   add_residents(u, b);
-  DecodeShape s;
-  s.latent = u.geo;
-  s.width = u.g.width;
-  s.height = u.g.height;
-  s.frames = std::max<std::int64_t>(1, u.g.frames);
+  DecodeShape s = sample_shape(u, vae);
   s.samples = u.g.batch;
   s.samples_at_once = (u.g.vae_slicing || u.p->runtime == Runtime::wan) ? 1 : u.g.batch;
-  s.elem = std::max<std::int64_t>(2, vae.format.format.linear.elem_bits / 8);
   s.bf16 = vae.plain == StoredDtype::bf16;
   s.tiling = u.g.vae_tiling;
   s.attention = u.g.attention;
