@@ -48,17 +48,31 @@ std::string guarded(F&& f) {
   }
 }
 
+// The length of a JavaScript string in UTF-16 units, or -1 for any other value.
+EM_JS(double, vram_string_units, (emscripten::EM_VAL handle), {
+  var s = Emval.toValue(handle);
+  return typeof s === "string" ? s.length : -1;
+});
+
+// Writes the string's UTF-8 form into buf[0, capacity) with one TextEncoder
+// call and answers the bytes written (embind's std::string path measures and
+// copies it one character at a time in JavaScript).
+EM_JS(int, vram_string_utf8, (emscripten::EM_VAL handle, char* buf, int capacity), {
+  if (!Module.vramTextEncoder) Module.vramTextEncoder = new TextEncoder();
+  return Module.vramTextEncoder.encodeInto(Emval.toValue(handle), HEAPU8.subarray(buf, buf + capacity)).written;
+});
+
 /// The scenario argument as C++ text, checked in JavaScript before it is
 /// copied into the module: a string, and short enough that its UTF-8 form can
 /// be within the reader's limit (each UTF-16 unit is at least one byte).
 /// Anything else is an error text; nothing large enters the module's memory.
 bool scenario_arg(const emscripten::val& v, const char* fn, std::string& text, std::string& error) {
-  if (!v.isString()) {
+  const double units = vram_string_units(v.as_handle());
+  if (units < 0) {
     error = vram::error_text("", std::string(fn) + "() takes the scenario as JSON text (a string); got " +
                                      (v.isNull() ? std::string("null") : v.typeOf().as<std::string>()));
     return false;
   }
-  const double units = v["length"].as<double>();
   const std::size_t limit = vram::io::kDefaultReadLimits.max_bytes;
   if (units > static_cast<double>(limit)) {
     error = vram::error_text("", "the scenario is " + vram::group_thousands(static_cast<std::int64_t>(units)) +
@@ -66,7 +80,9 @@ bool scenario_arg(const emscripten::val& v, const char* fn, std::string& text, s
                                      vram::group_thousands(static_cast<std::int64_t>(limit)) + " bytes) is read");
     return false;
   }
-  text = v.as<std::string>();
+  // Each UTF-16 unit takes at most three UTF-8 bytes (a surrogate pair, two units, takes four).
+  text.resize(static_cast<std::size_t>(units) * 3);
+  text.resize(static_cast<std::size_t>(vram_string_utf8(v.as_handle(), text.data(), static_cast<int>(text.size()))));
   return true;
 }
 

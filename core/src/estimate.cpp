@@ -249,7 +249,7 @@ json error_json(const std::string& path, const std::string& message) {
 
 std::string error_text(const std::string& path, const std::string& message) {
   // Messages quote input; `replace` keeps the text valid UTF-8 whatever they hold.
-  return error_json(path, message).dump(-1, ' ', false, json::error_handler_t::replace);
+  return error_json(path, message).dump(-1, ' ', true, json::error_handler_t::replace);
 }
 
 std::string estimate_json(const std::string& text, const Catalog& catalog) {

@@ -29,7 +29,7 @@ Bytes scale_floor(Bytes b, double factor) {
   return Bytes::of(to_int64_checked(std::floor(static_cast<double>(b.in_bytes()) * factor)));
 }
 
-std::string format(Bytes b, Unit unit, int decimals) {
+void append_format(std::string& out, Bytes b, Unit unit, int decimals) {
   // Fixed-point text of b / divisor, rounded half away from zero at `decimals` places.
   static constexpr std::int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
   decimals = decimals < 0 ? 0 : (decimals > 6 ? 6 : decimals);
@@ -53,7 +53,13 @@ std::string format(Bytes b, Unit unit, int decimals) {
   }
   *p++ = ' ';
   for (char c : unit.label) *p++ = c;
-  return std::string(buf, p);
+  out.append(buf, p);
+}
+
+std::string format(Bytes b, Unit unit, int decimals) {
+  std::string out;
+  append_format(out, b, unit, decimals);
+  return out;
 }
 
 std::string format_decimal(double value, int max_decimals) {
@@ -89,25 +95,52 @@ std::string format_si(Bytes b) {
   return format(b, kGB);
 }
 
-std::string group_thousands(std::int64_t n) {
-  char digits[24];
-  // The magnitude as unsigned: −INT64_MIN does not exist in int64.
-  const std::uint64_t mag = n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
-  const auto end = std::to_chars(digits, digits + sizeof digits, mag).ptr;
-  const auto len = static_cast<int>(end - digits);
-  char grouped[32];
-  char* p = grouped;
-  if (n < 0) *p++ = '-';
-  const int lead = len % 3;
-  for (int i = 0; i < len; ++i) {
-    if (i != 0 && (i - lead) % 3 == 0) *p++ = ',';
-    *p++ = digits[i];
+namespace {
+/// Writes the digits of `v` (below 10^9) backwards from `p`, a comma before
+/// every third; `k` counts the digits written so far. 32-bit arithmetic: a
+/// 64-bit division by a constant becomes a 128-bit multiply call in WebAssembly.
+char* put_digits(char* p, std::uint32_t v, int& k, bool pad) {
+  for (int i = 0; i < 9 && (pad || v != 0 || k == 0); ++i) {
+    if (k != 0 && k % 3 == 0) *--p = ',';
+    *--p = static_cast<char>('0' + v % 10);
+    v /= 10;
+    ++k;
   }
-  return std::string(grouped, p);
+  return p;
+}
+}  // namespace
+
+void append_grouped(std::string& out, std::int64_t n) {
+  // The magnitude as unsigned: −INT64_MIN does not exist in int64.
+  std::uint64_t mag = n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
+  char buf[32];
+  char* const end = buf + sizeof buf;
+  char* p = end;
+  int k = 0;
+  while (mag >= 1'000'000'000) {  // nine digits at a time, zero-padded below the top
+    p = put_digits(p, static_cast<std::uint32_t>(mag % 1'000'000'000), k, true);
+    mag /= 1'000'000'000;
+  }
+  p = put_digits(p, static_cast<std::uint32_t>(mag), k, false);
+  if (n < 0) *--p = '-';
+  out.append(p, end);
+}
+
+std::string group_thousands(std::int64_t n) {
+  std::string out;
+  append_grouped(out, n);
+  return out;
+}
+
+void append_exact(std::string& out, Bytes b) {
+  append_grouped(out, b.in_bytes());
+  out += " B";
 }
 
 std::string format_exact(Bytes b) {
-  return group_thousands(b.in_bytes()) + " B";
+  std::string out;
+  append_exact(out, b);
+  return out;
 }
 
 std::ostream& operator<<(std::ostream& os, Bytes b) {

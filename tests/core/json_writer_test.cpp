@@ -8,7 +8,7 @@ using namespace vram::io;
 TEST_CASE("strings are escaped so any text round-trips", "[json]") {
   std::string out;
   append_json_string(out, "a\"b\\c\nd\te\x01 ≈ GiB");
-  CHECK(out == "\"a\\\"b\\\\c\\nd\\te\\u0001 ≈ GiB\"");
+  CHECK(out == "\"a\\\"b\\\\c\\nd\\te\\u0001 \\u2248 GiB\"");
   CHECK(nlohmann::json::parse(out) == "a\"b\\c\nd\te\x01 ≈ GiB");
 }
 
@@ -20,7 +20,7 @@ TEST_CASE("the writer places commas and keys", "[json]") {
   CHECK(out == R"({"a":1,"b":[true,0.5,null],"c":"x","d":{"e":2}})");
 }
 
-TEST_CASE("doubles print in their shortest round-trip form", "[json]") {
+TEST_CASE("doubles print in a form that reads back exactly, short where the value is short", "[json]") {
   std::string out;
   JsonWriter w(out);
   w.begin_array()
@@ -61,5 +61,30 @@ TEST_CASE("escapes are found at every offset of long strings", "[json]") {
       CAPTURE(pos, static_cast<int>(special));
       CHECK(nlohmann::json::parse(out).get<std::string>() == text);
     }
+  }
+}
+
+TEST_CASE("the text is ASCII: non-ASCII characters become \\u escapes", "[json]") {
+  std::string out;
+  append_json_string(out, "8 × 2 B, layers 0–31, é, \xF0\x9F\x98\x80");  // U+1F600 needs a surrogate pair
+  CHECK(out == "\"8 \\u00d7 2 B, layers 0\\u201331, \\u00e9, \\ud83d\\ude00\"");
+  CHECK(nlohmann::json::parse(out) == "8 × 2 B, layers 0–31, é, \xF0\x9F\x98\x80");
+  for (unsigned char c : out) CHECK(c < 0x80);
+}
+
+TEST_CASE("malformed UTF-8 becomes U+FFFD, one byte at a time", "[json]") {
+  const std::pair<std::string, std::string> cases[] = {
+      {"a\xFF" "b", "\"a\\ufffdb\""},                 // never valid
+      {"\xC0\xAF", "\"\\ufffd\\ufffd\""},       // overlong '/'
+      {"\xED\xA0\x80", "\"\\ufffd\\ufffd\\ufffd\""},  // a UTF-16 surrogate
+      {"x\xE2\x88", "\"x\\ufffd\\ufffd\""},     // truncated at the end
+      {"\xF4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""},  // beyond U+10FFFF
+  };
+  for (const auto& [in, want] : cases) {
+    std::string out;
+    append_json_string(out, in);
+    CAPTURE(in);
+    CHECK(out == want);
+    CHECK_NOTHROW(nlohmann::json::parse(out));
   }
 }

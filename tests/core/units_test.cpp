@@ -44,6 +44,14 @@ TEST_CASE("thousands separators, negative values included", "[units]") {
   REQUIRE(group_thousands(999) == "999");
   REQUIRE(group_thousands(1000) == "1,000");
   REQUIRE(group_thousands(-1234567) == "-1,234,567");
+  // Nine digits at a time: zeros inside a group beyond 10^9 are kept.
+  REQUIRE(group_thousands(999'999'999) == "999,999,999");
+  REQUIRE(group_thousands(1'000'000'000) == "1,000,000,000");
+  REQUIRE(group_thousands(16'000'000'007) == "16,000,000,007");
+  REQUIRE(group_thousands(1'000'000'000'000'000'000) == "1,000,000,000,000,000,000");
+  std::string out = "x ";
+  append_grouped(out, -42'000);
+  REQUIRE(out == "x -42,000");
 }
 
 TEST_CASE("scale_floor rounds a fraction of memory down, as engines do", "[units]") {

@@ -8,39 +8,94 @@
 
 namespace vram::io {
 
+using namespace std::string_view_literals;
+
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+void append_u_escape(std::string& out, std::uint32_t unit) {
+  const char e[6] = {'\\', 'u', kHex[(unit >> 12) & 15], kHex[(unit >> 8) & 15], kHex[(unit >> 4) & 15], kHex[unit & 15]};
+  out.append(e, 6);
+}
+
+/// The UTF-8 sequence at s[i] as one code point, advancing i past it; a
+/// malformed, overlong or surrogate sequence reads as U+FFFD (one byte).
+std::uint32_t next_code_point(std::string_view s, std::size_t& i) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  const int len = b0 >= 0xF0 ? (b0 < 0xF5 ? 4 : 0) : b0 >= 0xE0 ? 3 : b0 >= 0xC2 ? 2 : 0;
+  if (len == 0 || i + static_cast<std::size_t>(len) > s.size()) {
+    ++i;
+    return 0xFFFD;
+  }
+  std::uint32_t cp = b0 & (0x7Fu >> len);
+  for (int k = 1; k < len; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
+    if ((b & 0xC0) != 0x80) {
+      ++i;
+      return 0xFFFD;
+    }
+    cp = (cp << 6) | (b & 0x3Fu);
+  }
+  const bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    ++i;
+    return 0xFFFD;
+  }
+  i += static_cast<std::size_t>(len);
+  return cp;
+}
+
+}  // namespace
+
 void append_json_string(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   std::size_t run = 0;  // start of the pending run of characters that need no escape
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    // Skip eight plain bytes at a time: none below 0x20, none '"' or '\\'
-    // (the SWAR "has zero byte" tests from Anderson's Bit Twiddling Hacks).
+  std::size_t i = 0;
+  while (i < s.size()) {
+    // Skip eight plain bytes at a time: none below 0x20 or above 0x7f, none
+    // '"' or '\\' (the SWAR "has zero byte" tests from Anderson's Bit
+    // Twiddling Hacks; the high bit of a byte marks non-ASCII).
     while (i + 8 <= s.size()) {
       std::uint64_t w;
       std::memcpy(&w, s.data() + i, 8);
       constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
       const std::uint64_t quote = w ^ (kOnes * '"'), slash = w ^ (kOnes * '\\');
-      const std::uint64_t special = ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash);
+      const std::uint64_t special = ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) | w;
       if (special & kHigh) break;
       i += 8;
     }
     if (i >= s.size()) break;
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      ++i;
+      continue;
+    }
     out.append(s.data() + run, i - run);
-    run = i + 1;
+    if (c >= 0x80) {
+      // Non-ASCII as \u escapes: the text stays ASCII, which JavaScript's
+      // TextDecoder turns into a string several times faster than UTF-8.
+      const std::uint32_t cp = next_code_point(s, i);
+      if (cp >= 0x10000) {
+        append_u_escape(out, 0xD800 + ((cp - 0x10000) >> 10));
+        append_u_escape(out, 0xDC00 + ((cp - 0x10000) & 0x3FF));
+      } else {
+        append_u_escape(out, cp);
+      }
+      run = i;
+      continue;
+    }
+    ++i;
+    run = i;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
+      case '"': out += "\\\""sv; break;
+      case '\\': out += "\\\\"sv; break;
+      case '\n': out += "\\n"sv; break;
+      case '\r': out += "\\r"sv; break;
+      case '\t': out += "\\t"sv; break;
+      case '\b': out += "\\b"sv; break;
+      case '\f': out += "\\f"sv; break;
+      default: append_u_escape(out, c);
     }
   }
   out.append(s.data() + run, s.size() - run);
@@ -82,7 +137,7 @@ JsonWriter& JsonWriter::key(std::string_view k) {
   separate();
   out_ += '"';
   out_ += k;  // keys are identifiers from the code, never user text
-  out_ += "\":";
+  out_ += "\":"sv;
   first_ = true;  // the value follows without a comma
   return *this;
 }
@@ -104,7 +159,13 @@ JsonWriter& JsonWriter::value(std::int64_t n) {
 JsonWriter& JsonWriter::value(double d) {
   separate();
   if (!std::isfinite(d)) {
-    out_ += "null";
+    out_ += "null"sv;
+    return *this;
+  }
+  // A whole number below 2^53 (byte counts, tokens) prints as an integer.
+  if (std::fabs(d) < 9007199254740992.0 && d == std::trunc(d)) {
+    char buf[24];
+    out_.append(buf, std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(d)).ptr);
     return *this;
   }
   // Fast path: a value with at most six decimals that reads back exactly
@@ -129,13 +190,11 @@ JsonWriter& JsonWriter::value(double d) {
       return *this;
     }
   }
-  // Otherwise the shortest of %.15g / %.16g / %.17g that reads back to the same
-  // double (this libc++ has no floating-point std::to_chars).
+  // Otherwise 17 significant digits, which always read back to the same double
+  // (IEEE 754 binary64). A search for the shortest form would parse the text
+  // back, and this libc++ has no floating-point std::to_chars.
   char buf[32];
-  for (int precision = 15; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
-    if (std::strtod(buf, nullptr) == d) break;
-  }
+  std::snprintf(buf, sizeof buf, "%.17g", d);
   out_ += buf;
   return *this;
 }
@@ -148,7 +207,7 @@ JsonWriter& JsonWriter::value(bool b) {
 
 JsonWriter& JsonWriter::null() {
   separate();
-  out_ += "null";
+  out_ += "null"sv;
   return *this;
 }
 

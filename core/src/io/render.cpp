@@ -4,6 +4,8 @@
 
 namespace vram::io {
 
+using namespace std::string_view_literals;
+
 namespace {
 
 using Op = Term::Op;
@@ -11,26 +13,29 @@ using Op = Term::Op;
 /// `text` with each "{}" replaced by the next argument, thousands grouped.
 void append_template(std::string& out, std::string_view text, const std::int64_t* args, std::size_t n) {
   std::size_t next = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '{' && i + 1 < text.size() && text[i + 1] == '}') {
-      out += group_thousands(next < n ? args[next] : 0);
-      ++next;
-      ++i;
-    } else {
-      out += text[i];
-    }
+  for (;;) {
+    const std::size_t hole = text.find("{}");
+    if (hole == std::string_view::npos) break;
+    out += text.substr(0, hole);
+    append_grouped(out, next < n ? args[next] : 0);
+    ++next;
+    text.remove_prefix(hole + 2);
   }
+  out += text;
 }
 
 /// "8,192 tokens", "2 B (bf16)", "0.9 gpu_memory_utilization".
 void append_factor(std::string& out, const Factor& f) {
-  out += f.integer ? group_thousands(f.count) : format_decimal(f.value, 4);
+  if (f.integer)
+    append_grouped(out, f.count);
+  else
+    out += format_decimal(f.value, 4);
   if (!f.unit.empty()) {
     out += ' ';
     append_template(out, f.unit, f.args.data(), f.args.size());
   }
   if (!f.tag.empty()) {
-    out += " (";
+    out += " ("sv;
     out += f.tag;
     out += ')';
   }
@@ -38,7 +43,7 @@ void append_factor(std::string& out, const Factor& f) {
 
 /// "16,060,522,496 B" or "131,072 B/token".
 void append_figure(std::string& out, const Term& t) {
-  out += format_exact(t.bytes);
+  append_exact(out, t.bytes);
   if (!t.per.empty()) {
     out += '/';
     out += t.per;
@@ -66,13 +71,13 @@ void append_prefix(std::string& out, const Term& t) {
   if (t.what.empty() && inner.empty()) return;
   if (!t.what.empty() && !inner.empty()) {
     out += t.what;
-    out += " (";
+    out += " ("sv;
     out += inner;
     out += ')';
   } else {
     out += t.what.empty() ? inner : t.what;
   }
-  out += ": ";
+  out += ": "sv;
 }
 
 /// "profiling forward pass 0.94 GiB is lower": the parts a max does not take.
@@ -81,10 +86,10 @@ void append_lower(std::string& out, const Term& t) {
   int n = 0;
   for (const auto& p : t.parts) {
     if (&p == c) continue;
-    if (n++ > 0) out += " and ";
+    if (n++ > 0) out += " and "sv;
     out += p.what.empty() ? std::string_view("the other part") : p.what;
     out += ' ';
-    out += format(p.bytes, t.shown);
+    append_format(out, p.bytes, t.shown);
   }
   out += n > 1 ? " are lower" : " is lower";
 }
@@ -96,12 +101,12 @@ void append_expr(std::string& out, const Term& t) {
     case Op::product: {
       bool first = true;
       for (const auto& p : t.parts) {
-        out += first ? "" : " × ";
+        if (!first) out += " × "sv;
         first = false;
         append_group(out, p);
       }
       for (const auto& f : t.factors) {
-        out += first ? "" : " × ";
+        if (!first) out += " × "sv;
         first = false;
         append_factor(out, f);
       }
@@ -110,13 +115,13 @@ void append_expr(std::string& out, const Term& t) {
     }
     case Op::sum:
       for (std::size_t i = 0; i < t.parts.size(); ++i) {
-        if (i > 0) out += " + ";
+        if (i > 0) out += " + "sv;
         inline_part(t.parts[i]) ? append_expr(out, t.parts[i]) : append_group(out, t.parts[i]);
       }
       return;
     case Op::difference:
       for (std::size_t i = 0; i < t.parts.size(); ++i) {
-        if (i > 0) out += " − ";
+        if (i > 0) out += " − "sv;
         append_named_figure(out, t.parts[i]);
       }
       return;
@@ -137,10 +142,10 @@ void append_group(std::string& out, const Term& t) {
   }
   append_prefix(out, t);
   append_expr(out, t);
-  out += " = ";
+  out += " = "sv;
   append_figure(out, t);
   if (t.op == Op::max && t.parts.size() > 1) {
-    out += "; ";
+    out += "; "sv;
     append_lower(out, t);
   }
   out += ')';
@@ -156,20 +161,20 @@ std::string render(const Term& t) {
   } else {
     append_prefix(out, t);
     append_expr(out, t);
-    out += " = ";
+    out += " = "sv;
     append_figure(out, t);
   }
   if (t.per.empty()) {
-    out += " ≈ ";
-    out += format(t.bytes, t.shown);
+    out += " ≈ "sv;
+    append_format(out, t.bytes, t.shown);
   }
   if (t.op == Op::max && t.parts.size() > 1) {
-    out += " (";
+    out += " ("sv;
     append_lower(out, t);
     out += ')';
   }
   if (!t.note.empty()) {
-    out += "; ";
+    out += "; "sv;
     append_template(out, t.note, t.note_args.data(), t.note_args.size());
   }
   return out;
@@ -191,10 +196,25 @@ Component component(std::string_view id, std::string_view label, const Term& t, 
 
 std::string render_kv_pool(Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
                            std::int64_t groups, std::int64_t block_size, std::int64_t tokens) {
-  return format_iec(available) + " / (" + format_exact(page) + " per layer-block × " + std::to_string(group_size) +
-         " layers) = " + group_thousands(blocks) + " blocks; " + group_thousands(blocks) + " / " +
-         std::to_string(std::max<std::int64_t>(1, groups)) + " groups × " + std::to_string(block_size) +
-         " tokens = " + group_thousands(tokens) + " tokens";
+  std::string out;
+  out.reserve(160);
+  append_format(out, available, kGiB);
+  out += " / ("sv;
+  append_exact(out, page);
+  out += " per layer-block × "sv;
+  append_grouped(out, group_size);
+  out += " layers) = "sv;
+  append_grouped(out, blocks);
+  out += " blocks; "sv;
+  append_grouped(out, blocks);
+  out += " / "sv;
+  append_grouped(out, std::max<std::int64_t>(1, groups));
+  out += " groups × "sv;
+  append_grouped(out, block_size);
+  out += " tokens = "sv;
+  append_grouped(out, tokens);
+  out += " tokens"sv;
+  return out;
 }
 
 }  // namespace vram::io

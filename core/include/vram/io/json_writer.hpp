@@ -39,7 +39,10 @@ class JsonWriter {
 /// Builds one JSON object as text, key by key.
 class ObjectText {
  public:
-  ObjectText() { w_.begin_object(); }
+  ObjectText() {
+    out_.reserve(256);  // most detail objects fit without growing
+    w_.begin_object();
+  }
   ObjectText(const ObjectText&) = delete;
   ObjectText& operator=(const ObjectText&) = delete;
   ObjectText& set(std::string_view k, std::string_view v) {
@@ -85,7 +88,9 @@ class ObjectText {
   JsonWriter w_{out_};
 };
 
-/// `s` as a JSON string literal, quotes included.
+/// `s` as a JSON string literal, quotes included, in ASCII: every non-ASCII
+/// character as a \u escape (a surrogate pair beyond U+FFFF), a malformed
+/// UTF-8 byte as \ufffd.
 void append_json_string(std::string& out, std::string_view s);
 
 }  // namespace vram::io
