@@ -136,7 +136,7 @@ emscripten::val grid(emscripten::val scenario, emscripten::val n_contexts, emscr
     return to_js(R"({"ok":false,"error":{"path":"","message":"internal error: out of memory"}})");
   }
   return with_scenario(scenario, "grid",
-                       [&](const std::string& t) { return dumped(vram::grid_json(t, catalog(), n_ctx, n_conc)); });
+                       [&](const std::string& t) { return vram::grid_json(t, catalog(), n_ctx, n_conc); });
 }
 
 /// One {name, size, prefix} entry of inspect()'s list, checked before any byte is copied.

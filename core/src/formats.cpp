@@ -279,7 +279,7 @@ WeightFormat gguf_format(const std::string& type_in, const std::string& path) {
       WeightFormat f;
       f.name = "gguf:" + type;
       f.kind = FormatKind::gguf;
-      f.gguf_type = type;
+      f.gguf_ftype = ft.id;
       f.linear = ggml_codec(ft.base);
       f.other = plain_codec("F32", 32);
       f.mix = {plain_codec("F32", 32), ggml_codec("Q8_0"), ggml_codec("Q6_K"),
@@ -547,42 +547,52 @@ bool use_more_bits(std::int64_t i, std::int64_t n) {
   return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
 }
 
-const Codec& gguf_codec(const WeightFormat& f, const Tensor& t, const Architecture& a) {
-  const std::string& ft = f.gguf_type;
+// llama_ftype ids (llama.h) of the file types whose mixture rules differ.
+enum : std::int64_t {
+  kFtypeF32 = 0, kFtypeF16 = 1, kFtypeQ8_0 = 7, kFtypeQ2_K = 10, kFtypeQ3_K_M = 12, kFtypeQ3_K_L = 13,
+  kFtypeQ4_K_S = 14, kFtypeQ4_K_M = 15, kFtypeQ5_K_M = 17, kFtypeQ2_K_S = 21, kFtypeBF16 = 32,
+};
+
+/// The mixture's choice for the attention V, attention output and FFN down
+/// tensors of layer i of n; nullptr where the base type stays.
+const Codec* gguf_raised(const WeightFormat& f, const Tensor& t, const Architecture& a, std::int64_t i) {
+  const std::int64_t n = a.layers;
+  const bool v = t.role == TensorRole::attn_v;
+  const bool down = t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
+  switch (f.gguf_ftype) {
+    case kFtypeQ4_K_M:
+    case kFtypeQ5_K_M: return (v || down) && use_more_bits(i, n) ? &f.mix.q6_k : nullptr;
+    case kFtypeQ4_K_S:
+      if (v && i < 4) return &f.mix.q5_k;
+      return down && i < n / 8 ? &f.mix.q5_k : nullptr;
+    case kFtypeQ3_K_M:
+      if (v) return i < 2 ? &f.mix.q5_k : &f.mix.q4_k;
+      if (down) return i < n / 16 ? &f.mix.q5_k : (use_more_bits(i, n) ? &f.mix.q4_k : &f.mix.q3_k);
+      return t.role == TensorRole::attn_o ? &f.mix.q4_k : nullptr;
+    case kFtypeQ3_K_L: return v || down || t.role == TensorRole::attn_o ? &f.mix.q5_k : nullptr;
+    case kFtypeQ2_K:
+    case kFtypeQ2_K_S:
+      if (v) return a.heads / std::max<std::int64_t>(1, a.kv_heads) >= 4 ? &f.mix.q4_k : &f.mix.q3_k;
+      return down ? &f.mix.q3_k : nullptr;
+    default: return nullptr;
+  }
+}
+
+const Codec& gguf_codec(const WeightFormat& f, const Tensor& t, const Architecture& a, std::int64_t layer) {
   // A bare parameter count has no tensor shapes for the mixture: every weight takes the base type.
   if (a.family == Family::bare) return f.linear;
   if (!t.quantizable && t.role != TensorRole::embedding && t.role != TensorRole::lm_head) {
     return f.mix.f32;  // norms, biases, routers' small tensors stay F32
   }
   if (t.rows == 1) return f.mix.f32;
-  const bool k_mix = ft.find("_K") != std::string::npos && ft != "Q6_K";
   if (t.role == TensorRole::lm_head) {
-    if (ft == "Q8_0" || ft == "F16" || ft == "BF16" || ft == "F32") return f.linear;
+    const std::int64_t ft = f.gguf_ftype;
+    if (ft == kFtypeQ8_0 || ft == kFtypeF16 || ft == kFtypeBF16 || ft == kFtypeF32) return f.linear;
     return f.mix.q6_k;
   }
   if (t.role == TensorRole::embedding) return f.linear;
   if (t.role == TensorRole::router) return f.mix.f32;
-  const std::int64_t n = a.layers;
-  const std::int64_t i = t.layer;
-  const bool v = t.role == TensorRole::attn_v;
-  const bool down = t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
-  if (k_mix) {
-    if (ft == "Q4_K_M" || ft == "Q5_K_M") {
-      if ((v || down) && use_more_bits(i, n)) return f.mix.q6_k;
-    } else if (ft == "Q4_K_S") {
-      if (v && i < 4) return f.mix.q5_k;
-      if (down && i < n / 8) return f.mix.q5_k;
-    } else if (ft == "Q3_K_M") {
-      if (v) return i < 2 ? f.mix.q5_k : f.mix.q4_k;
-      if (down) return i < n / 16 ? f.mix.q5_k : (use_more_bits(i, n) ? f.mix.q4_k : f.mix.q3_k);
-      if (t.role == TensorRole::attn_o) return f.mix.q4_k;
-    } else if (ft == "Q3_K_L") {
-      if (v || down || t.role == TensorRole::attn_o) return f.mix.q5_k;
-    } else if (ft == "Q2_K" || ft == "Q2_K_S") {
-      if (v) return a.heads / std::max<std::int64_t>(1, a.kv_heads) >= 4 ? f.mix.q4_k : f.mix.q3_k;
-      if (down) return f.mix.q3_k;
-    }
-  }
+  if (const Codec* raised = gguf_raised(f, t, a, layer)) return *raised;
   // Rows whose length is not a multiple of the block fall back to a 32-element type.
   if (f.linear.group > 1 && t.cols % f.linear.group != 0) return f.mix.q8_0;
   return f.linear;
@@ -591,7 +601,11 @@ const Codec& gguf_codec(const WeightFormat& f, const Tensor& t, const Architectu
 }  // namespace
 
 const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architecture& a) {
-  if (f.gguf()) return gguf_codec(f, t, a);
+  return codec_for(f, t, a, t.layer);
+}
+
+const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architecture& a, std::int64_t layer) {
+  if (f.gguf()) return gguf_codec(f, t, a, layer);
   if (!t.quantizable) return f.other;
   for (auto r : f.keep_unquantized) {
     if (r == t.role) return f.other;

@@ -10,6 +10,7 @@
 #include "vram/engines/llamacpp.hpp"
 #include "vram/estimate.hpp"
 #include "vram/formats.hpp"
+#include "vram/io/json_writer.hpp"
 #include "vram/plan/solve.hpp"
 
 namespace vram {
@@ -345,8 +346,54 @@ json sweep_json(const std::string& text, const Catalog& catalog) {
   });
 }
 
-json grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_ctx, std::int64_t n_conc) {
-  return guarded(text, catalog, [&](const Scenario& s) {
+namespace {
+
+/// The grid's contexts: `n` spaced geometrically from 256 tokens to `top`.
+std::vector<std::int64_t> grid_contexts(std::int64_t n, std::int64_t top) {
+  std::vector<std::int64_t> contexts;
+  contexts.reserve(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double f = n == 1 ? 1.0 : static_cast<double>(i) / static_cast<double>(n - 1);
+    contexts.push_back(static_cast<std::int64_t>(std::llround(256.0 * std::pow(static_cast<double>(top) / 256.0, f))));
+  }
+  return contexts;
+}
+
+/// The grid as JSON text, written directly: ten thousand totals through a JSON
+/// document would cost more than computing them.
+std::string grid_text(const Scenario& s, const std::vector<std::int64_t>& contexts,
+                      const std::vector<std::int64_t>& conc) {
+  const auto points = sweep(s, contexts, conc);
+  std::vector<std::int64_t> best(contexts.size(), 0);
+  std::string out;
+  out.reserve(64 + points.size() * 13 + (contexts.size() + conc.size()) * 8);
+  io::JsonWriter w(out);
+  w.begin_object().key("ok").value(true).key("points").value(static_cast<std::int64_t>(points.size()));
+  w.key("contexts").begin_array();
+  for (std::int64_t c : contexts) w.value(c);
+  w.end_array().key("concurrencies").begin_array();
+  for (std::int64_t c : conc) w.value(c);
+  w.end_array().key("totals").begin_array();
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (points[k].total)
+      w.value(points[k].total->in_bytes());
+    else
+      w.null();
+    const std::size_t ci = k % contexts.size();
+    if (points[k].fits) best[ci] = std::max(best[ci], points[k].concurrency);
+  }
+  w.end_array().key("max_fitting_concurrency").begin_array();
+  for (std::int64_t b : best) w.value(b);
+  const Report r = estimate(s, {false, nullptr});
+  w.end_array().key("usable_bytes").value(r.usable.in_bytes()).end_object();
+  return out;
+}
+
+}  // namespace
+
+std::string grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_ctx, std::int64_t n_conc) {
+  std::string out;
+  const json error = guarded(text, catalog, [&](const Scenario& s) {
     if (n_ctx < 1 || n_ctx > kMaxGridSide) throw InputError("/n_contexts", "must be a whole number from 1 to 1000");
     if (n_conc < 1 || n_conc > kMaxGridSide) throw InputError("/n_concurrency", "must be a whole number from 1 to 1000");
     if (n_ctx * n_conc > kMaxGridPoints) {
@@ -355,31 +402,12 @@ json grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_c
                                             "or concurrency levels");
     }
     const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference().context, 512});
-    std::vector<std::int64_t> contexts;
-    for (std::int64_t i = 0; i < n_ctx; ++i) {
-      const double f = n_ctx == 1 ? 1.0 : static_cast<double>(i) / static_cast<double>(n_ctx - 1);
-      contexts.push_back(
-          static_cast<std::int64_t>(std::llround(256.0 * std::pow(static_cast<double>(top) / 256.0, f))));
-    }
     std::vector<std::int64_t> conc;
     for (std::int64_t c = 1; c <= n_conc; ++c) conc.push_back(c);
-    const auto points = sweep(s, contexts, conc);
-    json totals = json::array();
-    std::vector<std::int64_t> best(contexts.size(), 0);
-    for (std::size_t k = 0; k < points.size(); ++k) {
-      totals.push_back(points[k].total ? json(points[k].total->in_bytes()) : json(nullptr));
-      const std::size_t ci = k % contexts.size();
-      if (points[k].fits) best[ci] = std::max(best[ci], points[k].concurrency);
-    }
-    const Report r = estimate(s, {false, nullptr});
-    return json{{"ok", true},
-                {"points", points.size()},
-                {"contexts", contexts},
-                {"concurrencies", conc},
-                {"totals", totals},
-                {"max_fitting_concurrency", best},
-                {"usable_bytes", r.usable.in_bytes()}};
+    out = grid_text(s, grid_contexts(n_ctx, top), conc);
+    return json();
   });
+  return out.empty() ? error.dump(-1, ' ', true, json::error_handler_t::replace) : out;
 }
 
 json catalog_summary_json(const Catalog& catalog) {

@@ -78,7 +78,9 @@ struct WeightFormat {
   std::string source;   ///< where the layout is documented
   Codec linear;         ///< quantizable linear weights
   Codec other;          ///< everything else (embeddings, norms, routers, vision)
-  std::string gguf_type;
+  /// The GGUF file type as llama.cpp numbers it (enum llama_ftype: 15 = Q4_K_M);
+  /// -1 for other formats. Its mixture rule picks the type of each tensor.
+  std::int64_t gguf_ftype = -1;
   GgufMixCodecs mix;                         ///< the types a GGUF mixture raises tensors to
   std::vector<TensorRole> keep_unquantized;  ///< roles excluded by the checkpoint's ignore list
   /// A GGUF file: a per-tensor recipe (llama.cpp mixtures), see codec_for.
@@ -113,6 +115,8 @@ std::int64_t activation_elem_bytes(const WeightFormat& weights);
 /// Codec of one tensor under `format` (GGUF mixtures choose per tensor and layer).
 /// The reference points into `format`.
 const Codec& codec_for(const WeightFormat& format, const Tensor& tensor, const Architecture& arch);
+/// The same for layer `layer` of a tensor entry that spans several layers.
+const Codec& codec_for(const WeightFormat& format, const Tensor& tensor, const Architecture& arch, std::int64_t layer);
 
 /// Bytes per element of a safetensors dtype ("BF16" → 2). Throws `InputError`
 /// at `path` for an unknown name.

@@ -31,6 +31,7 @@ struct LayerSpec {
   LayerKind kind = LayerKind::full_attention;
   std::int64_t window = 0;  ///< tokens, for sliding_attention (window) and chunked_attention (chunk)
   bool moe = false;         ///< the MLP of this layer is a mixture of experts
+  bool operator==(const LayerSpec&) const = default;
 };
 
 /// What a tensor is, for quantization recipes and sharding.

@@ -83,9 +83,9 @@ inline constexpr std::int64_t kMaxGridPoints = 10'000;
 /// A context × concurrency grid: `n_contexts` contexts spaced geometrically from
 /// 256 tokens to the model's maximum, concurrency 1..`n_concurrency`; per point
 /// the per-GPU total and whether it fits, plus the largest fitting concurrency
-/// per context.
-nlohmann::json grid_json(const std::string& scenario_text, const Catalog& catalog, std::int64_t n_contexts,
-                         std::int64_t n_concurrency);
+/// per context. JSON text, like estimate_json; an error is {"ok": false, "error": ...}.
+std::string grid_json(const std::string& scenario_text, const Catalog& catalog, std::int64_t n_contexts,
+                      std::int64_t n_concurrency);
 /// Models, GPUs, weight formats and engines, for pickers.
 nlohmann::json catalog_summary_json(const Catalog& catalog);
 

@@ -34,7 +34,18 @@ template <typename F>
 Bytes sum_layers(const Architecture& a, std::int32_t first, std::int32_t end, F&& per_layer) {
   Bytes total;
   const auto n = static_cast<std::int32_t>(a.layer_specs.size());
-  for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) total += per_layer(a.layer_specs[i]);
+  // `per_layer` depends on the spec alone: a run of equal specs (most models)
+  // is computed once.
+  const LayerSpec* last = nullptr;
+  Bytes last_bytes;
+  for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) {
+    const LayerSpec& l = a.layer_specs[static_cast<std::size_t>(i)];
+    if (last == nullptr || !(l == *last)) {
+      last_bytes = per_layer(l);
+      last = &l;
+    }
+    total += last_bytes;
+  }
   // Encoder-decoder: cross-attention caches the encoder output once per decoder layer.
   return total;
 }

@@ -94,12 +94,7 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
                                  t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
     if (format.gguf() && varies_by_layer && end - first > 1) {
       // llama.cpp mixtures choose the type of these tensors layer by layer.
-      Tensor one = t;
-      one.layers = 1;
-      for (std::int32_t i = first; i < end; ++i) {
-        one.layer = i;
-        add(codec_for(format, one, model.arch), s, t.count, per_layer);
-      }
+      for (std::int32_t i = first; i < end; ++i) add(codec_for(format, t, model.arch, i), s, t.count, per_layer);
     } else {
       const std::int64_t n = t.layer >= 0 ? end - first : 1;
       add(codec_for(format, t, model.arch), s, t.count * n, per_layer * n);

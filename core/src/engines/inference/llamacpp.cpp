@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/runtime.hpp"
@@ -219,14 +220,21 @@ void fill_gpus(const Scenario& s, Placement& p, WeightsMemo* memo) {
   const LlamaCppSettings& lc = s.inference().llama_cpp;
   if (p.mode == LlamaSplitMode::row && p.devices.size() > 1) add_row_split_weights(s, p);
   bool any_layer = false;
+  // The compute buffer depends on whether the GPU holds the output layer only; the context on nothing.
+  std::optional<Bytes> compute[2];
+  const Bytes context = cuda_context(false).bytes;
   for (GpuShare& g : p.gpus) {
     if (!g.used) continue;
     const bool holds = g.end_layer > g.first_layer || g.output;
     if (holds && !(p.mode == LlamaSplitMode::row && p.devices.size() > 1))
       g.weights = layer_weights(s, g.first_layer, g.end_layer, g.output, memo);
     g.kv = kv_range_bytes(a, s.inference(), p.cells, g.first_layer, g.end_layer);
-    if (holds) g.compute = compute_buffer_bytes(a, p.cells, lc.n_ubatch, lc.flash_attn, g.output);
-    g.context = cuda_context(false).bytes;
+    if (holds) {
+      std::optional<Bytes>& c = compute[g.output ? 1 : 0];
+      if (!c) c = compute_buffer_bytes(a, p.cells, lc.n_ubatch, lc.flash_attn, g.output);
+      g.compute = *c;
+    }
+    g.context = context;
     any_layer = any_layer || holds;
   }
   // With no layer offloaded the first GPU still reserves a compute buffer (llama-context.cpp graph reserve).

@@ -47,18 +47,22 @@ std::vector<KvGroup> kv_groups(const Architecture& a, const InferenceSettings& i
   const LlamaCppSettings& lc = inf.llama_cpp;
   std::vector<KvGroup> groups;
   const auto n_specs = static_cast<std::int64_t>(a.layer_specs.size());
-  for (std::int64_t i = first; i < end && i < n_specs; ++i) {
+  // A run of equal specs (most models: every layer) is sized once.
+  for (std::int64_t i = std::max<std::int64_t>(first, 0); i < end && i < n_specs;) {
     const auto& l = a.layer_specs[static_cast<std::size_t>(i)];
+    std::int64_t run = 1;
+    while (i + run < end && i + run < n_specs && a.layer_specs[static_cast<std::size_t>(i + run)] == l) ++run;
+    i += run;
+    const Bytes per = kv_bytes_per_token_layer(a, l, inf.kv, 1);
+    if (per == Bytes{}) continue;
     const bool windowed = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
     const std::int64_t held =
         windowed ? std::min(cells, pad(checked::add(checked::mul(l.window, lc.n_seq_max), lc.n_ubatch), 256)) : cells;
-    const Bytes per = kv_bytes_per_token_layer(a, l, inf.kv, 1);
-    if (per == Bytes{}) continue;
     auto same = [&](const KvGroup& g) { return g.cells == held && g.per_cell == per; };
     if (auto it = std::find_if(groups.begin(), groups.end(), same); it != groups.end()) {
-      ++it->layers;
+      it->layers += run;
     } else {
-      groups.push_back({1, held, per});
+      groups.push_back({run, held, per});
     }
   }
   return groups;
@@ -103,7 +107,7 @@ Term kv_range_term(const Architecture& a, const InferenceSettings& inf, std::int
     parts.push_back(
         Term::product({Factor::of(g.layers, "layers"), held, Factor::of(g.per_cell.in_bytes(), "B per cell (K,V)")}));
   }
-  if (end > first) {
+  if (end > first && a.ssm_inner > 0) {
     // Recurrent layers keep an f32 state per sequence.
     Term rec = mamba_state_term(a, 32, 1, inf.llama_cpp.n_seq_max, static_cast<std::int32_t>(first),
                                 static_cast<std::int32_t>(end));
