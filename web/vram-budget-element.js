@@ -25,7 +25,8 @@
  * Every one is observed: setting it changes the input, removing it returns the
  * input to its default.
  *   workload (inference | training | image | video), source (catalog | params
- *   | config), model, params, config (config.json text), pipeline (image and
+ *   | config | files), model, params, config (config.json text), weights-bytes
+ *   (the checkpoint's exact size, with config), pipeline (image and
  *   video), weights, gpu, gpu-count, gpu-memory (a custom card, e.g. "24 GB"),
  *   headroom (percent);
  *   inference: engine, context, concurrency, kv-cache-dtype, tensor-parallel,
@@ -61,7 +62,7 @@
 // Built from web/src/ by web/build.cjs (esbuild); edit the sources, not this file.
 (() => {
   // web/src/styles.css
-  var styles_default = '/* <vram-budget>: styles of the shadow root (imported as text by element.js). */\n:host {\n  display: block; container-type: inline-size;\n  --vb-accent: #2557a7; --vb-ok: #1b7f3b; --vb-bad: #b42318; --vb-warn: #8a4b00;\n  --vb-muted: #5b6470; --vb-line: #d9dde3; --vb-bg-soft: #f5f7fa;\n  --vb-bg: #ffffff; --vb-fg: #1d2430; --vb-field-border: #8a93a0;\n  --vb-ok-bg: #f1faf3; --vb-bad-bg: #fff6f5; --vb-path-bg: #fde8e6; --vb-hatch: #e7eaee;\n  color: var(--vb-fg); background: var(--vb-bg);\n  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif;\n  color-scheme: light;\n}\n@media (prefers-color-scheme: dark) {\n  :host {\n    --vb-accent: #8cb4ff; --vb-ok: #5fd38a; --vb-bad: #ff8f80; --vb-warn: #f2b45c;\n    --vb-muted: #a9b1bd; --vb-line: #38414e; --vb-bg-soft: #1d232c;\n    --vb-bg: #14181f; --vb-fg: #e6e9ef; --vb-field-border: #6b7585;\n    --vb-ok-bg: #12261a; --vb-bad-bg: #2c1715; --vb-path-bg: #3a1d1a; --vb-hatch: #2a313c;\n    color-scheme: dark;\n  }\n}\n* { box-sizing: border-box; }\n[hidden] { display: none !important; }\ncode, pre, .vb-formula, .vb-formula-line {\n  font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace;\n}\ncode { font-size: 0.92em; }\n\n.vb-layout { display: grid; grid-template-columns: 340px minmax(0, 1fr); gap: 28px; align-items: start; }\n.vb-form { position: sticky; top: 12px; max-height: calc(100vh - 24px); overflow-y: auto; padding-right: 4px; }\n@container (max-width: 900px) {\n  .vb-layout { grid-template-columns: minmax(0, 1fr); }\n  .vb-form { position: static; max-height: none; overflow: visible; padding-right: 0; }\n}\n.vb-form fieldset { border: 1px solid var(--vb-line); border-radius: 8px; margin: 0 0 14px; padding: 10px 14px 6px; min-width: 0; }\n.vb-form legend { font-weight: 600; padding: 0 6px; }\n.vb-field { margin: 0 0 10px; position: relative; min-width: 0; }\n.vb-field label, .vb-label { display: block; font-size: 13px; font-weight: 600; margin-bottom: 3px; }\n.vb-field input, .vb-field select, .vb-field textarea {\n  width: 100%; max-width: 100%; font: inherit; font-size: 14px; padding: 5px 7px; color: inherit;\n  border: 1px solid var(--vb-field-border); border-radius: 5px; background: var(--vb-bg);\n}\n.vb-field textarea { font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 12px; }\n.vb-field input:focus, .vb-field select:focus, .vb-field textarea:focus, button:focus-visible, a:focus-visible, [tabindex="-1"]:focus {\n  outline: 2px solid var(--vb-accent); outline-offset: 1px;\n}\n.vb-field [aria-invalid="true"] { border-color: var(--vb-bad); background: var(--vb-bad-bg); }\n.vb-row { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 10px; }\n.vb-radios { display: flex; flex-wrap: wrap; gap: 4px 12px; margin: 2px 0 8px; font-size: 14px; }\n.vb-radio { cursor: pointer; }\n.vb-workloads { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px; margin: 2px 0 8px; }\n.vb-workloads label { display: flex; gap: 6px; align-items: center; border: 1px solid var(--vb-line); border-radius: 6px; padding: 5px 8px; cursor: pointer; font-size: 14px; }\n.vb-workloads label:has(input:checked) { border-color: var(--vb-accent); box-shadow: inset 0 0 0 1px var(--vb-accent); font-weight: 600; }\n.vb-help { color: var(--vb-muted); font-size: 12.5px; margin: 3px 0 0; }\n.vb-understood { color: var(--vb-fg); font-size: 12.5px; margin: 3px 0 0; font-variant-numeric: tabular-nums; }\n.vb-field-error { color: var(--vb-bad); font-size: 13px; margin: 4px 0 0; }\n.vb-path { background: var(--vb-path-bg); color: var(--vb-bad); padding: 0 4px; border-radius: 3px; }\n.vb-permalink { color: var(--vb-accent); font-size: 14px; }\n.vb-code { font-size: 12px; background: var(--vb-bg-soft); padding: 8px; border-radius: 6px; overflow: auto; max-height: 300px; margin: 6px 0; }\ndetails summary { cursor: pointer; font-size: 14px; color: var(--vb-accent); }\na { color: var(--vb-accent); }\n\n/* model type-ahead */\n.vb-listbox {\n  position: absolute; z-index: 5; left: 0; right: 0; top: 100%; margin: 2px 0 0; padding: 4px 0; list-style: none;\n  max-height: 280px; overflow-y: auto; background: var(--vb-bg); border: 1px solid var(--vb-field-border);\n  border-radius: 6px; box-shadow: 0 6px 18px rgba(0, 0, 0, 0.18); font-size: 13.5px;\n}\n.vb-listbox li { padding: 4px 10px; cursor: pointer; display: flex; justify-content: space-between; gap: 8px; }\n.vb-listbox li span { color: var(--vb-muted); white-space: nowrap; font-size: 12.5px; }\n.vb-listbox li[aria-selected="true"] { background: var(--vb-accent); color: var(--vb-bg); }\n.vb-listbox li[aria-selected="true"] span { color: var(--vb-bg); }\n.vb-listbox .vb-empty { color: var(--vb-muted); cursor: default; }\n\n/* results */\n.vb-results { min-width: 0; }\n.vb-results h2 { font-size: 18px; margin: 22px 0 8px; }\n.vb-results h3 { font-size: 15px; margin: 16px 0 6px; }\n.vb-results section:first-of-type h2 { margin-top: 0; }\n.vb-stale section { opacity: 0.45; }\n.vb-banner { border: 1px solid var(--vb-bad); background: var(--vb-bad-bg); color: var(--vb-bad); border-radius: 8px; padding: 8px 12px; margin-bottom: 12px; overflow-wrap: anywhere; }\n.vb-notice { border: 1px solid var(--vb-line); border-left: 4px solid var(--vb-accent); background: var(--vb-bg-soft); border-radius: 0 8px 8px 0; padding: 10px 14px; margin-bottom: 12px; overflow-wrap: anywhere; }\n.vb-notice h2 { margin: 0 0 6px !important; font-size: 17px; }\n.vb-notice p { margin: 0 0 6px; }\n.vb-pending { color: var(--vb-muted); }\n\n.vb-formula-line {\n  font-size: 17px; background: var(--vb-bg-soft); border-left: 4px solid var(--vb-accent);\n  padding: 10px 14px; margin: 0; border-radius: 0 6px 6px 0; overflow-wrap: anywhere;\n}\n@container (max-width: 480px) { .vb-formula-line { font-size: 14px; } }\n\n.vb-verdict { border-radius: 8px; padding: 10px 14px; margin-top: 16px; border: 1px solid var(--vb-line); overflow-wrap: anywhere; }\n.vb-verdict.vb-fits { border-color: var(--vb-ok); background: var(--vb-ok-bg); }\n.vb-verdict.vb-short { border-color: var(--vb-bad); background: var(--vb-bad-bg); }\n.vb-verdict-line { margin: 0; font-size: 16px; }\n.vb-fits .vb-verdict-line strong { color: var(--vb-ok); }\n.vb-short .vb-verdict-line strong { color: var(--vb-bad); }\n.vb-warnings { margin: 6px 0 0; padding-left: 20px; color: var(--vb-warn); }\n.vb-defaults { margin: 6px 0 0; font-size: 13px; color: var(--vb-muted); }\n.vb-defaults code { background: var(--vb-bg); border: 1px solid var(--vb-line); border-radius: 3px; padding: 0 3px; }\n\n.vb-bar-track { position: relative; height: 44px; margin: 30px 0 28px; }\n.vb-bar-capacity { position: absolute; top: 0; bottom: 0; left: 0; background: var(--vb-bg-soft); border: 1px solid var(--vb-field-border); border-radius: 4px; }\n.vb-bar-headroom { position: absolute; top: 0; bottom: 0;\n  background: repeating-linear-gradient(45deg, var(--vb-hatch), var(--vb-hatch) 5px, var(--vb-bg-soft) 5px, var(--vb-bg-soft) 10px); }\n.vb-bar-seg { position: absolute; top: 4px; bottom: 4px; border-right: 1px solid var(--vb-bg);\n  color: #fff; font-size: 12px; overflow: hidden; white-space: nowrap; display: flex; align-items: center; }\n.vb-bar-seg span { padding: 0 6px; text-shadow: 0 1px 1px rgba(0, 0, 0, 0.45); overflow: hidden; text-overflow: ellipsis; }\n.vb-bar-line { position: absolute; top: -22px; bottom: -4px; border-left: 2px dashed var(--vb-fg); }\n.vb-bar-line span { position: absolute; top: 0; font-size: 12px; white-space: nowrap; }\n.vb-bar-line.vb-usable span { right: 4px; }\n.vb-bar-line.vb-cap { top: -4px; bottom: -22px; border-left: 2px solid var(--vb-muted); }\n.vb-bar-line.vb-cap span { top: auto; bottom: 0; right: 4px; color: var(--vb-muted); }\n.vb-legend { list-style: none; display: flex; flex-wrap: wrap; gap: 4px 16px; padding: 0; margin: 6px 0 0; font-size: 13px; }\n.vb-swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 6px; vertical-align: -1px; }\n.vb-swatch-headroom { background: repeating-linear-gradient(45deg, var(--vb-muted), var(--vb-muted) 3px, var(--vb-bg-soft) 3px, var(--vb-bg-soft) 6px); }\n\n.vb-scroll { overflow-x: auto; max-width: 100%; }\n.vb-table { border-collapse: collapse; width: 100%; font-size: 13px; }\n.vb-table th, .vb-table td { border-bottom: 1px solid var(--vb-line); padding: 6px 8px; text-align: left; vertical-align: top; }\n.vb-table thead th { background: var(--vb-bg-soft); font-weight: 600; white-space: nowrap; }\n.vb-table tbody th { font-weight: 600; min-width: 120px; }\n.vb-table tfoot th, .vb-table tfoot td { background: var(--vb-bg-soft); }\n.vb-table tfoot tr:first-child th, .vb-table tfoot tr:first-child td { border-top: 2px solid var(--vb-field-border); }\n.vb-num { text-align: right !important; white-space: nowrap; font-variant-numeric: tabular-nums; }\n.vb-formula { font-size: 12px; min-width: 220px; overflow-wrap: anywhere; }\n.vb-source { font-size: 11.5px; color: var(--vb-muted); overflow-wrap: anywhere; }\n.vb-table .vb-source { min-width: 150px; max-width: 260px; }\n.vb-options { max-height: 320px; overflow-y: auto; }\n\n.vb-metrics { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 4px 16px; margin: 0; font-size: 14px; }\n@container (max-width: 520px) { .vb-metrics { grid-template-columns: minmax(0, 1fr); gap: 0; } .vb-metrics dd { margin-bottom: 6px; } }\n.vb-metrics dt { color: var(--vb-muted); }\n.vb-metrics dt code { font-size: 11.5px; color: var(--vb-muted); }\n.vb-metrics dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }\n.vb-engine-formulas { font-size: 13px; padding-left: 18px; margin: 0; overflow-wrap: anywhere; }\n.vb-engine-formulas li { margin-bottom: 3px; }\n\n.vb-chart { width: 100%; max-width: 760px; height: auto; display: block; }\n.vb-chart .vb-grid { stroke: var(--vb-line); }\n.vb-chart .vb-axis { stroke: var(--vb-muted); }\n.vb-chart .vb-tick { font-size: 11px; fill: var(--vb-muted); }\n.vb-chart .vb-axis-label { font-size: 12px; fill: var(--vb-muted); }\n.vb-chart .vb-total-line { fill: none; stroke: var(--vb-accent); stroke-width: 2.5; }\n.vb-chart .vb-usable-line { stroke: var(--vb-fg); stroke-dasharray: 6 4; stroke-width: 1.5; }\n.vb-chart .vb-cap-line { stroke: var(--vb-muted); stroke-width: 1; }\n.vb-chart .vb-line-label { font-size: 11.5px; fill: var(--vb-fg); }\n.vb-chart .vb-pt-fit { fill: var(--vb-accent); stroke: var(--vb-bg); stroke-width: 1.5; }\n.vb-chart .vb-pt-short { fill: var(--vb-bg); stroke: var(--vb-bad); stroke-width: 2; }\n\n.vb-hints { padding-left: 18px; margin: 0; font-size: 14px; }\n.vb-hints li { margin-bottom: 6px; }\n.vb-apply {\n  font: inherit; font-size: 12px; padding: 1px 8px; margin-left: 4px; cursor: pointer; min-height: 24px;\n  border: 1px solid var(--vb-accent); color: var(--vb-accent); background: var(--vb-bg); border-radius: 4px;\n}\n.vb-apply:hover, .vb-apply:focus { background: var(--vb-accent); color: var(--vb-bg); }\n.vb-loading { color: var(--vb-muted); }\n.vb-range { font-size: 11.5px; color: var(--vb-muted); }\n.vb-more { margin: 0 0 10px; }\n.vb-more summary { margin-bottom: 8px; }\n.vb-skip { display: none; font-size: 14px; margin: 0 0 10px; }\n@container (max-width: 900px) { .vb-skip { display: inline-block; } }\n.vb-results:focus { outline: none; }\n.vb-scroll:focus-visible { outline: 2px solid var(--vb-accent); outline-offset: 2px; }\n.vb-grid-map { margin: 16px 0 0; }\n.vb-grid-map summary { font-size: 15px; font-weight: 600; }\n.vb-map td { font-size: 12px; }\n.vb-map caption { caption-side: top; text-align: left; padding: 4px 0 6px; }\n.vb-cell-fit { color: var(--vb-ok); }\n.vb-cell-short { color: var(--vb-bad); background: var(--vb-bad-bg); }\n';
+  var styles_default = '/* <vram-budget>: styles of the shadow root (imported as text by element.js). */\n:host {\n  display: block; container-type: inline-size;\n  --vb-accent: #2557a7; --vb-ok: #1b7f3b; --vb-bad: #b42318; --vb-warn: #8a4b00;\n  --vb-muted: #5b6470; --vb-line: #d9dde3; --vb-bg-soft: #f5f7fa;\n  --vb-bg: #ffffff; --vb-fg: #1d2430; --vb-field-border: #8a93a0;\n  --vb-ok-bg: #f1faf3; --vb-bad-bg: #fff6f5; --vb-path-bg: #fde8e6; --vb-hatch: #e7eaee;\n  color: var(--vb-fg); background: var(--vb-bg);\n  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif;\n  color-scheme: light;\n}\n@media (prefers-color-scheme: dark) {\n  :host {\n    --vb-accent: #8cb4ff; --vb-ok: #5fd38a; --vb-bad: #ff8f80; --vb-warn: #f2b45c;\n    --vb-muted: #a9b1bd; --vb-line: #38414e; --vb-bg-soft: #1d232c;\n    --vb-bg: #14181f; --vb-fg: #e6e9ef; --vb-field-border: #6b7585;\n    --vb-ok-bg: #12261a; --vb-bad-bg: #2c1715; --vb-path-bg: #3a1d1a; --vb-hatch: #2a313c;\n    color-scheme: dark;\n  }\n}\n* { box-sizing: border-box; }\n[hidden] { display: none !important; }\ncode, pre, .vb-formula, .vb-formula-line {\n  font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace;\n}\ncode { font-size: 0.92em; }\n\n.vb-layout { display: grid; grid-template-columns: 340px minmax(0, 1fr); gap: 28px; align-items: start; }\n.vb-form { position: sticky; top: 12px; max-height: calc(100vh - 24px); overflow-y: auto; padding-right: 4px; }\n@container (max-width: 900px) {\n  .vb-layout { grid-template-columns: minmax(0, 1fr); }\n  .vb-form { position: static; max-height: none; overflow: visible; padding-right: 0; }\n}\n.vb-form fieldset { border: 1px solid var(--vb-line); border-radius: 8px; margin: 0 0 14px; padding: 10px 14px 6px; min-width: 0; }\n.vb-form legend { font-weight: 600; padding: 0 6px; }\n.vb-field { margin: 0 0 10px; position: relative; min-width: 0; }\n.vb-field label, .vb-label { display: block; font-size: 13px; font-weight: 600; margin-bottom: 3px; }\n.vb-field input, .vb-field select, .vb-field textarea {\n  width: 100%; max-width: 100%; font: inherit; font-size: 14px; padding: 5px 7px; color: inherit;\n  border: 1px solid var(--vb-field-border); border-radius: 5px; background: var(--vb-bg);\n}\n.vb-field textarea { font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 12px; }\n.vb-field input:focus, .vb-field select:focus, .vb-field textarea:focus, button:focus-visible, a:focus-visible, [tabindex="-1"]:focus {\n  outline: 2px solid var(--vb-accent); outline-offset: 1px;\n}\n.vb-field [aria-invalid="true"] { border-color: var(--vb-bad); background: var(--vb-bad-bg); }\n.vb-row { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 10px; }\n.vb-radios { display: flex; flex-wrap: wrap; gap: 4px 12px; margin: 2px 0 8px; font-size: 14px; }\n.vb-radio { cursor: pointer; }\n.vb-workloads { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6px; margin: 2px 0 8px; }\n.vb-workloads label { display: flex; gap: 6px; align-items: center; border: 1px solid var(--vb-line); border-radius: 6px; padding: 5px 8px; cursor: pointer; font-size: 14px; }\n.vb-workloads label:has(input:checked) { border-color: var(--vb-accent); box-shadow: inset 0 0 0 1px var(--vb-accent); font-weight: 600; }\n.vb-help { color: var(--vb-muted); font-size: 12.5px; margin: 3px 0 0; }\n.vb-understood { color: var(--vb-fg); font-size: 12.5px; margin: 3px 0 0; font-variant-numeric: tabular-nums; }\n.vb-field-error { color: var(--vb-bad); font-size: 13px; margin: 4px 0 0; }\n.vb-path { background: var(--vb-path-bg); color: var(--vb-bad); padding: 0 4px; border-radius: 3px; }\n.vb-permalink { color: var(--vb-accent); font-size: 14px; }\n.vb-code { font-size: 12px; background: var(--vb-bg-soft); padding: 8px; border-radius: 6px; overflow: auto; max-height: 300px; margin: 6px 0; }\ndetails summary { cursor: pointer; font-size: 14px; color: var(--vb-accent); }\na { color: var(--vb-accent); }\n\n/* model type-ahead */\n.vb-listbox {\n  position: absolute; z-index: 5; left: 0; right: 0; top: 100%; margin: 2px 0 0; padding: 4px 0; list-style: none;\n  max-height: 280px; overflow-y: auto; background: var(--vb-bg); border: 1px solid var(--vb-field-border);\n  border-radius: 6px; box-shadow: 0 6px 18px rgba(0, 0, 0, 0.18); font-size: 13.5px;\n}\n.vb-listbox li { padding: 4px 10px; cursor: pointer; display: flex; justify-content: space-between; gap: 8px; }\n.vb-listbox li span { color: var(--vb-muted); white-space: nowrap; font-size: 12.5px; }\n.vb-listbox li[aria-selected="true"] { background: var(--vb-accent); color: var(--vb-bg); }\n.vb-listbox li[aria-selected="true"] span { color: var(--vb-bg); }\n.vb-listbox .vb-empty { color: var(--vb-muted); cursor: default; }\n\n/* results */\n.vb-results { min-width: 0; }\n.vb-results h2 { font-size: 18px; margin: 22px 0 8px; }\n.vb-results h3 { font-size: 15px; margin: 16px 0 6px; }\n.vb-results section:first-of-type h2 { margin-top: 0; }\n.vb-stale section { opacity: 0.45; }\n.vb-banner { border: 1px solid var(--vb-bad); background: var(--vb-bad-bg); color: var(--vb-bad); border-radius: 8px; padding: 8px 12px; margin-bottom: 12px; overflow-wrap: anywhere; }\n.vb-notice { border: 1px solid var(--vb-line); border-left: 4px solid var(--vb-accent); background: var(--vb-bg-soft); border-radius: 0 8px 8px 0; padding: 10px 14px; margin-bottom: 12px; overflow-wrap: anywhere; }\n.vb-notice h2 { margin: 0 0 6px !important; font-size: 17px; }\n.vb-notice p { margin: 0 0 6px; }\n.vb-pending { color: var(--vb-muted); }\n\n.vb-formula-line {\n  font-size: 17px; background: var(--vb-bg-soft); border-left: 4px solid var(--vb-accent);\n  padding: 10px 14px; margin: 0; border-radius: 0 6px 6px 0; overflow-wrap: anywhere;\n}\n@container (max-width: 480px) { .vb-formula-line { font-size: 14px; } }\n\n.vb-verdict { border-radius: 8px; padding: 10px 14px; margin-top: 16px; border: 1px solid var(--vb-line); overflow-wrap: anywhere; }\n.vb-verdict.vb-fits { border-color: var(--vb-ok); background: var(--vb-ok-bg); }\n.vb-verdict.vb-short { border-color: var(--vb-bad); background: var(--vb-bad-bg); }\n.vb-verdict-line { margin: 0; font-size: 16px; }\n.vb-fits .vb-verdict-line strong { color: var(--vb-ok); }\n.vb-short .vb-verdict-line strong { color: var(--vb-bad); }\n.vb-warnings { margin: 6px 0 0; padding-left: 20px; color: var(--vb-warn); }\n.vb-defaults { margin: 6px 0 0; font-size: 13px; color: var(--vb-muted); }\n.vb-defaults code { background: var(--vb-bg); border: 1px solid var(--vb-line); border-radius: 3px; padding: 0 3px; }\n\n.vb-bar-track { position: relative; height: 44px; margin: 30px 0 28px; }\n.vb-bar-capacity { position: absolute; top: 0; bottom: 0; left: 0; background: var(--vb-bg-soft); border: 1px solid var(--vb-field-border); border-radius: 4px; }\n.vb-bar-headroom { position: absolute; top: 0; bottom: 0;\n  background: repeating-linear-gradient(45deg, var(--vb-hatch), var(--vb-hatch) 5px, var(--vb-bg-soft) 5px, var(--vb-bg-soft) 10px); }\n.vb-bar-seg { position: absolute; top: 4px; bottom: 4px; border-right: 1px solid var(--vb-bg);\n  color: #fff; font-size: 12px; overflow: hidden; white-space: nowrap; display: flex; align-items: center; }\n.vb-bar-seg span { padding: 0 6px; text-shadow: 0 1px 1px rgba(0, 0, 0, 0.45); overflow: hidden; text-overflow: ellipsis; }\n.vb-bar-line { position: absolute; top: -22px; bottom: -4px; border-left: 2px dashed var(--vb-fg); }\n.vb-bar-line span { position: absolute; top: 0; font-size: 12px; white-space: nowrap; }\n.vb-bar-line.vb-usable span { right: 4px; }\n.vb-bar-line.vb-cap { top: -4px; bottom: -22px; border-left: 2px solid var(--vb-muted); }\n.vb-bar-line.vb-cap span { top: auto; bottom: 0; right: 4px; color: var(--vb-muted); }\n.vb-legend { list-style: none; display: flex; flex-wrap: wrap; gap: 4px 16px; padding: 0; margin: 6px 0 0; font-size: 13px; }\n.vb-swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 6px; vertical-align: -1px; }\n.vb-swatch-headroom { background: repeating-linear-gradient(45deg, var(--vb-muted), var(--vb-muted) 3px, var(--vb-bg-soft) 3px, var(--vb-bg-soft) 6px); }\n\n.vb-scroll { overflow-x: auto; max-width: 100%; }\n.vb-table { border-collapse: collapse; width: 100%; font-size: 13px; }\n.vb-table th, .vb-table td { border-bottom: 1px solid var(--vb-line); padding: 6px 8px; text-align: left; vertical-align: top; }\n.vb-table thead th { background: var(--vb-bg-soft); font-weight: 600; white-space: nowrap; }\n.vb-table tbody th { font-weight: 600; min-width: 120px; }\n.vb-table tfoot th, .vb-table tfoot td { background: var(--vb-bg-soft); }\n.vb-table tfoot tr:first-child th, .vb-table tfoot tr:first-child td { border-top: 2px solid var(--vb-field-border); }\n.vb-num { text-align: right !important; white-space: nowrap; font-variant-numeric: tabular-nums; }\n.vb-formula { font-size: 12px; min-width: 220px; overflow-wrap: anywhere; }\n.vb-source { font-size: 11.5px; color: var(--vb-muted); overflow-wrap: anywhere; }\n.vb-table .vb-source { min-width: 150px; max-width: 260px; }\n.vb-options { max-height: 320px; overflow-y: auto; }\n\n.vb-metrics { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 4px 16px; margin: 0; font-size: 14px; }\n@container (max-width: 520px) { .vb-metrics { grid-template-columns: minmax(0, 1fr); gap: 0; } .vb-metrics dd { margin-bottom: 6px; } }\n.vb-metrics dt { color: var(--vb-muted); }\n.vb-metrics dt code { font-size: 11.5px; color: var(--vb-muted); }\n.vb-metrics dd { margin: 0; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }\n.vb-engine-formulas { font-size: 13px; padding-left: 18px; margin: 0; overflow-wrap: anywhere; }\n.vb-engine-formulas li { margin-bottom: 3px; }\n\n.vb-chart { width: 100%; max-width: 760px; height: auto; display: block; }\n.vb-chart .vb-grid { stroke: var(--vb-line); }\n.vb-chart .vb-axis { stroke: var(--vb-muted); }\n.vb-chart .vb-tick { font-size: 11px; fill: var(--vb-muted); }\n.vb-chart .vb-axis-label { font-size: 12px; fill: var(--vb-muted); }\n.vb-chart .vb-total-line { fill: none; stroke: var(--vb-accent); stroke-width: 2.5; }\n.vb-chart .vb-usable-line { stroke: var(--vb-fg); stroke-dasharray: 6 4; stroke-width: 1.5; }\n.vb-chart .vb-cap-line { stroke: var(--vb-muted); stroke-width: 1; }\n.vb-chart .vb-line-label { font-size: 11.5px; fill: var(--vb-fg); }\n.vb-chart .vb-pt-fit { fill: var(--vb-accent); stroke: var(--vb-bg); stroke-width: 1.5; }\n.vb-chart .vb-pt-short { fill: var(--vb-bg); stroke: var(--vb-bad); stroke-width: 2; }\n\n.vb-hints { padding-left: 18px; margin: 0; font-size: 14px; }\n.vb-hints li { margin-bottom: 6px; }\n.vb-apply {\n  font: inherit; font-size: 12px; padding: 1px 8px; margin-left: 4px; cursor: pointer; min-height: 24px;\n  border: 1px solid var(--vb-accent); color: var(--vb-accent); background: var(--vb-bg); border-radius: 4px;\n}\n.vb-apply:hover, .vb-apply:focus { background: var(--vb-accent); color: var(--vb-bg); }\n.vb-loading { color: var(--vb-muted); }\n.vb-range { font-size: 11.5px; color: var(--vb-muted); }\n.vb-more { margin: 0 0 10px; }\n.vb-more summary { margin-bottom: 8px; }\n.vb-skip { display: none; font-size: 14px; margin: 0 0 10px; }\n@container (max-width: 900px) { .vb-skip { display: inline-block; } }\n.vb-results:focus { outline: none; }\n.vb-scroll:focus-visible { outline: 2px solid var(--vb-accent); outline-offset: 2px; }\n.vb-grid-map { margin: 16px 0 0; }\n.vb-grid-map summary { font-size: 15px; font-weight: 600; }\n.vb-map td { font-size: 12px; }\n.vb-map caption { caption-side: top; text-align: left; padding: 4px 0 6px; }\n.vb-cell-fit { color: var(--vb-ok); }\n.vb-cell-short { color: var(--vb-bad); background: var(--vb-bad-bg); }\n.vb-drop { border: 2px dashed var(--vb-line); border-radius: 8px; padding: 10px 12px; font-size: 14px; }\n.vb-drop p { margin: 0 0 6px; }\n.vb-drop-over { border-color: var(--vb-accent); background: var(--vb-bg-soft); }\n.vb-drop-buttons .vb-apply { margin: 0 6px 0 0; font-size: 13px; }\n.vb-files-summary { margin-top: 8px; font-size: 13px; }\n.vb-files-table { border-collapse: collapse; width: 100%; }\n.vb-files-table caption { caption-side: top; text-align: left; font-weight: 600; padding: 0 0 4px; }\n.vb-files-table th { text-align: left; font-weight: 600; padding: 2px 8px 2px 0; vertical-align: top; white-space: nowrap; }\n.vb-files-table td { padding: 2px 0; overflow-wrap: anywhere; }\n.vb-files-list { margin: 6px 0 0; padding-left: 18px; overflow-wrap: anywhere; }\n';
 
   // web/src/dom.js
   var SVG_NS = "http://www.w3.org/2000/svg";
@@ -330,6 +331,7 @@
     model: { hash: "model", attr: "model" },
     params: { hash: "params", attr: "params" },
     config: { hash: "config", attr: "config" },
+    wbytes: { hash: "wbytes", attr: "weights-bytes" },
     pipe: { hash: "pipe", attr: "pipeline" },
     weights: { hash: "w", attr: "weights" },
     gpu: { hash: "gpu", attr: "gpu" },
@@ -354,11 +356,13 @@
     wl: "",
     // '' = the core's default workload
     src: "params",
-    // catalog | params | config
+    // catalog | params | config | files (config.json and bytes read from the model's files)
     model: "",
     params: "13000000000",
     // the article's hypothetical 13B
     config: "",
+    wbytes: "",
+    // the checkpoint's exact bytes (config and files sources)
     pipe: "",
     weights: "",
     // '' = the checkpoint's own
@@ -468,7 +472,9 @@
   function liveKeys(state) {
     const keys = ["wl", "weights", "gpu", "gpumem", "count", "headroom"];
     if (usesPipeline(state)) keys.push("pipe");
-    else keys.push("src", state.src === "catalog" ? "model" : state.src === "params" ? "params" : "config");
+    else if (state.src === "catalog") keys.push("src", "model");
+    else if (state.src === "params") keys.push("src", "params");
+    else keys.push("src", "config", "wbytes");
     if (blockOf(state) === "inference") {
       keys.push("engine", "context", "concurrency", "kv", "tp");
       if (engineReads(engineOf(state), "gpu_memory_utilization")) keys.push("gmu");
@@ -486,6 +492,7 @@
     for (const [key, k] of Object.entries(KEYS)) {
       if (live.has(key) && state[key] !== "" && state[key] !== void 0) q.set(k.hash, state[key]);
     }
+    if (q.get("src") === "files") q.set("src", "config");
     return q.toString();
   }
   function hashToState(hash) {
@@ -554,6 +561,9 @@
       sc.model = { params: numberOf(state.params, "params") ?? "" };
     } else {
       const text = state.config.trim();
+      if (text === "" && state.src === "files") {
+        return { pending: { path: "/model", message: "drop the model’s files (safetensors shards with config.json, or a GGUF file) to estimate it" } };
+      }
       if (text === "") return { pending: { path: "/model/config", message: "paste the model’s config.json to estimate it" } };
       let config;
       try {
@@ -562,6 +572,8 @@
         return { error: { path: "/model/config", message: `is not valid JSON: ${e.message}` } };
       }
       sc.model = { config };
+      const wbytes = numberOf(state.wbytes, "bytes");
+      if (wbytes !== void 0) sc.model.weights_bytes = wbytes;
     }
     if (state.weights !== "") sc.weights = state.weights;
     sc.hardware = {};
@@ -645,6 +657,7 @@
   }
   var ERROR_FIELDS = [
     ["/model/config", "config"],
+    ["/model/weights_bytes", "wbytes"],
     ["/model/params", "params"],
     ["/model", "model-source"],
     ["/weights", "weights"],
@@ -709,7 +722,8 @@
     } else if (m && typeof m === "object" && m.config !== void 0) {
       st.src = "config";
       st.config = JSON.stringify(m.config, null, 2);
-      take(m, "/model", ["config"]);
+      if (m.weights_bytes !== void 0) st.wbytes = String(m.weights_bytes);
+      take(m, "/model", ["config", "weights_bytes"]);
     } else if (m !== void 0) ignored.push("/model");
     if (typeof sc.weights === "string") st.weights = sc.weights;
     else if (sc.weights !== void 0) ignored.push("/weights");
@@ -1348,7 +1362,12 @@
     _modelSet() {
       const cat = this._catalog;
       const srcLegend = this._newId("src-legend");
-      const sources = [["catalog", "Catalog model"], ["params", "Parameter count"], ["config", "Paste config.json"]];
+      const sources = [
+        ["catalog", "Catalog model"],
+        ["params", "Parameter count"],
+        ["config", "Paste config.json"],
+        ["files", "Model files"]
+      ];
       this._radios = h(
         "div",
         { class: "vb-radios", role: "radiogroup", "aria-labelledby": srcLegend },
@@ -1376,11 +1395,23 @@
           "e.g. 13000000000, 7B or 1.5e9. A bare count gives the weights only: with no architecture there is no KV cache or activation estimate.",
           "params"
         ),
-        config: this._field(
-          "config",
-          "config.json (Hugging Face, verbatim)",
-          configArea,
-          "Paste the model’s config.json; the architecture is read from it."
+        files: this._filesBlock(),
+        config: h(
+          "div",
+          {},
+          this._field(
+            "config",
+            "config.json (Hugging Face, verbatim)",
+            configArea,
+            "Paste the model’s config.json; the architecture is read from it."
+          ),
+          this._field(
+            "wbytes",
+            "Checkpoint bytes (optional)",
+            this._text("wbytes", { placeholder: "from the inventory" }),
+            "The checkpoint’s exact size, e.g. the index’s metadata.total_size; the weights are then spread over the GPUs in the inventory’s proportions.",
+            "bytes"
+          )
         )
       };
       const pipelines = Array.isArray(cat.pipelines) ? cat.pipelines : [];
@@ -1636,7 +1667,9 @@
       for (const radio of this._workloadRadios.querySelectorAll("input")) radio.checked = radio.value === wl;
       this._wlHelp.textContent = WORKLOAD_TEXT[wl] ? `${WORKLOAD_TEXT[wl][0]}: ${WORKLOAD_TEXT[wl][1]}.` : "";
       for (const radio of this._radios.querySelectorAll("input")) radio.checked = radio.value === st.src;
-      for (const [key, block2] of Object.entries(this._sourceBlocks)) block2.hidden = key !== st.src;
+      for (const [key, block2] of Object.entries(this._sourceBlocks)) {
+        block2.hidden = key !== st.src && !(key === "config" && st.src === "files");
+      }
       const pipeline = usesPipeline(st);
       this._modelSources.hidden = pipeline;
       this._pipeField.hidden = !pipeline;
@@ -1664,6 +1697,175 @@
       const text = parseQuantity(this._state[key] ?? "", u.kind).understood;
       u.el.textContent = text;
       u.el.hidden = text === "";
+    }
+  };
+
+  // web/src/files.js
+  function modelFileKind(name) {
+    const n = String(name).toLowerCase();
+    if (n.endsWith(".safetensors")) return "shard";
+    if (n.endsWith(".safetensors.index.json")) return "index";
+    if (n.endsWith(".gguf")) return "gguf";
+    if (n === "config.json") return "config";
+    return "";
+  }
+  async function droppedFiles(dataTransfer, limit = 4096) {
+    const out = [];
+    const items = dataTransfer.items ? [...dataTransfer.items] : [];
+    const entries = items.map((i) => i.webkitGetAsEntry ? i.webkitGetAsEntry() : null);
+    if (!entries.some(Boolean)) return [...dataTransfer.files || []].slice(0, limit);
+    const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
+    const readBatch = (reader) => new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+    async function walk(entry, depth) {
+      if (!entry || out.length >= limit) return;
+      if (entry.isFile) {
+        out.push(await fileOf(entry));
+      } else if (entry.isDirectory && depth < 4) {
+        const reader = entry.createReader();
+        for (let batch = await readBatch(reader); batch.length && out.length < limit; batch = await readBatch(reader)) {
+          for (const e of batch) await walk(e, depth + 1);
+        }
+      }
+    }
+    for (const e of entries) await walk(e, 0);
+    return out;
+  }
+  var FilesMethods = class {
+    /** The "Model files" source: a drop zone, file and folder pickers, what was read. */
+    _filesBlock() {
+      const pick = h("input", {
+        type: "file",
+        multiple: true,
+        hidden: true,
+        "data-testid": "files-input",
+        accept: ".safetensors,.gguf,.json",
+        "aria-label": "Model files"
+      });
+      const folder = h("input", {
+        type: "file",
+        multiple: true,
+        hidden: true,
+        webkitdirectory: true,
+        "data-testid": "folder-input",
+        "aria-label": "Model folder"
+      });
+      pick.addEventListener("change", () => {
+        this._readFiles([...pick.files]);
+        pick.value = "";
+      });
+      folder.addEventListener("change", () => {
+        this._readFiles([...folder.files]);
+        folder.value = "";
+      });
+      const zone = h(
+        "div",
+        { class: "vb-drop", "data-testid": "files-drop" },
+        h(
+          "p",
+          {},
+          "Drop the model’s files or folder here: safetensors shards with ",
+          h("code", {}, "config.json"),
+          " (and the index), or one GGUF file."
+        ),
+        h(
+          "p",
+          { class: "vb-drop-buttons" },
+          pick,
+          folder,
+          h("button", { type: "button", class: "vb-apply", onclick: () => pick.click() }, "Choose files…"),
+          h("button", { type: "button", class: "vb-apply", onclick: () => folder.click() }, "Choose a folder…")
+        ),
+        h("p", { class: "vb-help" }, "Only the headers are read, here in the page: nothing is uploaded.")
+      );
+      zone.addEventListener("dragover", (e) => {
+        e.preventDefault();
+        zone.classList.add("vb-drop-over");
+      });
+      zone.addEventListener("dragleave", () => zone.classList.remove("vb-drop-over"));
+      zone.addEventListener("drop", (e) => {
+        e.preventDefault();
+        zone.classList.remove("vb-drop-over");
+        droppedFiles(e.dataTransfer).then((files) => this._readFiles(files), (err) => this._showFilesError(err.message));
+      });
+      this._filesSummary = h("div", { class: "vb-files-summary", "data-testid": "files-summary", "aria-live": "polite" });
+      this._filesError = h("p", { class: "vb-field-error", role: "alert", "data-testid": "files-error", hidden: true });
+      return h("div", { class: "vb-field", "data-field": "files" }, zone, this._filesError, this._filesSummary);
+    }
+    _showFilesError(message) {
+      this._filesError.textContent = message;
+      this._filesError.hidden = false;
+    }
+    /** Reads the headers of `files`, shows what they hold and estimates with them. */
+    async _readFiles(files) {
+      this._filesSeq = (this._filesSeq || 0) + 1;
+      const seq = this._filesSeq;
+      const taken = files.filter((f) => modelFileKind(f.name));
+      const skipped = files.filter((f) => !modelFileKind(f.name)).map((f) => f.name);
+      this._filesError.hidden = true;
+      if (!taken.length) {
+        replace(this._filesSummary);
+        this._showFilesError(files.length ? `none of these is a model file (${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""}): give .safetensors shards, their index, config.json or a .gguf file` : "no file was given");
+        return;
+      }
+      replace(this._filesSummary, h("p", { class: "vb-loading", role: "status" }, `Reading ${taken.length} file header(s)…`));
+      let result;
+      try {
+        result = await this._module.inspectFiles(taken);
+      } catch (e) {
+        result = { ok: false, error: { path: "", message: `inspectFiles() failed: ${e.message}` } };
+      }
+      if (seq !== this._filesSeq) return;
+      this._inspection = result;
+      if (!result.ok) {
+        replace(this._filesSummary);
+        const where = result.error.path ? `${result.error.path}: ` : "";
+        this._showFilesError(`${where}${result.error.message}`);
+        return;
+      }
+      this._renderInspection(result, skipped);
+      const model = result.model || {};
+      const changes = {
+        src: "files",
+        config: model.config ? JSON.stringify(model.config, null, 2) : "",
+        wbytes: model.weights_bytes !== void 0 ? String(model.weights_bytes) : ""
+      };
+      if (result.weights) changes.weights = result.weights;
+      this._setState(changes);
+    }
+    /** Format, files and bytes read, tensors, bytes by dtype, architecture, notes. */
+    _renderInspection(r, skipped) {
+      const arch = r.architecture || {};
+      const rows = [
+        ["Format", r.format + (r.gguf_version ? ` (version ${r.gguf_version})` : "") + (r.weights ? `, ${r.weights}` : "")],
+        ["Tensors", `${groupDigits(r.tensors)} tensors, ${exactBytes(r.tensor_bytes)} ≈ ${formatBytes(r.tensor_bytes).text}`],
+        ["By dtype", Object.entries(r.by_dtype || {}).map(([d, b]) => `${d} ${formatBytes(b).text}`).join(", ")]
+      ];
+      const archText = [
+        arch.gguf_architecture,
+        arch.blocks !== void 0 ? `${arch.blocks} blocks` : "",
+        arch.tied_embeddings !== void 0 ? arch.tied_embeddings ? "tied embeddings" : "separate output head" : "",
+        arch.quantized_layout || ""
+      ].filter(Boolean).join(", ");
+      if (archText) rows.push(["Architecture", archText]);
+      rows.push(["Model", r.model && r.model.config ? "config.json found: the estimate uses it with the exact checkpoint bytes" : "no config.json: drop it together with the files to estimate the KV cache and activations"]);
+      const table = h(
+        "table",
+        { class: "vb-files-table" },
+        h("caption", {}, "Read from the files"),
+        h("tbody", {}, rows.map(([k, v]) => h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, v))))
+      );
+      const fileList = h(
+        "ul",
+        { class: "vb-files-list", "data-testid": "files-list" },
+        (r.files || []).map((f) => h("li", {}, `${f.name}: ${exactBytes(f.bytes_read)} read of ${formatBytes(f.file_size).text}`))
+      );
+      const notes = [...r.notes || [], ...skipped.length ? [`skipped (not model files): ${skipped.join(", ")}`] : []];
+      replace(
+        this._filesSummary,
+        table,
+        fileList,
+        notes.length ? h("ul", { class: "vb-notes" }, notes.map((n) => h("li", {}, n))) : null
+      );
     }
   };
 
@@ -2186,7 +2388,7 @@
   };
 
   // web/src/index.js
-  for (const part of [FormMethods, ReportViews, ChartView, PlanView]) {
+  for (const part of [FormMethods, FilesMethods, ReportViews, ChartView, PlanView]) {
     for (const name of Object.getOwnPropertyNames(part.prototype)) {
       if (name !== "constructor") {
         Object.defineProperty(VramBudgetElement.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));

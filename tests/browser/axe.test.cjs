@@ -15,6 +15,7 @@ const STATES = [
   ['fine-tuning', '#v=1&wl=training&src=catalog&model=Qwen%2FQwen3-8B&method=lora'],
   ['video', '#v=1&wl=video&pipe=Wan-AI%2FWan2.1-T2V-14B&frames=81'],
   ['paste config', '#v=1&src=config'],
+  ['model files', '#v=1&src=files'],
   ['input error', '#v=1&src=params&params=13000000000&n=0'],
 ];
 

@@ -94,6 +94,7 @@ export const COMMON_KEYS = {
   model: { hash: 'model', attr: 'model' },
   params: { hash: 'params', attr: 'params' },
   config: { hash: 'config', attr: 'config' },
+  wbytes: { hash: 'wbytes', attr: 'weights-bytes' },
   pipe: { hash: 'pipe', attr: 'pipeline' },
   weights: { hash: 'w', attr: 'weights' },
   gpu: { hash: 'gpu', attr: 'gpu' },
@@ -119,10 +120,11 @@ export const LLAMA_KEYS = ['ngl', 'sm', 'ts', 'mg'];
 /** The inputs, as strings (what the form holds). '' = not given (default). */
 export const DEFAULT_STATE = Object.freeze({
   wl: '', // '' = the core's default workload
-  src: 'params', // catalog | params | config
+  src: 'params', // catalog | params | config | files (config.json and bytes read from the model's files)
   model: '',
   params: '13000000000', // the article's hypothetical 13B
   config: '',
+  wbytes: '', // the checkpoint's exact bytes (config and files sources)
   pipe: '',
   weights: '', // '' = the checkpoint's own
   gpu: '', // '' = the core's default GPU

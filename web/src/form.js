@@ -167,7 +167,8 @@ export class FormMethods {
   _modelSet() {
     const cat = this._catalog;
     const srcLegend = this._newId('src-legend');
-    const sources = [['catalog', 'Catalog model'], ['params', 'Parameter count'], ['config', 'Paste config.json']];
+    const sources = [['catalog', 'Catalog model'], ['params', 'Parameter count'], ['config', 'Paste config.json'],
+      ['files', 'Model files']];
     this._radios = h('div', { class: 'vb-radios', role: 'radiogroup', 'aria-labelledby': srcLegend },
       sources.map(([value, text]) => {
         const radio = h('input', { type: 'radio', name: 'source', value, 'data-testid': `source-${value}` });
@@ -185,8 +186,13 @@ export class FormMethods {
       params: this._field('params', 'Parameter count', this._text('params', { inputmode: 'text' }),
         'e.g. 13000000000, 7B or 1.5e9. A bare count gives the weights only: with no architecture there is no KV cache or activation estimate.',
         'params'),
-      config: this._field('config', 'config.json (Hugging Face, verbatim)', configArea,
-        'Paste the model\u2019s config.json; the architecture is read from it.'),
+      files: this._filesBlock(),
+      config: h('div', {},
+        this._field('config', 'config.json (Hugging Face, verbatim)', configArea,
+          'Paste the model\u2019s config.json; the architecture is read from it.'),
+        this._field('wbytes', 'Checkpoint bytes (optional)', this._text('wbytes', { placeholder: 'from the inventory' }),
+          'The checkpoint\u2019s exact size, e.g. the index\u2019s metadata.total_size; the weights are then spread over the GPUs in the inventory\u2019s proportions.',
+          'bytes')),
     };
     const pipelines = Array.isArray(cat.pipelines) ? cat.pipelines : [];
     const pipeListId = this._newId('pipelines');
@@ -324,7 +330,10 @@ export class FormMethods {
     for (const radio of this._workloadRadios.querySelectorAll('input')) radio.checked = radio.value === wl;
     this._wlHelp.textContent = WORKLOAD_TEXT[wl] ? `${WORKLOAD_TEXT[wl][0]}: ${WORKLOAD_TEXT[wl][1]}.` : '';
     for (const radio of this._radios.querySelectorAll('input')) radio.checked = radio.value === st.src;
-    for (const [key, block] of Object.entries(this._sourceBlocks)) block.hidden = key !== st.src;
+    // Files fill the config.json and bytes inputs, shown beside what was read.
+    for (const [key, block] of Object.entries(this._sourceBlocks)) {
+      block.hidden = key !== st.src && !(key === 'config' && st.src === 'files');
+    }
     const pipeline = usesPipeline(st);
     this._modelSources.hidden = pipeline;
     this._pipeField.hidden = !pipeline;

@@ -25,7 +25,8 @@
  * Every one is observed: setting it changes the input, removing it returns the
  * input to its default.
  *   workload (inference | training | image | video), source (catalog | params
- *   | config), model, params, config (config.json text), pipeline (image and
+ *   | config | files), model, params, config (config.json text), weights-bytes
+ *   (the checkpoint's exact size, with config), pipeline (image and
  *   video), weights, gpu, gpu-count, gpu-memory (a custom card, e.g. "24 GB"),
  *   headroom (percent);
  *   inference: engine, context, concurrency, kv-cache-dtype, tensor-parallel,
@@ -61,6 +62,7 @@
 
 import { VramBudgetElement } from './element.js';
 import { FormMethods } from './form.js';
+import { FilesMethods } from './files.js';
 import { ReportViews } from './views/report.js';
 import { ChartView } from './views/chart.js';
 import { PlanView } from './views/plan.js';
@@ -68,7 +70,7 @@ import { formatBytes } from './format.js';
 import { parseQuantity } from './quantity.js';
 import { stateToHash, hashToState, buildScenario } from './state.js';
 
-for (const part of [FormMethods, ReportViews, ChartView, PlanView]) {
+for (const part of [FormMethods, FilesMethods, ReportViews, ChartView, PlanView]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name !== 'constructor') {
       Object.defineProperty(VramBudgetElement.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));

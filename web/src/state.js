@@ -33,7 +33,9 @@ export function blockFields(state) {
 export function liveKeys(state) {
   const keys = ['wl', 'weights', 'gpu', 'gpumem', 'count', 'headroom'];
   if (usesPipeline(state)) keys.push('pipe');
-  else keys.push('src', state.src === 'catalog' ? 'model' : state.src === 'params' ? 'params' : 'config');
+  else if (state.src === 'catalog') keys.push('src', 'model');
+  else if (state.src === 'params') keys.push('src', 'params');
+  else keys.push('src', 'config', 'wbytes');
   if (blockOf(state) === 'inference') {
     keys.push('engine', 'context', 'concurrency', 'kv', 'tp');
     if (engineReads(engineOf(state), 'gpu_memory_utilization')) keys.push('gmu');
@@ -53,6 +55,8 @@ export function stateToHash(state) {
   for (const [key, k] of Object.entries(KEYS)) {
     if (live.has(key) && state[key] !== '' && state[key] !== undefined) q.set(k.hash, state[key]);
   }
+  // Files are not in a link: what was read from them (config.json, bytes) is, as a pasted config.
+  if (q.get('src') === 'files') q.set('src', 'config');
   return q.toString();
 }
 
@@ -126,6 +130,9 @@ export function buildScenario(state) {
     sc.model = { params: numberOf(state.params, 'params') ?? '' };
   } else {
     const text = state.config.trim();
+    if (text === '' && state.src === 'files') {
+      return { pending: { path: '/model', message: 'drop the model\u2019s files (safetensors shards with config.json, or a GGUF file) to estimate it' } };
+    }
     if (text === '') return { pending: { path: '/model/config', message: 'paste the model\u2019s config.json to estimate it' } };
     let config;
     try {
@@ -134,6 +141,8 @@ export function buildScenario(state) {
       return { error: { path: '/model/config', message: `is not valid JSON: ${e.message}` } };
     }
     sc.model = { config };
+    const wbytes = numberOf(state.wbytes, 'bytes');
+    if (wbytes !== undefined) sc.model.weights_bytes = wbytes;
   }
   if (state.weights !== '') sc.weights = state.weights;
   sc.hardware = {};
@@ -224,6 +233,7 @@ export function patchToState(patch) {
 /** Error path → the input it belongs to (longest prefix first). */
 export const ERROR_FIELDS = [
   ['/model/config', 'config'],
+  ['/model/weights_bytes', 'wbytes'],
   ['/model/params', 'params'],
   ['/model', 'model-source'],
   ['/weights', 'weights'],
@@ -298,7 +308,8 @@ export function scenarioToState(sc, defaults) {
   } else if (m && typeof m === 'object' && m.config !== undefined) {
     st.src = 'config';
     st.config = JSON.stringify(m.config, null, 2);
-    take(m, '/model', ['config']);
+    if (m.weights_bytes !== undefined) st.wbytes = String(m.weights_bytes);
+    take(m, '/model', ['config', 'weights_bytes']);
   } else if (m !== undefined) ignored.push('/model');
   if (typeof sc.weights === 'string') st.weights = sc.weights;
   else if (sc.weights !== undefined) ignored.push('/weights');

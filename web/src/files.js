@@ -1,0 +1,137 @@
+// Own model files: drop or pick safetensors shards (with their index and
+// config.json), a GGUF file, or the model's folder. Only the headers are read,
+// in the page, by the module's inspectFiles(); nothing is uploaded. What was
+// read is shown, and its model reference (config.json + the checkpoint's exact
+// bytes, and for GGUF its file type) becomes the scenario's model.
+
+import { h, replace } from './dom.js';
+import { formatBytes, exactBytes, groupDigits } from './format.js';
+
+/** Which dropped files the reader takes: the rest of a model folder (tokenizer,
+ *  generation_config.json, README, ...) is listed as skipped. */
+export function modelFileKind(name) {
+  const n = String(name).toLowerCase();
+  if (n.endsWith('.safetensors')) return 'shard';
+  if (n.endsWith('.safetensors.index.json')) return 'index';
+  if (n.endsWith('.gguf')) return 'gguf';
+  if (n === 'config.json') return 'config';
+  return '';
+}
+
+/** Every file of a drop, folders walked (webkitGetAsEntry), at most `limit`. */
+export async function droppedFiles(dataTransfer, limit = 4096) {
+  const out = [];
+  const items = dataTransfer.items ? [...dataTransfer.items] : [];
+  const entries = items.map((i) => (i.webkitGetAsEntry ? i.webkitGetAsEntry() : null));
+  if (!entries.some(Boolean)) return [...(dataTransfer.files || [])].slice(0, limit);
+  const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
+  const readBatch = (reader) => new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+  async function walk(entry, depth) {
+    if (!entry || out.length >= limit) return;
+    if (entry.isFile) {
+      out.push(await fileOf(entry));
+    } else if (entry.isDirectory && depth < 4) {
+      const reader = entry.createReader();
+      for (let batch = await readBatch(reader); batch.length && out.length < limit; batch = await readBatch(reader)) {
+        for (const e of batch) await walk(e, depth + 1);
+      }
+    }
+  }
+  for (const e of entries) await walk(e, 0);
+  return out;
+}
+
+export class FilesMethods {
+  /** The "Model files" source: a drop zone, file and folder pickers, what was read. */
+  _filesBlock() {
+    const pick = h('input', { type: 'file', multiple: true, hidden: true, 'data-testid': 'files-input',
+      accept: '.safetensors,.gguf,.json', 'aria-label': 'Model files' });
+    const folder = h('input', { type: 'file', multiple: true, hidden: true, webkitdirectory: true,
+      'data-testid': 'folder-input', 'aria-label': 'Model folder' });
+    pick.addEventListener('change', () => { this._readFiles([...pick.files]); pick.value = ''; });
+    folder.addEventListener('change', () => { this._readFiles([...folder.files]); folder.value = ''; });
+    const zone = h('div', { class: 'vb-drop', 'data-testid': 'files-drop' },
+      h('p', {}, 'Drop the model\u2019s files or folder here: safetensors shards with ',
+        h('code', {}, 'config.json'), ' (and the index), or one GGUF file.'),
+      h('p', { class: 'vb-drop-buttons' }, pick, folder,
+        h('button', { type: 'button', class: 'vb-apply', onclick: () => pick.click() }, 'Choose files\u2026'),
+        h('button', { type: 'button', class: 'vb-apply', onclick: () => folder.click() }, 'Choose a folder\u2026')),
+      h('p', { class: 'vb-help' }, 'Only the headers are read, here in the page: nothing is uploaded.'));
+    zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('vb-drop-over'); });
+    zone.addEventListener('dragleave', () => zone.classList.remove('vb-drop-over'));
+    zone.addEventListener('drop', (e) => {
+      e.preventDefault();
+      zone.classList.remove('vb-drop-over');
+      droppedFiles(e.dataTransfer).then((files) => this._readFiles(files), (err) => this._showFilesError(err.message));
+    });
+    this._filesSummary = h('div', { class: 'vb-files-summary', 'data-testid': 'files-summary', 'aria-live': 'polite' });
+    this._filesError = h('p', { class: 'vb-field-error', role: 'alert', 'data-testid': 'files-error', hidden: true });
+    return h('div', { class: 'vb-field', 'data-field': 'files' }, zone, this._filesError, this._filesSummary);
+  }
+
+  _showFilesError(message) {
+    this._filesError.textContent = message;
+    this._filesError.hidden = false;
+  }
+
+  /** Reads the headers of `files`, shows what they hold and estimates with them. */
+  async _readFiles(files) {
+    this._filesSeq = (this._filesSeq || 0) + 1;
+    const seq = this._filesSeq;
+    const taken = files.filter((f) => modelFileKind(f.name));
+    const skipped = files.filter((f) => !modelFileKind(f.name)).map((f) => f.name);
+    this._filesError.hidden = true;
+    if (!taken.length) {
+      replace(this._filesSummary);
+      this._showFilesError(files.length
+        ? `none of these is a model file (${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', \u2026' : ''}): give .safetensors shards, their index, config.json or a .gguf file`
+        : 'no file was given');
+      return;
+    }
+    replace(this._filesSummary, h('p', { class: 'vb-loading', role: 'status' }, `Reading ${taken.length} file header(s)\u2026`));
+    let result;
+    try {
+      result = await this._module.inspectFiles(taken);
+    } catch (e) {
+      result = { ok: false, error: { path: '', message: `inspectFiles() failed: ${e.message}` } };
+    }
+    if (seq !== this._filesSeq) return; // a newer drop replaced this one
+    this._inspection = result;
+    if (!result.ok) {
+      replace(this._filesSummary);
+      const where = result.error.path ? `${result.error.path}: ` : '';
+      this._showFilesError(`${where}${result.error.message}`);
+      return;
+    }
+    this._renderInspection(result, skipped);
+    const model = result.model || {};
+    const changes = { src: 'files', config: model.config ? JSON.stringify(model.config, null, 2) : '',
+      wbytes: model.weights_bytes !== undefined ? String(model.weights_bytes) : '' };
+    if (result.weights) changes.weights = result.weights;
+    this._setState(changes);
+  }
+
+  /** Format, files and bytes read, tensors, bytes by dtype, architecture, notes. */
+  _renderInspection(r, skipped) {
+    const arch = r.architecture || {};
+    const rows = [
+      ['Format', r.format + (r.gguf_version ? ` (version ${r.gguf_version})` : '') + (r.weights ? `, ${r.weights}` : '')],
+      ['Tensors', `${groupDigits(r.tensors)} tensors, ${exactBytes(r.tensor_bytes)} \u2248 ${formatBytes(r.tensor_bytes).text}`],
+      ['By dtype', Object.entries(r.by_dtype || {}).map(([d, b]) => `${d} ${formatBytes(b).text}`).join(', ')],
+    ];
+    const archText = [arch.gguf_architecture, arch.blocks !== undefined ? `${arch.blocks} blocks` : '',
+      arch.tied_embeddings !== undefined ? (arch.tied_embeddings ? 'tied embeddings' : 'separate output head') : '',
+      arch.quantized_layout || ''].filter(Boolean).join(', ');
+    if (archText) rows.push(['Architecture', archText]);
+    rows.push(['Model', r.model && r.model.config ? 'config.json found: the estimate uses it with the exact checkpoint bytes'
+      : 'no config.json: drop it together with the files to estimate the KV cache and activations']);
+    const table = h('table', { class: 'vb-files-table' },
+      h('caption', {}, 'Read from the files'),
+      h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)))));
+    const fileList = h('ul', { class: 'vb-files-list', 'data-testid': 'files-list' },
+      (r.files || []).map((f) => h('li', {}, `${f.name}: ${exactBytes(f.bytes_read)} read of ${formatBytes(f.file_size).text}`)));
+    const notes = [...(r.notes || []), ...(skipped.length ? [`skipped (not model files): ${skipped.join(', ')}`] : [])];
+    replace(this._filesSummary, table, fileList,
+      notes.length ? h('ul', { class: 'vb-notes' }, notes.map((n) => h('li', {}, n))) : null);
+  }
+}
