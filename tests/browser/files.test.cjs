@@ -11,6 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { WAIT, launch, newContext, openPage, scenarioWhen } = require('./helpers.cjs');
 const files = require('./fixtures/model-files.cjs');
+const { hostileFiles, missingShardIndex } = require('./fixtures/hostile-files.cjs');
 
 let browser;
 let context;
@@ -80,23 +81,20 @@ test('a GGUF file: its file type becomes the weights format and its architecture
   await page.close();
 });
 
-test('hostile files are refused with the file and the reason, and the page goes on', async () => {
+test('every hostile file is refused with the file and the reason, and the page goes on', async () => {
   const page = await openPage(context);
   await page.getByTestId('source-files').check();
-  const cases = [
-    ['truncated.gguf', Buffer.concat([Buffer.from('GGUF'), Buffer.from([3, 0, 0, 0])]), /truncated\.gguf/],
-    ['v1.gguf', Buffer.concat([Buffer.from('GGUF'), Buffer.from([1, 0, 0, 0]), Buffer.alloc(16)]), /GGUF version 1/],
-    ['huge.safetensors', Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x7b]), /huge\.safetensors/],
-    ['notjson.safetensors', Buffer.concat([Buffer.from([4, 0, 0, 0, 0, 0, 0, 0]), Buffer.from('abcd')]), /notjson\.safetensors/],
-  ];
-  for (const [name, bytes, want] of cases) {
+  for (const [name, bytes, want] of hostileFiles()) {
     fs.writeFileSync(path.join(dir, name), bytes);
     await page.getByTestId('files-input').setInputFiles(path.join(dir, name));
-    const err = page.getByTestId('files-error');
     await page.waitForFunction((n) => $vb('[data-testid=files-error]') && !$vb('[data-testid=files-error]').hidden
       && $vb('[data-testid=files-error]').textContent.includes(n), name, WAIT);
-    assert.match(await err.textContent(), want, name);
+    assert.match(await page.getByTestId('files-error').textContent(), want, name);
   }
+  // An index naming a shard that was not given.
+  const shards = missingShardIndex().map(([n, b]) => { fs.writeFileSync(path.join(dir, n), b); return path.join(dir, n); });
+  await page.getByTestId('files-input').setInputFiles(shards);
+  await page.waitForFunction(() => $vb('[data-testid=files-error]').textContent.includes('which was not given'), null, WAIT);
   // Files that are not model files at all.
   fs.writeFileSync(path.join(dir, 'README.md'), '# a model card');
   await page.getByTestId('files-input').setInputFiles(path.join(dir, 'README.md'));
