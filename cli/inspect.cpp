@@ -16,6 +16,25 @@ std::string base_name(const std::string& path) {
   return path.substr(path.find_last_of('/') + 1);
 }
 
+std::string dir_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+/// The names the readers see: the file names, with their folder
+/// ("transformer/diffusion_pytorch_model.safetensors") when the files come
+/// from several folders (a diffusers pipeline's components).
+std::vector<std::string> reader_names(const std::vector<std::string>& paths) {
+  bool one_dir = true;
+  for (const auto& p : paths) one_dir = one_dir && dir_name(p) == dir_name(paths.front());
+  std::vector<std::string> names;
+  for (const auto& p : paths) {
+    const std::string dir = dir_name(p);
+    names.push_back(one_dir || dir.empty() ? base_name(p) : base_name(dir) + "/" + base_name(p));
+  }
+  return names;
+}
+
 /// The first `n` bytes of an open file.
 std::string read_prefix(std::ifstream& f, std::uint64_t n) {
   std::string buf(static_cast<std::size_t>(n), '\0');
@@ -34,7 +53,8 @@ std::uint64_t file_size(const std::string& path) {
 /// Answers the readers' prefix requests from disk until the inspection is complete.
 nlohmann::json inspect_from_disk(const std::vector<std::string>& paths) {
   std::vector<vram::io::FilePrefix> files;
-  for (const auto& p : paths) files.push_back({base_name(p), file_size(p), std::string()});
+  const std::vector<std::string> names = reader_names(paths);
+  for (std::size_t i = 0; i < paths.size(); ++i) files.push_back({names[i], file_size(paths[i]), std::string()});
   for (;;) {
     nlohmann::json r = vram::io::inspect_prefixes(files);
     if (!r.contains("need")) return r;

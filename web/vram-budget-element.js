@@ -1702,24 +1702,29 @@
 
   // web/src/files.js
   function modelFileKind(name) {
-    const n = String(name).toLowerCase();
+    const n = String(name).toLowerCase().replace(/^.*\//, "");
     if (n.endsWith(".safetensors")) return "shard";
     if (n.endsWith(".safetensors.index.json")) return "index";
     if (n.endsWith(".gguf")) return "gguf";
     if (n === "config.json") return "config";
+    if (n === "model_index.json") return "pipeline";
     return "";
+  }
+  function asModelFile(file, path) {
+    const name = String(path || file.webkitRelativePath || file.name).replace(/^\/+/, "");
+    return { name, size: file.size, slice: (a, b) => file.slice(a, b) };
   }
   async function droppedFiles(dataTransfer, limit = 4096) {
     const out = [];
     const items = dataTransfer.items ? [...dataTransfer.items] : [];
     const entries = items.map((i) => i.webkitGetAsEntry ? i.webkitGetAsEntry() : null);
-    if (!entries.some(Boolean)) return [...dataTransfer.files || []].slice(0, limit);
+    if (!entries.some(Boolean)) return [...dataTransfer.files || []].slice(0, limit).map((f) => asModelFile(f));
     const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
     const readBatch = (reader) => new Promise((resolve, reject) => reader.readEntries(resolve, reject));
     async function walk(entry, depth) {
       if (!entry || out.length >= limit) return;
       if (entry.isFile) {
-        out.push(await fileOf(entry));
+        out.push(asModelFile(await fileOf(entry), entry.fullPath));
       } else if (entry.isDirectory && depth < 4) {
         const reader = entry.createReader();
         for (let batch = await readBatch(reader); batch.length && out.length < limit; batch = await readBatch(reader)) {
@@ -1750,11 +1755,11 @@
         "aria-label": "Model folder"
       });
       pick.addEventListener("change", () => {
-        this._readFiles([...pick.files]);
+        this._readFiles([...pick.files].map((f) => asModelFile(f)));
         pick.value = "";
       });
       folder.addEventListener("change", () => {
-        this._readFiles([...folder.files]);
+        this._readFiles([...folder.files].map((f) => asModelFile(f)));
         folder.value = "";
       });
       const zone = h(
@@ -1804,7 +1809,7 @@
       this._filesError.hidden = true;
       if (!taken.length) {
         replace(this._filesSummary);
-        this._showFilesError(files.length ? `none of these is a model file (${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""}): give .safetensors shards, their index, config.json or a .gguf file` : "no file was given");
+        this._showFilesError(files.length ? `none of these is a model file (${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""}): give .safetensors shards, their index, config.json, model_index.json or a .gguf file` : "no file was given");
         return;
       }
       replace(this._filesSummary, h("p", { class: "vb-loading", role: "status" }, `Reading ${taken.length} file header(s)…`));
@@ -1823,6 +1828,7 @@
         return;
       }
       this._renderInspection(result, skipped);
+      if (result.format === "diffusers") return;
       const model = result.model || {};
       const changes = {
         src: "files",
@@ -1847,7 +1853,14 @@
         arch.quantized_layout || ""
       ].filter(Boolean).join(", ");
       if (archText) rows.push(["Architecture", archText]);
-      rows.push(["Model", r.model && r.model.config ? "config.json found: the estimate uses it with the exact checkpoint bytes" : "no config.json: drop it together with the files to estimate the KV cache and activations"]);
+      if (r.format === "diffusers") {
+        rows.splice(0, 1, ["Format", `diffusers pipeline${r.pipeline_class ? ` (${r.pipeline_class})` : ""}`]);
+        for (const c of r.components || []) {
+          rows.push([c.component, `${groupDigits(c.tensors)} tensors, ${exactBytes(c.tensor_bytes)} ≈ ${formatBytes(c.tensor_bytes).text} (${Object.keys(c.by_dtype || {}).join(", ")})`]);
+        }
+      } else {
+        rows.push(["Model", r.model && r.model.config ? "config.json found: the estimate uses it with the exact checkpoint bytes" : "no config.json: drop it together with the files to estimate the KV cache and activations"]);
+      }
       const table = h(
         "table",
         { class: "vb-files-table" },

@@ -122,7 +122,7 @@ test('a model folder through the folder picker, and files dropped on the zone', 
   await page.getByTestId('source-files').check();
   await page.getByTestId('folder-input').setInputFiles(folder);
   await page.getByTestId('files-summary').getByText('Read from the files').waitFor(WAIT);
-  assert.match(await page.getByTestId('files-summary').textContent(), /skipped \(not model files\): generation_config\.json/);
+  assert.match(await page.getByTestId('files-summary').textContent(), /skipped \(not model files\): (tiny-llama\/)?generation_config\.json/);
   let sc = await scenarioWhen(page, (s) => s.model && s.model.weights_bytes !== undefined);
   assert.equal(sc.model.weights_bytes, shard.dataBytes);
 
@@ -138,5 +138,32 @@ test('a model folder through the folder picker, and files dropped on the zone', 
   }, bytes);
   sc = await scenarioWhen(page, (s) => s.weights === 'gguf:Q4_K_M');
   assert.equal(sc.model.weights_bytes, gguf.dataBytes);
+  await page.close();
+});
+
+test('a diffusers pipeline folder: each component is read on its own and listed', async () => {
+  const root = path.join(dir, 'FLUX.1-tiny');
+  const put = (rel, bytes) => { fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true }); fs.writeFileSync(path.join(root, rel), bytes); };
+  put('model_index.json', JSON.stringify({ _class_name: 'FluxPipeline', transformer: ['diffusers', 'FluxTransformer2DModel'],
+    vae: ['diffusers', 'AutoencoderKL'], text_encoder_2: ['transformers', 'T5EncoderModel'],
+    scheduler: ['diffusers', 'FlowMatchEulerDiscreteScheduler'] }));
+  put('transformer/config.json', '{"_class_name": "FluxTransformer2DModel"}');
+  put('scheduler/scheduler_config.json', '{"shift": 3.0}');
+  const t = files.writeSafetensors(path.join(dir, 't.safetensors'),
+    [['transformer_blocks.0.attn.to_q.weight', 'BF16', 2, [64, 64]]]);
+  const v = files.writeSafetensors(path.join(dir, 'v.safetensors'), [['decoder.conv_in.weight', 'F32', 4, [16, 16]]]);
+  put('transformer/diffusion_pytorch_model.safetensors', fs.readFileSync(path.join(dir, 't.safetensors')));
+  put('vae/diffusion_pytorch_model.safetensors', fs.readFileSync(path.join(dir, 'v.safetensors')));
+  const page = await openPage(context);
+  await page.getByTestId('source-files').check();
+  await page.getByTestId('folder-input').setInputFiles(root);
+  const summary = page.getByTestId('files-summary');
+  await summary.getByText('Read from the files').waitFor(WAIT);
+  const text = await summary.textContent();
+  assert.match(text, /diffusers pipeline \(FluxPipeline\)/);
+  assert.match(text, new RegExp(`transformer1 tensors, ${group(t.dataBytes)} B`));
+  assert.match(text, new RegExp(`vae1 tensors, ${group(v.dataBytes)} B`));
+  assert.match(text, /text_encoder_2, whose files were not given/);
+  assert.equal(await page.getByTestId('files-error').isHidden(), true);
   await page.close();
 });

@@ -258,3 +258,78 @@ TEST_CASE("inspect names the quantized layout the tensor names show", "[headers]
   CHECK_FALSE(io::inspect({{header("p.safetensors", safetensors(plain, 4))}, {}, std::nullopt})["architecture"].contains(
       "quantized_layout"));
 }
+
+TEST_CASE("GGUF Mamba: the SSM fields become the config's", "[headers][gguf][inspect]") {
+  Gguf g;
+  g.str("general.architecture", "mamba").u32("general.file_type", 1);
+  g.u32("mamba.block_count", 2).u32("mamba.embedding_length", 256).u32("mamba.context_length", 1048576);
+  g.u32("mamba.vocab_size", 1000).u32("mamba.ssm.conv_kernel", 4).u32("mamba.ssm.inner_size", 512);
+  g.u32("mamba.ssm.state_size", 16).u32("mamba.ssm.time_step_rank", 16);
+  g.tensor("token_embd.weight", {256, 1000}, 1, 256 * 1000 * 2);  // F16
+  g.tensor("blk.0.ssm_in.weight", {256, 1024}, 1, 256 * 1024 * 2);
+  const json r = io::inspect({{header("m.gguf", g.file())}, {}, std::nullopt});
+  const json& cfg = r["model"]["config"];
+  CHECK(cfg["model_type"] == "mamba");
+  CHECK(cfg["intermediate_size"] == 512);
+  CHECK(cfg["state_size"] == 16);
+  CHECK(cfg["conv_kernel"] == 4);
+  CHECK(cfg["time_step_rank"] == 16);
+  // The reference estimates: one recurrent state per sequence, no per-token KV.
+  const Report rep = test::run({{"model", r["model"]}, {"weights", r["weights"]},
+                                {"inference", {{"engine", "llama.cpp"}, {"context", 1024}}}});
+  CHECK(test::metric(rep, "kv_bytes_per_token") == 0);
+}
+
+namespace {
+/// inspect_prefixes answering its own requests from `files` (name → bytes).
+json inspect_all(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<io::FilePrefix> list;
+  for (const auto& [n, b] : files) list.push_back({n, b.size(), std::string()});
+  for (int round = 0; round < 16; ++round) {
+    const json r = io::inspect_prefixes(list);
+    if (!r.contains("need")) return r;
+    for (const auto& need : r["need"]) {
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (list[i].name == need["name"]) list[i].prefix = files[i].second.substr(0, need["bytes"].get<std::size_t>());
+      }
+    }
+  }
+  FAIL("inspect_prefixes never finished");
+  return {};
+}
+}  // namespace
+
+TEST_CASE("a diffusers folder: each component's files inspected on their own", "[headers][inspect]") {
+  const std::string t_head = R"({"transformer_blocks.0.attn.to_q.weight":{"dtype":"BF16","shape":[4,4],"data_offsets":[0,32]}})";
+  const std::string v_head = R"({"decoder.conv_in.weight":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}})";
+  const std::string e_head = R"({"text_model.embeddings.token_embedding.weight":{"dtype":"F16","shape":[8,2],"data_offsets":[0,32]}})";
+  const std::string index = R"({"_class_name":"FluxPipeline","transformer":["diffusers","FluxTransformer2DModel"],)"
+                            R"("vae":["diffusers","AutoencoderKL"],"text_encoder":["transformers","CLIPTextModel"],)"
+                            R"("text_encoder_2":["transformers","T5EncoderModel"],"tokenizer":["transformers","CLIPTokenizer"],)"
+                            R"("scheduler":["diffusers","FlowMatchEulerDiscreteScheduler"]})";
+  const json r = inspect_all({{"FLUX/model_index.json", index},
+                              {"FLUX/transformer/config.json", R"({"_class_name":"FluxTransformer2DModel"})"},
+                              {"FLUX/transformer/diffusion_pytorch_model.safetensors", safetensors(t_head, 32)},
+                              {"FLUX/vae/diffusion_pytorch_model.safetensors", safetensors(v_head, 16)},
+                              {"FLUX/text_encoder/model.safetensors", safetensors(e_head, 32)},
+                              {"FLUX/scheduler/scheduler_config.json", R"({"shift":3.0})"}});
+  CHECK(r["format"] == "diffusers");
+  CHECK(r["pipeline_class"] == "FluxPipeline");
+  CHECK(r["tensor_bytes"] == 32 + 16 + 32);
+  CHECK(r["by_dtype"]["BF16"] == 32);
+  REQUIRE(r["components"].size() == 3);
+  std::map<std::string, std::int64_t> bytes;
+  for (const auto& c : r["components"]) bytes[c["component"].get<std::string>()] = c["tensor_bytes"].get<std::int64_t>();
+  CHECK(bytes == std::map<std::string, std::int64_t>{{"text_encoder", 32}, {"transformer", 32}, {"vae", 16}});
+  const std::string notes = r["notes"].dump();
+  CHECK(notes.find("text_encoder_2, whose files were not given") != std::string::npos);
+  CHECK(notes.find("tokenizer") == std::string::npos);  // not weights: nothing missing
+  CHECK(notes.find("not read: FLUX/scheduler/scheduler_config.json") != std::string::npos);
+  // One model in a folder is still one model, with its config.json.
+  const json one = inspect_all({{"Qwen/config.json", R"({"model_type":"llama"})"},
+                                {"Qwen/model.safetensors", safetensors(t_head, 32)},
+                                {"Qwen/generation_config.json", "{}"}});
+  CHECK(one["format"] == "safetensors");
+  CHECK(one["model"]["config"]["model_type"] == "llama");
+  CHECK(one["model"]["weights_bytes"] == 32);
+}

@@ -143,3 +143,29 @@ test('the wasm module inspects File objects from the ranges it asks for', async 
   }
   assert.equal(JSON.parse(mod.estimate('{"model":"Qwen/Qwen3-8B"}')).ok, true);  // the module still answers
 });
+
+test('inspect lists a diffusers pipeline folder by component', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vram-inspect-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'transformer'));
+    fs.mkdirSync(path.join(dir, 'vae'));
+    fs.writeFileSync(path.join(dir, 'model_index.json'), JSON.stringify({ _class_name: 'FluxPipeline',
+      transformer: ['diffusers', 'FluxTransformer2DModel'], vae: ['diffusers', 'AutoencoderKL'] }));
+    const t = writeShard(path.join(dir, 'transformer', 'diffusion_pytorch_model.safetensors'),
+      [['transformer_blocks.0.attn.to_q.weight', 2, 'BF16', [3072, 3072]]]);
+    const v = writeShard(path.join(dir, 'vae', 'diffusion_pytorch_model.safetensors'),
+      [['decoder.conv_in.weight', 4, 'F32', [512, 16, 3, 3]]]);
+    const r = run(['inspect', '--json', path.join(dir, 'model_index.json'),
+      path.join(dir, 'transformer', 'diffusion_pytorch_model.safetensors'),
+      path.join(dir, 'vae', 'diffusion_pytorch_model.safetensors')]);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.format, 'diffusers');
+    assert.equal(out.pipeline_class, 'FluxPipeline');
+    assert.deepEqual(out.components.map((c) => [c.component, c.tensor_bytes]),
+      [['transformer', t.dataBytes], ['vae', v.dataBytes]]);
+    assert.equal(out.tensor_bytes, t.dataBytes + v.dataBytes);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -10,12 +10,21 @@ import { formatBytes, exactBytes, groupDigits } from './format.js';
 /** Which dropped files the reader takes: the rest of a model folder (tokenizer,
  *  generation_config.json, README, ...) is listed as skipped. */
 export function modelFileKind(name) {
-  const n = String(name).toLowerCase();
+  const n = String(name).toLowerCase().replace(/^.*\//, '');
   if (n.endsWith('.safetensors')) return 'shard';
   if (n.endsWith('.safetensors.index.json')) return 'index';
   if (n.endsWith('.gguf')) return 'gguf';
   if (n === 'config.json') return 'config';
+  if (n === 'model_index.json') return 'pipeline';
   return '';
+}
+
+/** A file as the reader sees it: named with its folder inside the drop or the
+ *  picked folder ("FLUX.1-dev/transformer/diffusion_pytorch_model.safetensors"),
+ *  so a pipeline's components are told apart. */
+export function asModelFile(file, path) {
+  const name = String(path || file.webkitRelativePath || file.name).replace(/^\/+/, '');
+  return { name, size: file.size, slice: (a, b) => file.slice(a, b) };
 }
 
 /** Every file of a drop, folders walked (webkitGetAsEntry), at most `limit`. */
@@ -23,13 +32,13 @@ export async function droppedFiles(dataTransfer, limit = 4096) {
   const out = [];
   const items = dataTransfer.items ? [...dataTransfer.items] : [];
   const entries = items.map((i) => (i.webkitGetAsEntry ? i.webkitGetAsEntry() : null));
-  if (!entries.some(Boolean)) return [...(dataTransfer.files || [])].slice(0, limit);
+  if (!entries.some(Boolean)) return [...(dataTransfer.files || [])].slice(0, limit).map((f) => asModelFile(f));
   const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
   const readBatch = (reader) => new Promise((resolve, reject) => reader.readEntries(resolve, reject));
   async function walk(entry, depth) {
     if (!entry || out.length >= limit) return;
     if (entry.isFile) {
-      out.push(await fileOf(entry));
+      out.push(asModelFile(await fileOf(entry), entry.fullPath));
     } else if (entry.isDirectory && depth < 4) {
       const reader = entry.createReader();
       for (let batch = await readBatch(reader); batch.length && out.length < limit; batch = await readBatch(reader)) {
@@ -48,8 +57,8 @@ export class FilesMethods {
       accept: '.safetensors,.gguf,.json', 'aria-label': 'Model files' });
     const folder = h('input', { type: 'file', multiple: true, hidden: true, webkitdirectory: true,
       'data-testid': 'folder-input', 'aria-label': 'Model folder' });
-    pick.addEventListener('change', () => { this._readFiles([...pick.files]); pick.value = ''; });
-    folder.addEventListener('change', () => { this._readFiles([...folder.files]); folder.value = ''; });
+    pick.addEventListener('change', () => { this._readFiles([...pick.files].map((f) => asModelFile(f))); pick.value = ''; });
+    folder.addEventListener('change', () => { this._readFiles([...folder.files].map((f) => asModelFile(f))); folder.value = ''; });
     const zone = h('div', { class: 'vb-drop', 'data-testid': 'files-drop' },
       h('p', {}, 'Drop the model\u2019s files or folder here: safetensors shards with ',
         h('code', {}, 'config.json'), ' (and the index), or one GGUF file.'),
@@ -84,7 +93,7 @@ export class FilesMethods {
     if (!taken.length) {
       replace(this._filesSummary);
       this._showFilesError(files.length
-        ? `none of these is a model file (${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', \u2026' : ''}): give .safetensors shards, their index, config.json or a .gguf file`
+        ? `none of these is a model file (${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', \u2026' : ''}): give .safetensors shards, their index, config.json, model_index.json or a .gguf file`
         : 'no file was given');
       return;
     }
@@ -104,6 +113,7 @@ export class FilesMethods {
       return;
     }
     this._renderInspection(result, skipped);
+    if (result.format === 'diffusers') return; // a pipeline is estimated by its id: its components are shown
     const model = result.model || {};
     const changes = { src: 'files', config: model.config ? JSON.stringify(model.config, null, 2) : '',
       wbytes: model.weights_bytes !== undefined ? String(model.weights_bytes) : '' };
@@ -123,8 +133,16 @@ export class FilesMethods {
       arch.tied_embeddings !== undefined ? (arch.tied_embeddings ? 'tied embeddings' : 'separate output head') : '',
       arch.quantized_layout || ''].filter(Boolean).join(', ');
     if (archText) rows.push(['Architecture', archText]);
-    rows.push(['Model', r.model && r.model.config ? 'config.json found: the estimate uses it with the exact checkpoint bytes'
-      : 'no config.json: drop it together with the files to estimate the KV cache and activations']);
+    if (r.format === 'diffusers') {
+      rows.splice(0, 1, ['Format', `diffusers pipeline${r.pipeline_class ? ` (${r.pipeline_class})` : ''}`]);
+      for (const c of r.components || []) {
+        rows.push([c.component, `${groupDigits(c.tensors)} tensors, ${exactBytes(c.tensor_bytes)} \u2248 ${formatBytes(c.tensor_bytes).text} (${
+          Object.keys(c.by_dtype || {}).join(', ')})`]);
+      }
+    } else {
+      rows.push(['Model', r.model && r.model.config ? 'config.json found: the estimate uses it with the exact checkpoint bytes'
+        : 'no config.json: drop it together with the files to estimate the KV cache and activations']);
+    }
     const table = h('table', { class: 'vb-files-table' },
       h('caption', {}, 'Read from the files'),
       h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)))));

@@ -24,7 +24,8 @@ struct GgufArch {
   std::string_view arch;
   std::string_view model_type;
 };
-constexpr std::array<GgufArch, 10> kGgufArchs{{{"llama", "llama"},
+constexpr std::array<GgufArch, 11> kGgufArchs{{{"llama", "llama"},
+                                               {"mamba", "mamba"},
                                                {"qwen2", "qwen2"},
                                                {"qwen2moe", "qwen2_moe"},
                                                {"qwen3", "qwen3"},
@@ -36,7 +37,7 @@ constexpr std::array<GgufArch, 10> kGgufArchs{{{"llama", "llama"},
                                                {"starcoder2", "starcoder2"}}};
 
 /// GGUF metadata key → config.json field, for the scalar keys that map directly.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kGgufKeys{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kGgufKeys{{
     {"block_count", "num_hidden_layers"},
     {"embedding_length", "hidden_size"},
     {"feed_forward_length", "intermediate_size"},
@@ -48,6 +49,12 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kGgufKey
     {"expert_count", "num_experts"},
     {"expert_used_count", "num_experts_per_tok"},
     {"expert_feed_forward_length", "moe_intermediate_size"},
+    {"attention.value_length", "v_head_dim"},
+    // Mamba (llama.cpp llm_build_mamba; convert_hf_to_gguf.py MambaModel writes them from these fields).
+    {"ssm.conv_kernel", "conv_kernel"},
+    {"ssm.inner_size", "intermediate_size"},
+    {"ssm.state_size", "state_size"},
+    {"ssm.time_step_rank", "time_step_rank"},
 }};
 
 bool has_tensor(const FileHeader& h, std::string_view name) {
@@ -222,9 +229,28 @@ json inspect(const InspectInput& in) {
 
 namespace {
 
+std::string_view base_name(std::string_view name) {
+  const auto slash = name.find_last_of('/');
+  return slash == std::string_view::npos ? name : name.substr(slash + 1);
+}
+
+/// The folder a file sits in ("FLUX.1-dev/transformer/x.safetensors" → "transformer"), or "".
+std::string parent_dir(std::string_view name) {
+  const auto slash = name.find_last_of('/');
+  if (slash == std::string_view::npos) return {};
+  const std::string_view dir = name.substr(0, slash);
+  return std::string(base_name(dir));
+}
+
+/// A model's config.json. Other *config.json files of a model folder
+/// (generation_config, tokenizer_config, scheduler_config, ...) are not it.
 bool is_config_name(std::string_view name) {
-  constexpr std::string_view tail = "config.json";
-  return name.size() >= tail.size() && name.substr(name.size() - tail.size()) == tail && !is_index_name(name);
+  return base_name(name) == "config.json";
+}
+
+/// A diffusers pipeline's model_index.json: its class and components.
+bool is_pipeline_index_name(std::string_view name) {
+  return base_name(name) == "model_index.json";
 }
 
 /// A whole small file: its text, or a request for all of it.
@@ -237,32 +263,113 @@ std::optional<PrefixRequest> whole(const FilePrefix& f) {
   return std::nullopt;
 }
 
+/// The files read so far, by the folder each sits in.
+struct Collected {
+  std::map<std::string, InspectInput> by_dir;
+  std::optional<json> pipeline_index;  ///< model_index.json
+  std::vector<std::string> skipped;    ///< *config.json files that are not a model's config
+  json need = json::array();
+};
+
+void collect(const FilePrefix& f, Collected& c) {
+  if (f.prefix.size() > f.size) throw InputError(f.name, "more bytes were given than the file has");
+  const bool index = is_index_name(f.name), config = is_config_name(f.name), pipe = is_pipeline_index_name(f.name);
+  if (!index && !config && !pipe && base_name(f.name).size() >= 11 &&
+      base_name(f.name).substr(base_name(f.name).size() - 11) == "config.json") {
+    c.skipped.push_back(f.name);
+    return;
+  }
+  InspectInput& in = c.by_dir[parent_dir(f.name)];
+  if (index || config || pipe) {
+    if (auto r = whole(f)) {
+      c.need.push_back({{"name", f.name}, {"bytes", r->bytes}});
+    } else if (index) {
+      in.indexes.push_back(read_safetensors_index(f.name, f.prefix));
+    } else if (config) {
+      in.config = read_json(f.prefix, f.name);
+    } else {
+      c.pipeline_index = read_json(f.prefix, f.name);
+    }
+    return;
+  }
+  HeaderStep step = read_header(f.name, f.prefix, f.size);
+  if (auto* h = std::get_if<FileHeader>(&step)) {
+    in.files.push_back(std::move(*h));
+  } else {
+    c.need.push_back({{"name", f.name}, {"bytes", std::get<PrefixRequest>(step).bytes}});
+  }
+}
+
+bool holds_weights(const InspectInput& in) {
+  return !in.files.empty() || !in.indexes.empty();
+}
+
+/// A diffusers folder: each component (transformer, vae, text_encoder, ...) inspected on its own.
+json inspect_pipeline(const Collected& c) {
+  json out = {{"ok", true}, {"v", 1}, {"format", "diffusers"}};
+  json components = json::array(), files = json::array(), notes = json::array();
+  std::map<std::string, std::int64_t> by;
+  std::int64_t tensors = 0, bytes = 0;
+  for (const auto& [dir, in] : c.by_dir) {
+    if (!holds_weights(in)) continue;
+    json one = inspect(in);
+    for (const auto& f : one["files"]) files.push_back(f);
+    for (const auto& [d, b] : one["by_dtype"].items()) by[d] += b.get<std::int64_t>();
+    tensors += one["tensors"].get<std::int64_t>();
+    bytes += one["tensor_bytes"].get<std::int64_t>();
+    components.push_back({{"component", dir.empty() ? "(top folder)" : dir},
+                          {"format", one["format"]},
+                          {"tensors", one["tensors"]},
+                          {"tensor_bytes", one["tensor_bytes"]},
+                          {"by_dtype", one["by_dtype"]},
+                          {"architecture", one["architecture"]},
+                          {"model", one["model"]}});
+  }
+  out["components"] = components;
+  out["files"] = files;
+  out["tensors"] = tensors;
+  out["by_dtype"] = by;
+  out["tensor_bytes"] = bytes;
+  if (c.pipeline_index && c.pipeline_index->is_object()) {
+    const json& idx = *c.pipeline_index;
+    if (idx.contains("_class_name") && idx["_class_name"].is_string()) out["pipeline_class"] = idx["_class_name"];
+    for (const auto& [name, spec] : idx.items()) {
+      if (name.empty() || name[0] == '_' || !spec.is_array()) continue;
+      const auto it = c.by_dir.find(name);
+      const bool has_weights = it != c.by_dir.end() && holds_weights(it->second);
+      const bool weighty = spec.size() == 2 && spec[1].is_string() &&
+                           spec[1].get<std::string>().find("Tokenizer") == std::string::npos &&
+                           spec[1].get<std::string>().find("Scheduler") == std::string::npos;
+      if (weighty && !has_weights) notes.push_back("model_index.json names " + name + ", whose files were not given");
+    }
+  }
+  notes.push_back("a diffusers pipeline: each component's exact bytes are above; estimate it by its pipeline id");
+  out["notes"] = notes;
+  return out;
+}
+
 }  // namespace
 
 json inspect_prefixes(const std::vector<FilePrefix>& files) {
-  InspectInput in;
-  json need = json::array();
-  for (const FilePrefix& f : files) {
-    if (f.prefix.size() > f.size) throw InputError(f.name, "more bytes were given than the file has");
-    if (is_index_name(f.name) || is_config_name(f.name)) {
-      if (auto r = whole(f)) {
-        need.push_back({{"name", f.name}, {"bytes", r->bytes}});
-      } else if (is_index_name(f.name)) {
-        in.indexes.push_back(read_safetensors_index(f.name, f.prefix));
-      } else {
-        in.config = read_json(f.prefix, f.name);
-      }
-      continue;
+  Collected c;
+  for (const FilePrefix& f : files) collect(f, c);
+  if (!c.need.empty()) return {{"ok", true}, {"v", 1}, {"need", c.need}};
+  const auto with_weights = std::count_if(c.by_dir.begin(), c.by_dir.end(), [](const auto& d) { return holds_weights(d.second); });
+  json out;
+  if (c.pipeline_index || with_weights > 1) {
+    out = inspect_pipeline(c);
+  } else {
+    // One model, wherever its files sit: the folder's config.json and index with its shards.
+    InspectInput in;
+    for (auto& [dir, d] : c.by_dir) {
+      for (const auto& f : d.files) in.files.push_back(f);
+      for (const auto& i : d.indexes) in.indexes.push_back(i);
+      if (d.config) in.config = d.config;
     }
-    HeaderStep step = read_header(f.name, f.prefix, f.size);
-    if (auto* h = std::get_if<FileHeader>(&step)) {
-      in.files.push_back(std::move(*h));
-    } else {
-      need.push_back({{"name", f.name}, {"bytes", std::get<PrefixRequest>(step).bytes}});
-    }
+    out = inspect(in);
   }
-  if (!need.empty()) return {{"ok", true}, {"v", 1}, {"need", need}};
-  return inspect(in);
+  for (const auto& name : c.skipped) out["notes"].push_back("not read: " + name + " (not a model\u2019s config.json)");
+  return out;
 }
 
 }  // namespace vram::io
