@@ -2152,7 +2152,33 @@
           h("h3", {}, `How ${engine.engine || "the engine"} spends the card`),
           h("ul", { class: "vb-engine-formulas" }, formulas),
           engine.source ? h("p", { class: "vb-source" }, engine.source) : null
-        ) : null
+        ) : null,
+        this._measureView(report.details && report.details.measure)
+      );
+    }
+    /** How to measure this scenario: the core's command line or script, and which output line is which metric. */
+    _measureView(m) {
+      if (!m || !m.text) return null;
+      const code = h("pre", { class: "vb-code", "data-testid": "measure-command", tabindex: "0" }, h("code", {}, m.text));
+      const copy = h("button", { type: "button", class: "vb-apply", "data-testid": "measure-copy" }, "Copy");
+      copy.addEventListener("click", () => {
+        const done = () => {
+          copy.textContent = "Copied";
+          setTimeout(() => {
+            copy.textContent = "Copy";
+          }, 1500);
+        };
+        if (navigator.clipboard) navigator.clipboard.writeText(m.text).then(done, () => {
+        });
+      });
+      return h(
+        "div",
+        { class: "vb-measure", "data-testid": "measure" },
+        h("h3", {}, "Measure it ", copy),
+        h("p", { class: "vb-help" }, m.kind === "command" ? "Start the engine with these settings; its startup log prints what this estimate predicts:" : "Run one representative step with these settings; it prints the peaks:"),
+        code,
+        h("ul", { class: "vb-look-for" }, (m.look_for || []).map((r) => h("li", {}, h("code", {}, r.metric), " ← ", r.line))),
+        m.note ? h("p", { class: "vb-help" }, m.note) : null
       );
     }
   };

@@ -12,6 +12,7 @@
 #include "vram/engines/vllm.hpp"
 #include "vram/error.hpp"
 #include "vram/io/json_writer.hpp"
+#include "vram/io/measure.hpp"
 #include "vram/plan/fit.hpp"
 #include "vram/plan/solve.hpp"
 #include "vram/plan/training_switches.hpp"
@@ -240,6 +241,7 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
                                    " % headroom) = " + format_iec(r.usable));
   }
   r.detail("fit", fit.str());
+  r.detail("measure", io::measure_json(s));
   return r;
 }
 

@@ -1,0 +1,186 @@
+// How to measure a scenario (io/measure.hpp): the engine's command line or a
+// short PyTorch script for its exact settings, and the lines of its output
+// that are the report's metrics. Presentation text only: no figure is computed.
+#include "vram/io/measure.hpp"
+
+#include <string>
+
+#include "vram/choice.hpp"
+#include "vram/formats.hpp"
+#include "vram/io/json_writer.hpp"
+#include "vram/units.hpp"
+
+namespace vram::io {
+
+namespace {
+
+/// A metric and the output line that measures it (CONTRACT section 3).
+struct Reading {
+  std::string_view metric;
+  std::string_view line;
+};
+
+constexpr Reading kVllmReadings[] = {
+    {"weights_bytes", "Model loading took X GiB"},
+    {"activation_bytes", "Memory profiling takes ... torch peak memory increase: X GiB"},
+    {"non_torch_bytes", "... non-torch forward increase memory: X GiB"},
+    {"kv_cache_bytes", "Available KV cache memory: X GiB"},
+    {"kv_capacity_tokens", "GPU KV cache size: N tokens"},
+    {"max_concurrency", "Maximum concurrency for N tokens per request: X.XXx"},
+    {"cuda_graph_bytes", "Graph capturing finished in N secs, took X GiB"},
+};
+constexpr Reading kLlamaReadings[] = {
+    {"weights_bytes", "CUDA0 model buffer size = X MiB (one line per GPU)"},
+    {"kv_cache_bytes", "CUDA0 KV buffer size = X MiB"},
+    {"activation_bytes", "CUDA0 compute buffer size = X MiB"},
+};
+constexpr Reading kTorchReadings[] = {
+    {"peak_allocated_bytes", "max_memory_allocated N (torch.cuda.max_memory_allocated())"},
+    {"peak_reserved_bytes", "max_memory_reserved N (torch.cuda.max_memory_reserved())"},
+};
+
+/// The model as a command takes it: the catalog id, or a placeholder for a pasted config or a count.
+std::string model_arg(const Scenario& s, std::string_view placeholder) {
+  const bool id = s.model_ref.find('/') != std::string::npos && s.model_ref.find(' ') == std::string::npos;
+  return id ? s.model_ref : std::string(placeholder);
+}
+
+std::string vllm_command(const Scenario& s) {
+  const InferenceSettings& inf = s.inference();
+  const VllmSettings& v = inf.vllm;
+  std::string c;
+  if (!v.version.empty()) c += "pip install vllm==" + v.version + "\n";
+  c += "vllm serve " + model_arg(s, "/path/to/model") + " \\\n  --max-model-len " + std::to_string(inf.context);
+  c += " --gpu-memory-utilization " + format_decimal(v.gpu_memory_utilization, 4);
+  if (s.parallel.tensor > 1) c += " \\\n  --tensor-parallel-size " + std::to_string(s.parallel.tensor);
+  if (s.parallel.pipeline > 1) c += " --pipeline-parallel-size " + std::to_string(s.parallel.pipeline);
+  if (s.weights.kind == FormatKind::fp8) c += " --quantization fp8";  // online FP8 on a 16-bit checkpoint
+  if (inf.kv.kind == KvKind::fp8) c += " \\\n  --kv-cache-dtype " + inf.kv.name;
+  if (v.max_num_seqs) c += " --max-num-seqs " + std::to_string(*v.max_num_seqs);
+  if (v.max_num_batched_tokens) c += " --max-num-batched-tokens " + std::to_string(*v.max_num_batched_tokens);
+  if (v.block_size != 16) c += " --block-size " + std::to_string(v.block_size);
+  if (v.enforce_eager) c += " --enforce-eager";
+  return c;
+}
+
+std::string llama_command(const Scenario& s) {
+  const InferenceSettings& inf = s.inference();
+  const LlamaCppSettings& l = inf.llama_cpp;
+  // llama-server's -c is the whole context, shared by its -np slots.
+  // A GGUF file of the model in the scenario's type, e.g. /path/to/Llama-3.1-8B-Q4_K_M.gguf.
+  const std::string id = model_arg(s, "model");
+  std::string file = id.substr(id.find_last_of('/') + 1);
+  if (s.weights.gguf()) file += "-" + s.weights.name.substr(s.weights.name.find(':') + 1);
+  std::string c = "llama-server -m /path/to/" + file + ".gguf \\\n  -c " +
+                  std::to_string(inf.context * l.n_seq_max) + " -np " + std::to_string(l.n_seq_max) + " -ngl " +
+                  std::to_string(l.n_gpu_layers < 0 ? 999 : l.n_gpu_layers);
+  if (s.gpu_count > 1 && l.split_mode != LlamaSplitMode::layer)
+    c += std::string(" -sm ") + (l.split_mode == LlamaSplitMode::row ? "row" : "none");
+  if (!l.tensor_split.empty()) {
+    c += " -ts ";
+    for (std::size_t i = 0; i < l.tensor_split.size(); ++i) c += (i ? "," : "") + format_decimal(l.tensor_split[i], 3);
+  }
+  if (l.main_gpu != 0) c += " -mg " + std::to_string(l.main_gpu);
+  if (l.n_batch != 2048) c += " -b " + std::to_string(l.n_batch);
+  if (l.n_ubatch != 512) c += " -ub " + std::to_string(l.n_ubatch);
+  if (l.flash_attn) c += " -fa on";
+  if (inf.kv.ggml() || inf.kv.kind == KvKind::fp32) c += " -ctk " + inf.kv.name + " -ctv " + inf.kv.name;
+  return c;
+}
+
+constexpr std::string_view kPeaks =
+    "print(\"max_memory_allocated\", torch.cuda.max_memory_allocated())\n"
+    "print(\"max_memory_reserved\", torch.cuda.max_memory_reserved())\n";
+
+std::string transformers_script(const Scenario& s) {
+  const InferenceSettings& inf = s.inference();
+  return "import torch\nfrom transformers import AutoModelForCausalLM\n"
+         "model = AutoModelForCausalLM.from_pretrained(\"" + model_arg(s, "/path/to/model") +
+         "\", torch_dtype=\"auto\", device_map=\"cuda\")\n"
+         "ids = torch.randint(0, model.config.vocab_size, (" + std::to_string(inf.concurrency) + ", " +
+         std::to_string(inf.context) + "), device=\"cuda\")\n"
+         "torch.cuda.reset_peak_memory_stats()\nwith torch.no_grad():\n    model(ids, use_cache=True)\n" +
+         std::string(kPeaks);
+}
+
+std::string training_script(const Scenario& s) {
+  const TrainingSettings& t = s.training()->training;
+  std::string p = "import torch\nfrom transformers import AutoModelForCausalLM\n";
+  const bool lora = t.method == TrainMethod::lora || t.method == TrainMethod::qlora;
+  if (lora) p += "from peft import LoraConfig, get_peft_model\n";
+  const bool nf4 = t.method == TrainMethod::qlora;
+  if (nf4) p += "from transformers import BitsAndBytesConfig\n";
+  p += "model = AutoModelForCausalLM.from_pretrained(\"" + model_arg(s, "/path/to/model") + "\", torch_dtype=torch.bfloat16, " +
+       (nf4 ? "quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", "
+              "bnb_4bit_compute_dtype=torch.bfloat16),\n    " : "") + "attn_implementation=\"" +
+       (t.attention == TrainAttention::flash ? "flash_attention_2" : t.attention == TrainAttention::sdpa ? "sdpa" : "eager") +
+       (nf4 ? "\", device_map=\"cuda\")\n" : "\").cuda()\n");
+  if (t.checkpointing != Checkpointing::none) p += "model.gradient_checkpointing_enable()\n";
+  if (lora)
+    p += "model = get_peft_model(model, LoraConfig(r=" + std::to_string(t.lora_rank) +
+         ", target_modules=\"all-linear\"))\n";
+  p += t.optimizer == Optimizer::sgd || t.optimizer == Optimizer::sgd_momentum
+           ? "opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=1e-4)\n"
+           : "opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)\n";
+  p += "ids = torch.randint(0, model.config.vocab_size, (" + std::to_string(t.micro_batch) + ", " +
+       std::to_string(t.seq_len) + "), device=\"cuda\")\n"
+       "torch.cuda.reset_peak_memory_stats()\nfor _ in range(2):  # the second step holds the optimizer state\n"
+       "    model(input_ids=ids, labels=ids).loss.backward()\n    opt.step()\n    opt.zero_grad(set_to_none=True)\n";
+  return p + std::string(kPeaks);
+}
+
+std::string diffusers_script(const Scenario& s) {
+  const GenerationSettings& g = *s.generation();
+  std::string p = "import torch\nfrom diffusers import DiffusionPipeline\n"
+                  "pipe = DiffusionPipeline.from_pretrained(\"" + model_arg(s, "/path/to/pipeline") +
+                  "\", torch_dtype=torch.bfloat16)\n";
+  p += g.offload == GenOffload::model        ? "pipe.enable_model_cpu_offload()\n"
+       : g.offload == GenOffload::sequential ? "pipe.enable_sequential_cpu_offload()\n"
+                                             : "pipe.to(\"cuda\")\n";
+  if (g.vae_tiling) p += "pipe.vae.enable_tiling()\n";
+  if (g.vae_slicing) p += "pipe.vae.enable_slicing()\n";
+  p += "torch.cuda.reset_peak_memory_stats()\npipe(prompt=\"a photo of a cat\"";
+  if (g.width > 0) p += ", width=" + std::to_string(g.width) + ", height=" + std::to_string(g.height);
+  if (s.workload == Workload::video && g.frames > 0) p += ", num_frames=" + std::to_string(g.frames);
+  if (g.steps > 0) p += ", num_inference_steps=" + std::to_string(g.steps);
+  if (g.batch > 1) p += ", num_images_per_prompt=" + std::to_string(g.batch);
+  return p + ")\n" + std::string(kPeaks);
+}
+
+template <std::size_t N>
+void write_readings(JsonWriter& w, const Reading (&rs)[N]) {
+  w.key("look_for").begin_array();
+  for (const Reading& r : rs) w.begin_object().key("metric").value(r.metric).key("line").value(r.line).end_object();
+  w.end_array();
+}
+
+}  // namespace
+
+std::string measure_json(const Scenario& s) {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object();
+  if (s.workload == Workload::inference && s.inference().engine == Engine::vllm) {
+    w.key("kind").value("command").key("text").value(vllm_command(s));
+    write_readings(w, kVllmReadings);
+  } else if (s.workload == Workload::inference && s.inference().engine == Engine::llama_cpp) {
+    w.key("kind").value("command").key("text").value(llama_command(s));
+    write_readings(w, kLlamaReadings);
+  } else {
+    const std::string text = s.workload == Workload::inference  ? transformers_script(s)
+                             : s.workload == Workload::training ? training_script(s)
+                                                                : diffusers_script(s);
+    w.key("kind").value("script").key("text").value(text);
+    write_readings(w, kTorchReadings);
+  }
+  std::string note = "paste what it prints into Reconcile to compare it with this estimate";
+  if (const TrainingWorkload* tw = s.training(); tw && tw->training.framework != Framework::transformers) {
+    note += "; the script runs transformers and peft: " + std::string(name_of(kFrameworks, tw->training.framework)) +
+            "'s own recipe with the same settings gives its own figure";
+  }
+  w.key("note").value(note);
+  w.end_object();
+  return out;
+}
+
+}  // namespace vram::io
