@@ -1,13 +1,10 @@
 // vram-budget: the command-line face of the core. Reads files, prints reports.
+// The subcommands, their options and their one-line descriptions are the table
+// kCommands below; `vram-budget SUBCOMMAND --help` prints them.
 //
-//   vram-budget estimate FILE|- [--json]
-//   vram-budget plan FILE|- [--json]        longest context, concurrency, GPU options, hints
-//   vram-budget accuracy FILE.jsonl [--json]
-//   vram-budget inspect FILE... [--json]    safetensors shards (+ index, config.json) or a GGUF file
-//   vram-budget models [--json]
-//   vram-budget gpus [--json]
-//
-// Exit status: 0 success, 2 bad input (the message names the field), 1 other failure.
+// Exit status: 0 success, 2 bad input or a bad command line (the message names
+// the field or the flag), 1 other failure.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -26,15 +23,6 @@
 #include "vram/scenario.hpp"
 
 namespace {
-
-constexpr const char* kUsage =
-    "usage: vram-budget estimate FILE|- [--json]\n"
-    "       vram-budget plan FILE|- [--json]\n"
-    "       vram-budget accuracy FILE.jsonl [--json]\n"
-    "       vram-budget inspect FILE... [--json]\n"
-    "       vram-budget models [--json]\n"
-    "       vram-budget gpus [--json]\n"
-    "accuracy --baselines: the rules of thumb beside the estimator (--json always has them)\n";
 
 /// Reads FILE, or standard input for "-"; says so on stderr when it cannot.
 bool read_input(const std::string& name, std::string& out) {
@@ -127,20 +115,15 @@ int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json
   return 0;
 }
 
-/// `accuracy --baselines`: the text adds the rules of thumb beside the estimator (--json always has them).
-bool& accuracy_baselines() {
-  static bool on = false;
-  return on;
-}
-
-int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_json) {
+/// `baselines`: the text adds the rules of thumb beside the estimator (--json always has them).
+int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_json, bool baselines) {
   std::string text;
   if (!read_input(file, text)) return 2;
   const vram::AccuracyRun run = vram::run_accuracy(text, catalog);
   if (as_json)
     std::cout << vram::to_json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
-    std::cout << vram::to_text(run, accuracy_baselines());
+    std::cout << vram::to_text(run, baselines);
   // Every valid case was scored; lines that are not cases make the run's input bad.
   if (run.malformed > 0) {
     std::cerr << "vram-budget: " << run.malformed << " line(s) of " << file << " are not valid cases (listed above)\n";
@@ -188,39 +171,101 @@ int cmd_gpus(const vram::Catalog& catalog, bool as_json) {
   return 0;
 }
 
+
+/// One subcommand: its name, the arguments after it, and what it does.
+struct Command {
+  const char* name;
+  const char* usage;
+  const char* description;
+};
+
+constexpr Command kCommands[] = {
+    {"estimate", "FILE|- [--json]", "Estimate the memory of a scenario per GPU, with the fit verdict"},
+    {"plan", "FILE|- [--json]", "Longest context, most sequences, GPU options and hints for a scenario"},
+    {"accuracy", "FILE.jsonl|- [--json] [--baselines]", "Score the estimator against measured cases (one per line)"},
+    {"inspect", "FILE... [--json]", "Read safetensors shards (+ index, config.json) or a GGUF file from their headers"},
+    {"models", "[--json]", "List the catalog's models"},
+    {"gpus", "[--json]", "List the catalog's GPUs and the memory each one exposes"},
+};
+
+/// "usage: vram-budget NAME ARGS" for one subcommand, or for all of them.
+std::string usage_text(const CLI::App* only) {
+  std::string out;
+  for (const Command& c : kCommands) {
+    if (only != nullptr && only->get_name() != c.name) continue;
+    out += (out.empty() ? "usage: " : "       ");
+    out += std::string("vram-budget ") + c.name + " " + c.usage + "\n";
+  }
+  if (only == nullptr) out += "'vram-budget SUBCOMMAND --help' describes each one\n";
+  return out;
+}
+
+/// What the command line asked for.
+struct Request {
+  std::string file;
+  std::vector<std::string> files;
+  bool as_json = false;
+  bool baselines = false;
+};
+
+/// A subcommand with its description and its `--json` flag.
+CLI::App* subcommand(CLI::App& app, const Command& c, Request& req, const char* json_help) {
+  CLI::App* sub = app.add_subcommand(c.name, c.description);
+  sub->add_flag("--json", req.as_json, json_help);
+  return sub;
+}
+
+void declare_commands(CLI::App& app, Request& req) {
+  app.require_subcommand(1);
+  const char* input = "scenario JSON file, or - for standard input";
+  subcommand(app, kCommands[0], req, "print the report object (CONTRACT section 2)")
+      ->add_option("FILE", req.file, input)
+      ->required();
+  subcommand(app, kCommands[1], req, "print the plan object")->add_option("FILE", req.file, input)->required();
+  CLI::App* accuracy = subcommand(app, kCommands[2], req, "print the run as JSON (baselines included)");
+  accuracy->add_option("FILE", req.file, "accuracy cases (.jsonl, CONTRACT section 4), or - for standard input")
+      ->required();
+  accuracy->add_flag("--baselines", req.baselines, "print the rules of thumb beside the estimator");
+  subcommand(app, kCommands[3], req, "print the inspection, with a model reference a scenario can use")
+      ->add_option("FILE", req.files, "model files: safetensors shards, model.safetensors.index.json, config.json, GGUF")
+      ->required();
+  subcommand(app, kCommands[4], req, "print the list as JSON");
+  subcommand(app, kCommands[5], req, "print the list as JSON");
+}
+
+int run(const CLI::App& app, const Request& req) {
+  const vram::Catalog catalog(vram::embedded_catalog_files());
+  const std::string cmd = app.get_subcommands().front()->get_name();
+  if (cmd == "estimate") return cmd_estimate(catalog, req.file, req.as_json);
+  if (cmd == "plan") return cmd_plan(catalog, req.file, req.as_json);
+  if (cmd == "accuracy") return cmd_accuracy(catalog, req.file, req.as_json, req.baselines);
+  if (cmd == "inspect") return cmd_inspect(req.files, req.as_json);
+  if (cmd == "models") return cmd_models(catalog, req.as_json);
+  return cmd_gpus(catalog, req.as_json);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  bool as_json = false;
-  std::vector<std::string> positional;
-  for (const auto& a : args) {
-    if (a == "--json")
-      as_json = true;
-    else if (a == "--baselines")
-      accuracy_baselines() = true;
-    else if (a == "-h" || a == "--help") {
-      std::cout << kUsage;
-      return 0;
-    } else
-      positional.push_back(a);
-  }
-  if (positional.empty()) {
-    std::cerr << kUsage;
+  CLI::App app("GPU memory budgets: estimates, plans and accuracy against measured cases", "vram-budget");
+  Request req;
+  declare_commands(app, req);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help
+    return app.exit(e, std::cout, std::cerr);
+  } catch (const CLI::ParseError& e) {
+    const auto chosen = app.get_subcommands();
+    const CLI::App* sub = chosen.empty() ? nullptr : chosen.front();
+    // CLI11 reports a misspelt subcommand as a missing one; name the word instead.
+    const bool unknown = sub == nullptr && argc > 1 && argv[1][0] != '-';
+    std::cerr << "vram-budget" << (sub ? " " + sub->get_name() : std::string()) << ": "
+              << (unknown ? "unknown subcommand \"" + std::string(argv[1]) + "\"" : std::string(e.what())) << "\n"
+              << usage_text(sub);
     return 2;
   }
   try {
-    const vram::Catalog catalog(vram::embedded_catalog_files());
-    const std::string& cmd = positional[0];
-    if (cmd == "estimate" && positional.size() == 2) return cmd_estimate(catalog, positional[1], as_json);
-    if (cmd == "plan" && positional.size() == 2) return cmd_plan(catalog, positional[1], as_json);
-    if (cmd == "accuracy" && positional.size() == 2) return cmd_accuracy(catalog, positional[1], as_json);
-    if (cmd == "inspect" && positional.size() >= 2)
-      return cmd_inspect(std::vector<std::string>(positional.begin() + 1, positional.end()), as_json);
-    if (cmd == "models" && positional.size() == 1) return cmd_models(catalog, as_json);
-    if (cmd == "gpus" && positional.size() == 1) return cmd_gpus(catalog, as_json);
-    std::cerr << kUsage;
-    return 2;
+    return run(app, req);
   } catch (const vram::InputError& e) {
     std::cerr << "vram-budget: catalog: " << e.path() << ": " << e.what() << "\n";
     return 1;
