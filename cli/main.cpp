@@ -18,6 +18,7 @@
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
 #include "vram/estimate.hpp"
+#include "vram/io/reconcile.hpp"
 #include "vram/plan.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
@@ -132,6 +133,58 @@ int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_
   return 0;
 }
 
+/// A figure of `metric` in its unit: bytes in GiB, tokens grouped, a ratio with two decimals.
+std::string metric_text(const std::string& metric, const nlohmann::ordered_json& v) {
+  if (v.is_null()) return "-";
+  const auto unit = vram::metric_unit(metric);
+  if (unit == vram::MetricUnit::bytes) return vram::format_iec(vram::Bytes::of(v.get<std::int64_t>()));
+  if (unit == vram::MetricUnit::tokens) return vram::group_thousands(v.get<std::int64_t>());
+  return vram::format_decimal(v.get<double>(), 2);
+}
+
+void print_reconcile(const nlohmann::ordered_json& p) {
+  std::cout << "Found in the log:\n";
+  for (const auto& f : p["found"]) {
+    const std::string metric = f["metric"].get<std::string>();
+    const bool bytes = f.contains("bytes");
+    const std::string tolerance = bytes ? vram::group_thousands(f["tolerance"].get<std::int64_t>()) + " B"
+                                        : vram::format_decimal(f["tolerance"].get<double>(), 4);
+    std::printf("  line %-7lld %-22s %14s  ± %s\n      %s\n", static_cast<long long>(f["line_number"].get<std::int64_t>()),
+                metric.c_str(), metric_text(metric, bytes ? f["bytes"] : f["value"]).c_str(), tolerance.c_str(),
+                f["line"].get<std::string>().c_str());
+  }
+  std::printf("\n%-22s %14s %14s %9s  %s\n", "metric", "measured", "estimated", "error", "in range");
+  for (const auto& r : p["rows"]) {
+    const std::string metric = r["metric"].get<std::string>();
+    const std::string error = r["error"].is_null() ? "-" : vram::format_decimal(r["error"].get<double>() * 100, 2) + " %";
+    const std::string in_range = r["in_range"].is_null() ? "no range" : (r["in_range"].get<bool>() ? "yes" : "no");
+    std::printf("%-22s %14s %14s %9s  %s\n      %s\n", metric.c_str(), metric_text(metric, r["measured"]).c_str(),
+                metric_text(metric, r["estimated"]).c_str(), error.c_str(), in_range.c_str(),
+                r["meaning"].get<std::string>().c_str());
+  }
+  for (const auto& n : p["notes"]) std::cout << "note: " << n.get<std::string>() << "\n";
+  std::cout << "\nAccuracy case (one line of a tests/data/cases/*.jsonl file):\n"
+            << p["case"].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+}
+
+int cmd_reconcile(const vram::Catalog& catalog, const std::string& log_file, const std::string& scenario_file,
+                  bool as_json) {
+  if (log_file == "-" && scenario_file == "-") {
+    std::cerr << "vram-budget: reconcile: the log and the scenario cannot both be standard input\n";
+    return 2;
+  }
+  std::string log, scenario;
+  if (!read_input(log_file, log) || !read_input(scenario_file, scenario)) return 2;
+  const nlohmann::ordered_json p = nlohmann::ordered_json::parse(vram::reconcile_json(log, scenario, catalog));
+  if (as_json) std::cout << p.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+  if (!p.value("ok", false)) {
+    std::cerr << "vram-budget: " << p["error"].value("path", "") << ": " << p["error"].value("message", "") << "\n";
+    return 2;
+  }
+  if (!as_json) print_reconcile(p);
+  return 0;
+}
+
 int cmd_models(const vram::Catalog& catalog, bool as_json) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& m : catalog.models()) {
@@ -184,6 +237,8 @@ constexpr Command kCommands[] = {
     {"plan", "FILE|- [--json]", "Longest context, most sequences, GPU options and hints for a scenario"},
     {"accuracy", "FILE.jsonl|- [--json] [--baselines]", "Score the estimator against measured cases (one per line)"},
     {"inspect", "FILE... [--json]", "Read safetensors shards (+ index, config.json) or a GGUF file from their headers"},
+    {"reconcile", "LOG|- --scenario FILE [--json]",
+     "Set a vLLM, llama.cpp or PyTorch log's measured figures beside the scenario's estimate"},
     {"models", "[--json]", "List the catalog's models"},
     {"gpus", "[--json]", "List the catalog's GPUs and the memory each one exposes"},
 };
@@ -204,6 +259,7 @@ std::string usage_text(const CLI::App* only) {
 struct Request {
   std::string file;
   std::vector<std::string> files;
+  std::string scenario;
   bool as_json = false;
   bool baselines = false;
 };
@@ -229,8 +285,14 @@ void declare_commands(CLI::App& app, Request& req) {
   subcommand(app, kCommands[3], req, "print the inspection, with a model reference a scenario can use")
       ->add_option("FILE", req.files, "model files: safetensors shards, model.safetensors.index.json, config.json, GGUF")
       ->required();
-  subcommand(app, kCommands[4], req, "print the list as JSON");
+  CLI::App* reconcile = subcommand(app, kCommands[4], req, "print found figures, rows, notes and the case as JSON");
+  reconcile->add_option("LOG", req.file, "the pasted log (a file), or - for standard input")->required();
+  reconcile->add_option("--scenario", req.scenario, "the scenario the log was run with (JSON file, or -)")
+      ->required()
+      ->type_name("FILE");
+  reconcile->footer("Recognised: " + std::string(vram::io::recognised_lines()) + ".\n");
   subcommand(app, kCommands[5], req, "print the list as JSON");
+  subcommand(app, kCommands[6], req, "print the list as JSON");
 }
 
 int run(const CLI::App& app, const Request& req) {
@@ -240,6 +302,7 @@ int run(const CLI::App& app, const Request& req) {
   if (cmd == "plan") return cmd_plan(catalog, req.file, req.as_json);
   if (cmd == "accuracy") return cmd_accuracy(catalog, req.file, req.as_json, req.baselines);
   if (cmd == "inspect") return cmd_inspect(req.files, req.as_json);
+  if (cmd == "reconcile") return cmd_reconcile(catalog, req.file, req.scenario, req.as_json);
   if (cmd == "models") return cmd_models(catalog, req.as_json);
   return cmd_gpus(catalog, req.as_json);
 }

@@ -15,6 +15,7 @@ const subcommands = {
   plan: { args: /FILE/, options: ['--json'] },
   accuracy: { args: /FILE/, options: ['--json', '--baselines'] },
   inspect: { args: /FILE\.\.\./, options: ['--json'] },
+  reconcile: { args: /LOG/, options: ['--json', '--scenario FILE'] },
   models: { args: null, options: ['--json'] },
   gpus: { args: null, options: ['--json'] },
 };
@@ -48,6 +49,7 @@ test('a wrong flag, a missing argument or an unknown subcommand: one line, the u
     [['plan'], /^vram-budget plan: FILE is required\n/, /usage: vram-budget plan /],
     [['accuracy', 'a.jsonl', 'b.jsonl'], /^vram-budget accuracy: .*b\.jsonl\n/, /usage: vram-budget accuracy /],
     [['inspect'], /^vram-budget inspect: FILE is required\n/, /usage: vram-budget inspect /],
+    [['reconcile', 'log.txt'], /^vram-budget reconcile: --scenario is required\n/, /usage: vram-budget reconcile /],
     [['models', '--baselines'], /^vram-budget models: .*--baselines\n/, /usage: vram-budget models /],
     [['estmate', 'x.json'], /^vram-budget: unknown subcommand "estmate"\n/, /usage: vram-budget estimate .*\n(.*\n)*.*vram-budget gpus/],
     [[], /^vram-budget: A subcommand is required\n/, /usage: vram-budget estimate/],
