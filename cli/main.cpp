@@ -273,6 +273,7 @@ CLI::App* subcommand(CLI::App& app, const Command& c, Request& req, const char* 
 
 void declare_commands(CLI::App& app, Request& req) {
   app.require_subcommand(1);
+  app.add_flag("--json", req.as_json)->group("");  // "vram-budget --json estimate FILE", as before
   const char* input = "scenario JSON file, or - for standard input";
   subcommand(app, kCommands[0], req, "print the report object (CONTRACT section 2)")
       ->add_option("FILE", req.file, input)

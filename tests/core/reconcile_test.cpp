@@ -160,7 +160,7 @@ TEST_CASE("reconcile: llama.cpp on two GPUs reports the largest device and says 
   CHECK(bytes_of(r, "kv_cache_bytes") == std::int64_t{544} << 20);
   CHECK(find(r, "kv_cache_bytes")->device == "CUDA0");
   CHECK(bytes_of(r, "activation_bytes") == std::int64_t{400} << 20);
-  CHECK(any_note(r, "weights_bytes: 2 devices (CUDA0 2.15 GiB, CUDA1 2.15 GiB): the largest is reported, as the "
+  CHECK(any_note(r, "weights_bytes: 2 devices (CUDA0 2200.00 MiB, CUDA1 2203.49 MiB): the largest is reported, as the "
                     "estimate is per GPU"));
 }
 
@@ -173,7 +173,7 @@ TEST_CASE("reconcile: a device's two KV caches (sliding-window layers) are summe
   CHECK(bytes_of(r, "kv_cache_bytes") == std::int64_t{720} << 20);
   CHECK(find(r, "kv_cache_bytes")->lines == std::vector<std::int64_t>{2, 4});
   CHECK(find(r, "kv_cache_bytes")->tolerance == 2 * 5'243);
-  CHECK(any_note(r, "CUDA0: 2 kv_cache_bytes lines summed (lines 2, 4)"));
+  CHECK(any_note(r, "CUDA0: 2 kv_cache_bytes lines summed (lines 2, 4) = 720.00 MiB"));
 }
 
 TEST_CASE("reconcile: older llama.cpp: llm_load_tensors buffers and KV self size") {

@@ -86,8 +86,10 @@ void add_into(LogFigure& a, const LogFigure& b) {
   a.lines.push_back(b.line_number);
 }
 
+/// A figure for a note: a device buffer in MiB, as llama.cpp prints it.
 std::string shown(const LogFigure& f) {
-  return f.in_bytes ? format_iec(f.bytes) : format_decimal(f.value, 2);
+  if (!f.in_bytes) return format_decimal(f.value, 2);
+  return f.device.empty() ? format_iec(f.bytes) : format(f.bytes, kMiB, 2);
 }
 
 std::string line_list(const std::vector<std::int64_t>& lines) {
