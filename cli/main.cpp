@@ -1,13 +1,10 @@
 // vram-budget: the command-line face of the core. Reads files, prints reports.
+// The subcommands, their options and their one-line descriptions are the table
+// kCommands below; `vram-budget SUBCOMMAND --help` prints them.
 //
-//   vram-budget estimate FILE|- [--json]
-//   vram-budget plan FILE|- [--json]        longest context, concurrency, GPU options, hints
-//   vram-budget accuracy FILE.jsonl [--json]
-//   vram-budget inspect FILE... [--json]    safetensors shards (+ index, config.json) or a GGUF file
-//   vram-budget models [--json]
-//   vram-budget gpus [--json]
-//
-// Exit status: 0 success, 2 bad input (the message names the field), 1 other failure.
+// Exit status: 0 success, 2 bad input or a bad command line (the message names
+// the field or the flag), 1 other failure.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -21,20 +18,12 @@
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
 #include "vram/estimate.hpp"
+#include "vram/io/reconcile.hpp"
 #include "vram/plan.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
 
 namespace {
-
-constexpr const char* kUsage =
-    "usage: vram-budget estimate FILE|- [--json]\n"
-    "       vram-budget plan FILE|- [--json]\n"
-    "       vram-budget accuracy FILE.jsonl [--json]\n"
-    "       vram-budget inspect FILE... [--json]\n"
-    "       vram-budget models [--json]\n"
-    "       vram-budget gpus [--json]\n"
-    "accuracy --baselines: the rules of thumb beside the estimator (--json always has them)\n";
 
 /// Reads FILE, or standard input for "-"; says so on stderr when it cannot.
 bool read_input(const std::string& name, std::string& out) {
@@ -127,25 +116,72 @@ int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json
   return 0;
 }
 
-/// `accuracy --baselines`: the text adds the rules of thumb beside the estimator (--json always has them).
-bool& accuracy_baselines() {
-  static bool on = false;
-  return on;
-}
-
-int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_json) {
+/// `baselines`: the text adds the rules of thumb beside the estimator (--json always has them).
+int cmd_accuracy(const vram::Catalog& catalog, const std::string& file, bool as_json, bool baselines) {
   std::string text;
   if (!read_input(file, text)) return 2;
   const vram::AccuracyRun run = vram::run_accuracy(text, catalog);
   if (as_json)
     std::cout << vram::to_json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else
-    std::cout << vram::to_text(run, accuracy_baselines());
+    std::cout << vram::to_text(run, baselines);
   // Every valid case was scored; lines that are not cases make the run's input bad.
   if (run.malformed > 0) {
     std::cerr << "vram-budget: " << run.malformed << " line(s) of " << file << " are not valid cases (listed above)\n";
     return 2;
   }
+  return 0;
+}
+
+/// A figure of `metric` in its unit: bytes in GiB, tokens grouped, a ratio with two decimals.
+std::string metric_text(const std::string& metric, const nlohmann::ordered_json& v) {
+  if (v.is_null()) return "-";
+  const auto unit = vram::metric_unit(metric);
+  if (unit == vram::MetricUnit::bytes) return vram::format_iec(vram::Bytes::of(v.get<std::int64_t>()));
+  if (unit == vram::MetricUnit::tokens) return vram::group_thousands(v.get<std::int64_t>());
+  return vram::format_decimal(v.get<double>(), 2);
+}
+
+void print_reconcile(const nlohmann::ordered_json& p) {
+  std::cout << "Found in the log:\n";
+  for (const auto& f : p["found"]) {
+    const std::string metric = f["metric"].get<std::string>();
+    const bool bytes = f.contains("bytes");
+    const std::string tolerance = bytes ? vram::group_thousands(f["tolerance"].get<std::int64_t>()) + " B"
+                                        : vram::format_decimal(f["tolerance"].get<double>(), 4);
+    std::printf("  line %-7lld %-22s %14s  ± %s\n      %s\n", static_cast<long long>(f["line_number"].get<std::int64_t>()),
+                metric.c_str(), metric_text(metric, bytes ? f["bytes"] : f["value"]).c_str(), tolerance.c_str(),
+                f["line"].get<std::string>().c_str());
+  }
+  std::printf("\n%-22s %14s %14s %9s  %s\n", "metric", "measured", "estimated", "error", "in range");
+  for (const auto& r : p["rows"]) {
+    const std::string metric = r["metric"].get<std::string>();
+    const std::string error = r["error"].is_null() ? "-" : vram::format_decimal(r["error"].get<double>() * 100, 2) + " %";
+    const std::string in_range = r["in_range"].is_null() ? "no range" : (r["in_range"].get<bool>() ? "yes" : "no");
+    std::printf("%-22s %14s %14s %9s  %s\n      %s\n", metric.c_str(), metric_text(metric, r["measured"]).c_str(),
+                metric_text(metric, r["estimated"]).c_str(), error.c_str(), in_range.c_str(),
+                r["meaning"].get<std::string>().c_str());
+  }
+  for (const auto& n : p["notes"]) std::cout << "note: " << n.get<std::string>() << "\n";
+  std::cout << "\nAccuracy case (one line of a tests/data/cases/*.jsonl file):\n"
+            << p["case"].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+}
+
+int cmd_reconcile(const vram::Catalog& catalog, const std::string& log_file, const std::string& scenario_file,
+                  bool as_json) {
+  if (log_file == "-" && scenario_file == "-") {
+    std::cerr << "vram-budget: reconcile: the log and the scenario cannot both be standard input\n";
+    return 2;
+  }
+  std::string log, scenario;
+  if (!read_input(log_file, log) || !read_input(scenario_file, scenario)) return 2;
+  const nlohmann::ordered_json p = nlohmann::ordered_json::parse(vram::reconcile_json(log, scenario, catalog));
+  if (as_json) std::cout << p.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+  if (!p.value("ok", false)) {
+    std::cerr << "vram-budget: " << p["error"].value("path", "") << ": " << p["error"].value("message", "") << "\n";
+    return 2;
+  }
+  if (!as_json) print_reconcile(p);
   return 0;
 }
 
@@ -188,39 +224,112 @@ int cmd_gpus(const vram::Catalog& catalog, bool as_json) {
   return 0;
 }
 
+
+/// One subcommand: its name, the arguments after it, and what it does.
+struct Command {
+  const char* name;
+  const char* usage;
+  const char* description;
+};
+
+constexpr Command kCommands[] = {
+    {"estimate", "FILE|- [--json]", "Estimate the memory of a scenario per GPU, with the fit verdict"},
+    {"plan", "FILE|- [--json]", "Longest context, most sequences, GPU options and hints for a scenario"},
+    {"accuracy", "FILE.jsonl|- [--json] [--baselines]", "Score the estimator against measured cases (one per line)"},
+    {"inspect", "FILE... [--json]", "Read safetensors shards (+ index, config.json) or a GGUF file from their headers"},
+    {"reconcile", "LOG|- --scenario FILE [--json]",
+     "Set a vLLM, llama.cpp or PyTorch log's measured figures beside the scenario's estimate"},
+    {"models", "[--json]", "List the catalog's models"},
+    {"gpus", "[--json]", "List the catalog's GPUs and the memory each one exposes"},
+};
+
+/// "usage: vram-budget NAME ARGS" for one subcommand, or for all of them.
+std::string usage_text(const CLI::App* only) {
+  std::string out;
+  for (const Command& c : kCommands) {
+    if (only != nullptr && only->get_name() != c.name) continue;
+    out += (out.empty() ? "usage: " : "       ");
+    out += std::string("vram-budget ") + c.name + " " + c.usage + "\n";
+  }
+  if (only == nullptr) out += "'vram-budget SUBCOMMAND --help' describes each one\n";
+  return out;
+}
+
+/// What the command line asked for.
+struct Request {
+  std::string file;
+  std::vector<std::string> files;
+  std::string scenario;
+  bool as_json = false;
+  bool baselines = false;
+};
+
+/// A subcommand with its description and its `--json` flag.
+CLI::App* subcommand(CLI::App& app, const Command& c, Request& req, const char* json_help) {
+  CLI::App* sub = app.add_subcommand(c.name, c.description);
+  sub->add_flag("--json", req.as_json, json_help);
+  return sub;
+}
+
+void declare_commands(CLI::App& app, Request& req) {
+  app.require_subcommand(1);
+  app.add_flag("--json", req.as_json)->group("");  // "vram-budget --json estimate FILE", as before
+  const char* input = "scenario JSON file, or - for standard input";
+  subcommand(app, kCommands[0], req, "print the report object (CONTRACT section 2)")
+      ->add_option("FILE", req.file, input)
+      ->required();
+  subcommand(app, kCommands[1], req, "print the plan object")->add_option("FILE", req.file, input)->required();
+  CLI::App* accuracy = subcommand(app, kCommands[2], req, "print the run as JSON (baselines included)");
+  accuracy->add_option("FILE", req.file, "accuracy cases (.jsonl, CONTRACT section 4), or - for standard input")
+      ->required();
+  accuracy->add_flag("--baselines", req.baselines, "print the rules of thumb beside the estimator");
+  subcommand(app, kCommands[3], req, "print the inspection, with a model reference a scenario can use")
+      ->add_option("FILE", req.files, "model files: safetensors shards, model.safetensors.index.json, config.json, GGUF")
+      ->required();
+  CLI::App* reconcile = subcommand(app, kCommands[4], req, "print found figures, rows, notes and the case as JSON");
+  reconcile->add_option("LOG", req.file, "the pasted log (a file), or - for standard input")->required();
+  reconcile->add_option("--scenario", req.scenario, "the scenario the log was run with (JSON file, or -)")
+      ->required()
+      ->type_name("FILE");
+  reconcile->footer("Recognised: " + std::string(vram::io::recognised_lines()) + ".\n");
+  subcommand(app, kCommands[5], req, "print the list as JSON");
+  subcommand(app, kCommands[6], req, "print the list as JSON");
+}
+
+int run(const CLI::App& app, const Request& req) {
+  const vram::Catalog catalog(vram::embedded_catalog_files());
+  const std::string cmd = app.get_subcommands().front()->get_name();
+  if (cmd == "estimate") return cmd_estimate(catalog, req.file, req.as_json);
+  if (cmd == "plan") return cmd_plan(catalog, req.file, req.as_json);
+  if (cmd == "accuracy") return cmd_accuracy(catalog, req.file, req.as_json, req.baselines);
+  if (cmd == "inspect") return cmd_inspect(req.files, req.as_json);
+  if (cmd == "reconcile") return cmd_reconcile(catalog, req.file, req.scenario, req.as_json);
+  if (cmd == "models") return cmd_models(catalog, req.as_json);
+  return cmd_gpus(catalog, req.as_json);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  bool as_json = false;
-  std::vector<std::string> positional;
-  for (const auto& a : args) {
-    if (a == "--json")
-      as_json = true;
-    else if (a == "--baselines")
-      accuracy_baselines() = true;
-    else if (a == "-h" || a == "--help") {
-      std::cout << kUsage;
-      return 0;
-    } else
-      positional.push_back(a);
-  }
-  if (positional.empty()) {
-    std::cerr << kUsage;
+  CLI::App app("GPU memory budgets: estimates, plans and accuracy against measured cases", "vram-budget");
+  Request req;
+  declare_commands(app, req);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help
+    return app.exit(e, std::cout, std::cerr);
+  } catch (const CLI::ParseError& e) {
+    const auto chosen = app.get_subcommands();
+    const CLI::App* sub = chosen.empty() ? nullptr : chosen.front();
+    // CLI11 reports a misspelt subcommand as a missing one; name the word instead.
+    const bool unknown = sub == nullptr && argc > 1 && argv[1][0] != '-';
+    std::cerr << "vram-budget" << (sub ? " " + sub->get_name() : std::string()) << ": "
+              << (unknown ? "unknown subcommand \"" + std::string(argv[1]) + "\"" : std::string(e.what())) << "\n"
+              << usage_text(sub);
     return 2;
   }
   try {
-    const vram::Catalog catalog(vram::embedded_catalog_files());
-    const std::string& cmd = positional[0];
-    if (cmd == "estimate" && positional.size() == 2) return cmd_estimate(catalog, positional[1], as_json);
-    if (cmd == "plan" && positional.size() == 2) return cmd_plan(catalog, positional[1], as_json);
-    if (cmd == "accuracy" && positional.size() == 2) return cmd_accuracy(catalog, positional[1], as_json);
-    if (cmd == "inspect" && positional.size() >= 2)
-      return cmd_inspect(std::vector<std::string>(positional.begin() + 1, positional.end()), as_json);
-    if (cmd == "models" && positional.size() == 1) return cmd_models(catalog, as_json);
-    if (cmd == "gpus" && positional.size() == 1) return cmd_gpus(catalog, as_json);
-    std::cerr << kUsage;
-    return 2;
+    return run(app, req);
   } catch (const vram::InputError& e) {
     std::cerr << "vram-budget: catalog: " << e.path() << ": " << e.what() << "\n";
     return 1;

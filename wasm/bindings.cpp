@@ -12,6 +12,7 @@
 #include "vram/estimate.hpp"
 #include "vram/io/inspect.hpp"
 #include "vram/io/json_read.hpp"
+#include "vram/io/reconcile.hpp"
 #include "vram/plan.hpp"
 #include "vram/units.hpp"
 
@@ -62,21 +63,22 @@ EM_JS(int, vram_string_utf8, (emscripten::EM_VAL handle, char* buf, int capacity
   return Module.vramTextEncoder.encodeInto(Emval.toValue(handle), HEAPU8.subarray(buf, buf + capacity)).written;
 });
 
-/// The scenario argument as C++ text, checked in JavaScript before it is
-/// copied into the module: a string, and short enough that its UTF-8 form can
-/// be within the reader's limit (each UTF-16 unit is at least one byte).
-/// Anything else is an error text; nothing large enters the module's memory.
-bool scenario_arg(const emscripten::val& v, const char* fn, std::string& text, std::string& error) {
+/// A text argument as C++ text, checked in JavaScript before it is copied
+/// into the module: a string, and short enough that its UTF-8 form can be
+/// within `limit` bytes (each UTF-16 unit is at least one byte). Anything else
+/// is an error text; nothing large enters the module's memory.
+bool text_arg(const emscripten::val& v, const char* fn, const char* what, const char* form, std::size_t limit,
+              std::string& text, std::string& error) {
   const double units = vram_string_units(v.as_handle());
   if (units < 0) {
-    error = vram::error_text("", std::string(fn) + "() takes the scenario as JSON text (a string); got " +
+    error = vram::error_text("", std::string(fn) + "() takes the " + what + " as " + form + " (a string); got " +
                                      (v.isNull() ? std::string("null") : v.typeOf().as<std::string>()));
     return false;
   }
-  const std::size_t limit = vram::io::kDefaultReadLimits.max_bytes;
   if (units > static_cast<double>(limit)) {
-    error = vram::error_text("", "the scenario is " + vram::group_thousands(static_cast<std::int64_t>(units)) +
-                                     " characters; at most 4 MiB (" +
+    error = vram::error_text("", std::string("the ") + what + " is " +
+                                     vram::group_thousands(static_cast<std::int64_t>(units)) + " characters; at most " +
+                                     std::to_string(limit >> 20) + " MiB (" +
                                      vram::group_thousands(static_cast<std::int64_t>(limit)) + " bytes) is read");
     return false;
   }
@@ -84,6 +86,11 @@ bool scenario_arg(const emscripten::val& v, const char* fn, std::string& text, s
   text.resize(static_cast<std::size_t>(units) * 3);
   text.resize(static_cast<std::size_t>(vram_string_utf8(v.as_handle(), text.data(), static_cast<int>(text.size()))));
   return true;
+}
+
+/// The scenario argument: JSON text within the reader's limit.
+bool scenario_arg(const emscripten::val& v, const char* fn, std::string& text, std::string& error) {
+  return text_arg(v, fn, "scenario", "JSON text", vram::io::kDefaultReadLimits.max_bytes, text, error);
 }
 
 /// A whole-number argument in [1, max], or an error text naming it.
@@ -115,6 +122,18 @@ std::string dumped(const nlohmann::json& j) {
 
 emscripten::val estimate(emscripten::val scenario) {
   return with_scenario(scenario, "estimate", [](const std::string& t) { return vram::estimate_json(t, catalog()); });
+}
+
+emscripten::val reconcile(emscripten::val log, emscripten::val scenario) {
+  std::string log_text;
+  try {
+    std::string error;
+    if (!text_arg(log, "reconcile", "log", "text", vram::io::kMaxLogBytes, log_text, error)) return to_js(error);
+  } catch (...) {  // only memory exhaustion gets here
+    return to_js(R"({"ok":false,"error":{"path":"","message":"internal error: out of memory"}})");
+  }
+  return with_scenario(scenario, "reconcile",
+                       [&](const std::string& t) { return vram::reconcile_json(log_text, t, catalog()); });
 }
 
 emscripten::val plan(emscripten::val scenario) {
@@ -189,6 +208,7 @@ emscripten::val catalog_json() {
 // which accept any number of arguments (embind itself throws on a wrong count).
 EMSCRIPTEN_BINDINGS(vram_budget) {
   emscripten::function("vramEstimate", &estimate);
+  emscripten::function("vramReconcile", &reconcile);
   emscripten::function("vramPlan", &plan);
   emscripten::function("vramSweep", &sweep);
   emscripten::function("vramGrid", &grid);

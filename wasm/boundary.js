@@ -20,6 +20,12 @@ function vramText(fn, scenario, call) {
 Module['estimate'] = function (scenario) {
   return vramText('estimate', scenario, function () { return Module['vramEstimate'](scenario); });
 };
+// A pasted log's figures beside the scenario's estimate; both texts are checked.
+Module['reconcile'] = function (log, scenario) {
+  return vramText('reconcile', log, function () {
+    return vramText('reconcile', scenario, function () { return Module['vramReconcile'](log, scenario); });
+  });
+};
 Module['plan'] = function (scenario) {
   return vramText('plan', scenario, function () { return Module['vramPlan'](scenario); });
 };

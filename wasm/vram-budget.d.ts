@@ -4,7 +4,7 @@
 // require() it in node. Every function takes and returns JSON text and never
 // throws: bad input comes back as {"ok": false, "error": {"path", "message"}}.
 // That holds for any argument: a number, null, a missing argument, text over
-// 4 MiB (refused before it is copied into the module), text with a lone UTF-16
+// 4 MiB (16 MiB for a log; refused before it is copied into the module), text with a lone UTF-16
 // surrogate, JSON nested deeper than 64 levels, duplicate keys, or figures
 // beyond 2^53 bytes. The module answers the same after any number of such
 // calls, and its memory does not grow with them.
@@ -15,6 +15,13 @@ export type ScenarioJson = string;
 export interface VramBudgetModule {
   /** Report (CONTRACT v1 section 2): components with formulas, metrics, fit verdict. */
   estimate(scenario: ScenarioJson): string;
+  /** A pasted vLLM / llama.cpp startup log, `torch.cuda.max_memory_*` prints or a
+   *  `torch.cuda.memory_summary()` table (at most 16 MiB) beside the scenario's estimate:
+   *  {ok, v, found: [{metric, bytes | value, tolerance, line, line_number, source, device?, lines?}],
+   *  rows: [{metric, measured, estimated (null without one), error ((estimated − measured) / measured, or null),
+   *  in_range (null without a range), range?: [low, high], tolerance, within_tolerance, meaning}],
+   *  case: an accuracy case (CONTRACT section 4), notes: string[]}. Errors name "/log..." or "/scenario...". */
+  reconcile(log: string, scenario: ScenarioJson): string;
   /** Solvers: {ok, model, max_context_tokens, max_concurrency, smallest_tensor_parallel,
    *  max_gpu_layers (llama.cpp: {n_gpu_layers, n_layer, host_bytes, ...} or null),
    *  gpu_options: [{gpu, name, count, memory_bytes, total_bytes, price_usd_per_hour, patch}],
