@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "vram/accuracy.hpp"
@@ -34,6 +35,16 @@ std::string_view recognised_lines() {
 }
 
 namespace {
+
+/// `text` in double quotes, for messages (appended: GCC 12 misreads "\"" + std::string(...) under -Wrestrict).
+std::string quoted(std::string_view text) {
+  std::string q;
+  q.reserve(text.size() + 2);
+  q += '"';
+  q += text;
+  q += '"';
+  return q;
+}
 
 /// How the figure follows the phrase that names it.
 enum class Shape : std::uint8_t {
@@ -171,10 +182,13 @@ Number read_number(std::string_view s) {
     n.problem = "a number of more than 64 characters";
     return n;
   }
-  const auto r = std::from_chars(clean.data(), clean.data() + clean.size(), n.value);
-  const bool finite = r.ec == std::errc() && std::isfinite(n.value);
+  // strtod, not from_chars: this libc++ (Emscripten 3.1.6) has no floating-point from_chars.
+  // `clean` holds only digits, one '.', a sign and an exponent, so the C locale reads it whole.
+  char* end = nullptr;
+  n.value = std::strtod(clean.c_str(), &end);
+  const bool finite = end == clean.c_str() + clean.size() && std::isfinite(n.value);
   n.status = finite ? Number::ok : Number::bad;
-  if (!finite) n.problem = "\"" + std::string(s.substr(0, i)) + "\" is not a finite number";
+  if (!finite) n.problem = quoted(s.substr(0, i)) + " is not a finite number";
   return n;
 }
 
@@ -266,7 +280,7 @@ double half_digit(const Number& n) { return 0.5 * std::pow(10.0, -n.decimals); }
 std::string next_word(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size() && i < 24 && s[i] != ' ' && s[i] != ',' && s[i] != ';') ++i;
-  return "\"" + std::string(s.substr(0, i)) + "\"";
+  return quoted(s.substr(0, i));
 }
 
 std::size_t skip_separators(std::string_view s, std::size_t i) {
@@ -297,7 +311,7 @@ std::optional<std::int64_t> read_count(Scan& scan, const Pattern& p, const Line&
   if (n.status == Number::none) return refuse(scan, line, p.metric, next_word(rest) + " is not a count"), std::nullopt;
   if (n.status == Number::bad) return refuse(scan, line, p.metric, n.problem), std::nullopt;
   if (n.value < 0 || n.value != std::floor(n.value)) {
-    return refuse(scan, line, p.metric, "\"" + std::string(rest.substr(0, n.length)) + "\" is not a whole count"),
+    return refuse(scan, line, p.metric, quoted(rest.substr(0, n.length)) + " is not a whole count"),
            std::nullopt;
   }
   if (n.value > static_cast<double>(kMaxPlausibleBytes.in_bytes()))

@@ -66,11 +66,14 @@ std::string vllm_command(const Scenario& s) {
 std::string llama_command(const Scenario& s) {
   const InferenceSettings& inf = s.inference();
   const LlamaCppSettings& l = inf.llama_cpp;
-  // llama-server's -c is the whole context, shared by its -np slots.
   // A GGUF file of the model in the scenario's type, e.g. /path/to/Llama-3.1-8B-Q4_K_M.gguf.
   const std::string id = model_arg(s, "model");
   std::string file = id.substr(id.find_last_of('/') + 1);
-  if (s.weights.gguf()) file += "-" + s.weights.name.substr(s.weights.name.find(':') + 1);
+  if (s.weights.gguf()) {
+    file += '-';
+    file += std::string_view(s.weights.name).substr(s.weights.name.find(':') + 1);
+  }
+  // llama-server's -c is the whole context, shared by its -np slots.
   std::string c = "llama-server -m /path/to/" + file + ".gguf \\\n  -c " +
                   std::to_string(inf.context * l.n_seq_max) + " -np " + std::to_string(l.n_seq_max) + " -ngl " +
                   std::to_string(l.n_gpu_layers < 0 ? 999 : l.n_gpu_layers);
@@ -78,7 +81,10 @@ std::string llama_command(const Scenario& s) {
     c += std::string(" -sm ") + (l.split_mode == LlamaSplitMode::row ? "row" : "none");
   if (!l.tensor_split.empty()) {
     c += " -ts ";
-    for (std::size_t i = 0; i < l.tensor_split.size(); ++i) c += (i ? "," : "") + format_decimal(l.tensor_split[i], 3);
+    for (std::size_t i = 0; i < l.tensor_split.size(); ++i) {
+      if (i) c += ',';
+      c += format_decimal(l.tensor_split[i], 3);
+    }
   }
   if (l.main_gpu != 0) c += " -mg " + std::to_string(l.main_gpu);
   if (l.n_batch != 2048) c += " -b " + std::to_string(l.n_batch);
