@@ -44,3 +44,36 @@ test('training shows a short PyTorch script that prints the peaks', async () => 
   assert.match(text, /torch\.cuda\.max_memory_allocated\(\)/);
   await page.close();
 });
+
+test('reconcile: a pasted vLLM log beside the estimate, per category, with the case it makes', async () => {
+  const page = await openPage(context, '#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&ctx=8192&gpu=H100-SXM-80GB&n=1');
+  const log = [
+    'INFO 05-12 10:01:00 [gpu_model_runner.py:1623] Model loading took 14.99 GiB memory and 5.1 seconds',
+    'INFO 05-12 10:01:02 [gpu_worker.py:227] Available KV cache memory: 54.32 GiB',
+    'INFO 05-12 10:01:02 [kv_cache_utils.py:716] GPU KV cache size: 444,976 tokens',
+    'INFO 05-12 10:01:02 [kv_cache_utils.py:720] Maximum concurrency for 8,192 tokens per request: 54.32x',
+  ].join('\n');
+  await page.getByTestId('reconcile-log').fill(log);
+  await page.getByTestId('reconcile-run').click();
+  const table = page.getByTestId('reconcile-table');
+  await table.waitFor(WAIT);
+  const kv = await table.locator('tr[data-metric=kv_capacity_tokens]').textContent();
+  assert.match(kv, /444,976 tokens/);
+  assert.match(kv, /[+-]\d+\.\d %/);
+  assert.match(await table.locator('tr[data-metric=weights_bytes]').textContent(), /14\.99 GiB/);
+  const c = JSON.parse(await page.getByTestId('reconcile-case').textContent());
+  assert.equal(c.measured.kv_capacity_tokens, 444976);
+  assert.equal(c.scenario.model, 'meta-llama/Llama-3.1-8B');
+  // Another scenario: the comparison follows it.
+  const before = await table.locator('tr[data-metric=max_concurrency] td').nth(1).textContent();
+  await page.getByTestId('context').fill('32768');
+  await page.waitForFunction((b) => $vb('[data-testid=reconcile-table] tr[data-metric=max_concurrency] td:nth-child(3)')
+    ?.textContent !== b, before, WAIT);
+  // Text with nothing to read: a clear error, and the page goes on.
+  await page.getByTestId('reconcile-log').fill('hello world\nnothing here');
+  await page.getByTestId('reconcile-run').click();
+  await page.getByTestId('reconcile-error').waitFor(WAIT);
+  assert.match(await page.getByTestId('reconcile-error').textContent(), /\/log/);
+  assert.deepEqual(context.pageErrors, []);
+  await page.close();
+});

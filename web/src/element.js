@@ -343,6 +343,7 @@ export class VramBudgetElement extends HTMLElement {
     this._renderTable(report);
     this._renderGpus(report);
     this._renderMetrics(report);
+    this._renderReconcile();
   }
 
   _heading(key, text) {

@@ -304,6 +304,7 @@ export class FormMethods {
       table: h('section', { 'aria-labelledby': hid('table') }),
       gpus: h('section', { 'aria-labelledby': hid('gpus'), 'data-testid': 'per-gpu' }),
       metrics: h('section', { 'aria-labelledby': hid('metrics') }),
+      reconcile: this._reconcileSection(),
       chart: h('section', { 'aria-labelledby': hid('chart') }),
       grid: h('details', { class: 'vb-grid-map', 'data-testid': 'fit-map',
         ontoggle: (e) => { if (e.target.open) this._renderGrid(); } }),

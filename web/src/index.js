@@ -66,11 +66,12 @@ import { FilesMethods } from './files.js';
 import { ReportViews } from './views/report.js';
 import { ChartView } from './views/chart.js';
 import { PlanView } from './views/plan.js';
+import { ReconcileView } from './views/reconcile.js';
 import { formatBytes } from './format.js';
 import { parseQuantity } from './quantity.js';
 import { stateToHash, hashToState, buildScenario } from './state.js';
 
-for (const part of [FormMethods, FilesMethods, ReportViews, ChartView, PlanView]) {
+for (const part of [FormMethods, FilesMethods, ReportViews, ChartView, PlanView, ReconcileView]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name !== 'constructor') {
       Object.defineProperty(VramBudgetElement.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));
