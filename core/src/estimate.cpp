@@ -124,12 +124,12 @@ void check_plausible(const Scenario& s, const Report& r) {
   }
 }
 
-void run_engine(const Scenario& s, Report& r, WeightsMemo* memo) {
+void run_engine(const Scenario& s, Report& r, WeightsMemo* memo, SweepCache* sweep) {
   require_estimated(s);
   if (s.workload == Workload::training) return training::account(s, r, memo);
   if (s.workload == Workload::image || s.workload == Workload::video) return generation::account(s, r);
   switch (s.inference().engine) {
-    case Engine::vllm: vllm::account(s, r, memo); break;
+    case Engine::vllm: vllm::account(s, r, memo, r.explain ? nullptr : sweep); break;
     case Engine::llama_cpp: llamacpp::account(s, r, memo); break;
     case Engine::transformers: transformers_engine::account(s, r, memo); break;
   }
@@ -199,7 +199,7 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
     r.warnings = s.warnings;
   }
   try {
-    run_engine(s, r, options.memo);
+    run_engine(s, r, options.memo, options.sweep);
   } catch (const ArithmeticOverflow&) {
     throw absurd_figure(s, "a figure of the budget");
   }

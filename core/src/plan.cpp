@@ -230,19 +230,23 @@ std::vector<Hint> hints(const Scenario& s) {
 
 std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>& contexts,
                               const std::vector<std::int64_t>& concurrencies) {
-  std::vector<SweepPoint> out;
-  out.reserve(contexts.size() * concurrencies.size());
+  // Points in concurrency-major order; computed context by context, so the
+  // engine reuses what one context needs at every concurrency (SweepCache).
+  std::vector<SweepPoint> out(contexts.size() * concurrencies.size());
   Scenario t = s;
   WeightsMemo memo;
-  for (std::int64_t c : concurrencies) {
-    for (std::int64_t ctx : contexts) {
+  SweepCache cache;
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    for (std::size_t k = 0; k < concurrencies.size(); ++k) {
+      const std::int64_t ctx = contexts[i], c = concurrencies[k];
       apply_setting(t, Setting::context, ctx);
       apply_setting(t, Setting::concurrency, c);
+      SweepPoint& p = out[k * contexts.size() + i];
       try {
-        const Report r = estimate(t, {false, &memo});
-        out.push_back({ctx, c, r.total, r.fits});
+        const Report r = estimate(t, {false, &memo, &cache});
+        p = {ctx, c, r.total, r.fits};
       } catch (const InputError&) {
-        out.push_back({ctx, c, std::nullopt, false});  // beyond any real system
+        p = {ctx, c, std::nullopt, false};  // beyond any real system
       }
     }
   }

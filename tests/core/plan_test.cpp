@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
+#include "vram/plan/solve.hpp"
 
 using namespace vram;
 using nlohmann::json;
@@ -174,4 +175,38 @@ TEST_CASE("GPU options are estimated with each GPU's own interconnect", "[plan][
     ++checked;
   }
   CHECK(checked == 2);
+}
+
+TEST_CASE("a sweep's points are the estimates of those points, whatever it reuses between them", "[plan][sweep]") {
+  const std::vector<nlohmann::json> scenarios = {
+      {{"model", "deepseek-ai/DeepSeek-V3"}, {"hardware", {{"gpu", "H200"}, {"count", 8}}},
+       {"inference", {{"context", 32768}, {"tensor_parallel", 8}}}},
+      {{"model", "meta-llama/Llama-3.1-70B"}, {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 4}}},
+       {"inference", {{"context", 8192}, {"tensor_parallel", 2}, {"pipeline_parallel", 2}}}},
+      {{"model", "ai21labs/Jamba-v0.1"}, {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 2}}},
+       {"inference", {{"context", 8192}, {"tensor_parallel", 2}}}},
+      {{"model", "mistralai/Mixtral-8x7B-Instruct-v0.1"}, {"weights", "gguf:Q4_K_M"},
+       {"hardware", {{"gpu", "RTX-4090"}, {"count", 2}}}, {"inference", {{"engine", "llama.cpp"}, {"context", 4096}}}},
+  };
+  const std::vector<std::int64_t> contexts = {1024, 16384, 131072}, conc = {1, 7, 64};
+  for (const auto& j : scenarios) {
+    const Scenario s = test::scenario(j);
+    const auto points = sweep(s, contexts, conc);
+    REQUIRE(points.size() == 9);
+    for (std::size_t k = 0; k < conc.size(); ++k) {
+      for (std::size_t i = 0; i < contexts.size(); ++i) {
+        const SweepPoint& p = points[k * contexts.size() + i];  // concurrency-major, as grid_json reads them
+        CAPTURE(j.dump(), contexts[i], conc[k]);
+        CHECK(p.context == contexts[i]);
+        CHECK(p.concurrency == conc[k]);
+        Scenario t = s;
+        apply_setting(t, Setting::context, contexts[i]);
+        apply_setting(t, Setting::concurrency, conc[k]);
+        const Report r = estimate(t, {false, nullptr});
+        REQUIRE(p.total.has_value());
+        CHECK(*p.total == r.total);
+        CHECK(p.fits == r.fits);
+      }
+    }
+  }
 }

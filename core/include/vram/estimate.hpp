@@ -1,6 +1,7 @@
 // The estimator's entry point: scenario in, report out.
 #pragma once
 
+#include <any>
 #include <string>
 
 #include "vram/catalog.hpp"
@@ -11,10 +12,20 @@ namespace vram {
 
 class WeightsMemo;
 
+/// What an engine keeps across the points of one sweep: the terms that do not
+/// depend on concurrency (vLLM: every stage's weights, activations, runtime
+/// terms and KV pool). Valid only while the scenario changes in
+/// inference.context and inference.concurrency alone, and only for estimates
+/// that do not explain themselves; `sweep` (plan.hpp) owns one.
+struct SweepCache {
+  std::any vllm;
+};
+
 /// How much an estimate explains, and what it may reuse.
 struct EstimateOptions {
   bool explain = true;          ///< formula text, details and notes (off for sweeps and solvers)
   WeightsMemo* memo = nullptr;  ///< reuse weight sums across estimates of one model and format
+  SweepCache* sweep = nullptr;  ///< reuse within one sweep (see SweepCache); ignored when explaining
 };
 
 /// The budget of one scenario, per GPU, with the fit verdict.

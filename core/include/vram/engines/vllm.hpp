@@ -44,6 +44,10 @@
 #include "vram/scenario.hpp"
 #include "vram/units.hpp"
 
+namespace vram {
+struct SweepCache;  // estimate.hpp
+}
+
 namespace vram::vllm {
 
 /// How a version text sits on the ladder of behaviours the estimator knows (0.4 to 0.21).
@@ -314,7 +318,8 @@ Term cuda_graph_term(std::int64_t graphs, std::int64_t layers_on_gpu, bool moe, 
 Term fa3_split_buffers_term(const Architecture& arch, std::int64_t tensor_parallel, std::int64_t largest_decode,
                             std::int64_t elem_bytes, int compute_capability);
 
-/// Fills `report` for a vLLM scenario.
-void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);
+/// Fills `report` for a vLLM scenario. With `sweep` (figures only), the stages
+/// built for the scenario's context are kept and reused at every concurrency.
+void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr, vram::SweepCache* sweep = nullptr);
 
 }  // namespace vram::vllm

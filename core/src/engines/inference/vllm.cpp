@@ -4,12 +4,14 @@
 #include "vram/engines/vllm.hpp"
 
 #include <algorithm>
+#include <any>
 #include <cmath>
 #include <cstdio>
 
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/runtime.hpp"
 #include "vram/budget/weights.hpp"
+#include "vram/estimate.hpp"
 #include "vram/io/json_writer.hpp"
 #include "vram/io/render.hpp"
 
@@ -74,11 +76,14 @@ struct StageAccount {
   Term activation;
   Term non_torch;
   Term graphs;  ///< captured after the KV cache (inside the reservation from v0.21)
-  Term kv_needed;
   Bytes kv_available;
   KvLayout layout;
   KvPool pool;
-  Bytes need() const { return weights.bytes + rotary.bytes + activation.bytes + non_torch.bytes + kv_needed.bytes; }
+  /// What the stage needs with `kv_needed`, the KV cache of the scenario's sequences (its only
+  /// concurrency-dependent term, built apart so a sweep reuses the rest).
+  Bytes need(const Term& kv_needed) const {
+    return weights.bytes + rotary.bytes + activation.bytes + non_torch.bytes + kv_needed.bytes;
+  }
 };
 
 /// The weights one stage holds, the checkpoint's exact size spread over ranks
@@ -155,8 +160,6 @@ void stage_hybrid_kv(const Setting& c, StageAccount& sa) {
   const std::int64_t state_bits = 8 * c.b;  // mamba_ssm_cache_dtype "auto": the model dtype
   sa.layout = hybrid_kv_layout(c.a, inf.kv, c.tp, inf.vllm.block_size, state_bits, sa.first_layer, sa.end_layer);
   sa.pool = kv_pool(sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, c.lim.max_num_batched_tokens);
-  sa.kv_needed = hybrid_kv_needed_term(c.a, inf.kv, c.tp, inf.vllm.block_size, state_bits, inf.context,
-                                       inf.concurrency, sa.first_layer, sa.end_layer);
 }
 
 void stage_kv(const Setting& c, StageAccount& sa) {
@@ -171,8 +174,6 @@ void stage_kv(const Setting& c, StageAccount& sa) {
   // Mamba layers keep one recurrent state per sequence, in the model dtype
   // (vllm/v1/kv_cache_interface.py MambaSpec; mamba_ssm_cache_dtype "auto").
   const std::int64_t state_bits = 8 * c.b;
-  sa.kv_needed = kv_needed_term(c.a, inf.kv, c.tp, bs, inf.context, inf.concurrency, sa.first_layer, sa.end_layer,
-                                state_bits);
   // Without a state width no Mamba layer holds a state (and the sum is 0).
   if (c.a.ssm_inner == 0) return;
   const Bytes state = mamba_state_bytes_per_sequence(c.a, state_bits, c.tp, sa.first_layer, sa.end_layer);
@@ -216,12 +217,22 @@ StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t firs
   sa.kv_available = c.requested.bytes - sa.weights.bytes - sa.rotary.bytes - sa.activation.bytes - sa.non_torch.bytes;
   // From v0.21 vLLM profiles the CUDA graphs before sizing the KV cache and keeps them inside the reservation.
   if (graphs_profiled(c.ver)) sa.kv_available = sa.kv_available - sa.graphs.bytes;
-  if (c.a.family == Family::bare) {
-    sa.kv_needed = Term::given(Bytes{});
-    return sa;
-  }
+  if (c.a.family == Family::bare) return sa;
   stage_kv(c, sa);
   return sa;
+}
+
+/// The KV cache the scenario's `concurrency` sequences of `context` tokens need on one stage.
+Term stage_kv_needed(const Setting& c, const StageAccount& sa) {
+  if (c.a.family == Family::bare) return Term::given(Bytes{});
+  const InferenceSettings& inf = c.inf;
+  const std::int64_t state_bits = 8 * c.b;  // mamba_ssm_cache_dtype "auto": the model dtype
+  if (aligned_hybrid(c)) {
+    return hybrid_kv_needed_term(c.a, inf.kv, c.tp, inf.vllm.block_size, state_bits, inf.context, inf.concurrency,
+                                 sa.first_layer, sa.end_layer);
+  }
+  return kv_needed_term(c.a, inf.kv, c.tp, inf.vllm.block_size, inf.context, inf.concurrency, sa.first_layer,
+                        sa.end_layer, state_bits);
 }
 
 std::vector<StageAccount> build_stages(const Setting& c) {
@@ -247,20 +258,20 @@ std::size_t bottleneck_stage(const std::vector<StageAccount>& stages) {
 }
 
 /// The budget shows the stage needing the most memory.
-std::size_t heaviest_stage(const std::vector<StageAccount>& stages) {
+std::size_t heaviest_stage(const std::vector<StageAccount>& stages, const Terms& needed) {
   std::size_t h = 0;
   for (std::size_t i = 1; i < stages.size(); ++i) {
-    if (stages[i].need() > stages[h].need()) h = i;
+    if (stages[i].need(needed[i]) > stages[h].need(needed[h])) h = i;
   }
   return h;
 }
 
-void add_components(const Setting& c, const StageAccount& h, const Term& graphs, Report& r) {
+void add_components(const Setting& c, const StageAccount& h, const Term& kv_needed, const Term& graphs, Report& r) {
   const bool x = r.explain;
   r.add(io::component("weights", "Model weights", h.weights, x, kLoadNote));
   if (h.rotary.bytes > Bytes{}) r.add(io::component("rotary_cache", "Rotary cos/sin cache", h.rotary, x));
   if (c.a.family != Family::bare) {
-    r.add(io::component("kv_cache", "KV cache (needed)", h.kv_needed, x));
+    r.add(io::component("kv_cache", "KV cache (needed)", kv_needed, x));
     r.add(io::component("activations", "Activation peak (profiling run)", h.activation, x));
   }
   Component nt = io::component("non_torch", "Non-torch workspaces", h.non_torch, x);
@@ -398,17 +409,40 @@ std::vector<std::int64_t> pipeline_partition(std::int64_t layers, std::int64_t s
   return parts;
 }
 
-void account(const Scenario& s, Report& r, WeightsMemo* memo_in) {
+namespace {
+
+/// The stages of one context, kept for the other points of a sweep.
+struct SweptStages {
+  std::int64_t context = 0;
+  std::vector<StageAccount> stages;
+};
+
+/// The stages for `c`: built, or (in a sweep) those of the same context built before.
+const std::vector<StageAccount>& stages_for(const Setting& c, SweepCache* sweep, std::vector<StageAccount>& own) {
+  if (sweep == nullptr) return own = build_stages(c);
+  if (auto* kept = std::any_cast<SweptStages>(&sweep->vllm); kept && kept->context == c.inf.context) return kept->stages;
+  sweep->vllm = SweptStages{c.inf.context, build_stages(c)};
+  return std::any_cast<SweptStages>(&sweep->vllm)->stages;
+}
+
+}  // namespace
+
+void account(const Scenario& s, Report& r, WeightsMemo* memo_in, SweepCache* sweep) {
   WeightsMemo local;
   const Setting c = setting(s, memo_in ? memo_in : &local);
-  const std::vector<StageAccount> stages = build_stages(c);
+  std::vector<StageAccount> own;
+  // Kept terms point into the memo's weight sums: a sweep cache needs the caller's memo.
+  const std::vector<StageAccount>& stages = stages_for(c, r.explain || !memo_in ? nullptr : sweep, own);
+  Terms needed;
+  for (const StageAccount& st : stages) needed.push_back(stage_kv_needed(c, st));
   const StageAccount& bn = stages[bottleneck_stage(stages)];
-  const StageAccount& h = stages[heaviest_stage(stages)];
+  const std::size_t hi = heaviest_stage(stages, needed);
+  const StageAccount& h = stages[hi];
   const StageAccount& r0 = stages[0];
   const KvPool pool = bn.pool;
   const Term& graphs = h.graphs;
 
-  add_components(c, h, graphs, r);
+  add_components(c, h, needed[hi], graphs, r);
   // vLLM budgets weights, activations, non-torch memory and the KV cache inside
   // gpu_memory_utilization × memory; that reservation is its headroom.
   r.reservation = c.requested.bytes;
