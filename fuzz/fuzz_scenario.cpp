@@ -103,8 +103,8 @@ void check_sweep(const std::string& text) {
 void check_grid(const std::string& text) {
   constexpr const char* where = "grid_json";
   constexpr std::int64_t kContexts = 4, kConcurrency = 4;
-  const json g = vram::fuzz::no_throw(where, [&] { return vram::grid_json(text, catalog(), kContexts, kConcurrency); });
-  vram::fuzz::serialise(g, where);
+  const json g = vram::fuzz::parse_answer(
+      vram::fuzz::no_throw(where, [&] { return vram::grid_json(text, catalog(), kContexts, kConcurrency); }), where);
   if (!vram::fuzz::check_envelope(g, where)) return;
   const std::int64_t usable = nonnegative(g, "usable_bytes", where);
   const json& contexts = field(g, "contexts", where);

@@ -6,6 +6,7 @@
 #include <emscripten/val.h>
 
 #include <string>
+#include <utility>
 
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
@@ -38,15 +39,7 @@ emscripten::val to_js(const std::string& text) {
 
 template <typename F>
 std::string guarded(F&& f) {
-  try {
-    return f();
-  } catch (const vram::InputError& e) {
-    return vram::error_text(e.path(), e.what());
-  } catch (const std::exception& e) {
-    return vram::error_text("", std::string("internal error: ") + e.what());
-  } catch (...) {
-    return vram::error_text("", "internal error");
-  }
+  return vram::text_or_error(std::forward<F>(f));
 }
 
 // The length of a JavaScript string in UTF-16 units, or -1 for any other value.

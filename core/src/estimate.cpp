@@ -255,15 +255,7 @@ std::string error_text(const std::string& path, const std::string& message) {
 }
 
 std::string estimate_json(const std::string& text, const Catalog& catalog) {
-  try {
-    return to_json_text(estimate(parse_scenario_text(text, catalog)));
-  } catch (const InputError& e) {
-    return error_text(e.path(), e.what());
-  } catch (const std::exception& e) {
-    return error_text("", std::string("internal error: ") + e.what());
-  } catch (...) {
-    return error_text("", "internal error");
-  }
+  return text_or_error([&] { return to_json_text(estimate(parse_scenario_text(text, catalog))); });
 }
 
 }  // namespace vram

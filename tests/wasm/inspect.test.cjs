@@ -13,24 +13,12 @@ const { spawnSync } = require('node:child_process');
 const cli = path.join(__dirname, '..', '..', 'build', 'native', 'vram-budget');
 const run = (args, input) => spawnSync(cli, args, { input, encoding: 'utf8', timeout: 20000 });
 
-/** A safetensors shard of `tensors` ([name, dtype bytes, dtype, shape]) as a sparse file. */
+const { writeSafetensors } = require('../browser/fixtures/model-files.cjs');
+
+/** A safetensors shard of `tensors` ([name, dtype bytes, dtype, shape]) as a sparse file; header bytes without the 8-byte length. */
 function writeShard(file, tensors) {
-  const header = {};
-  let at = 0;
-  for (const [name, bytes, dtype, shape] of tensors) {
-    const n = shape.reduce((a, b) => a * b, 1) * bytes;
-    header[name] = { dtype, shape, data_offsets: [at, at + n] };
-    at += n;
-  }
-  const text = Buffer.from(JSON.stringify(header));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(text.length));
-  const fd = fs.openSync(file, 'w');
-  fs.writeSync(fd, len);
-  fs.writeSync(fd, text);
-  fs.ftruncateSync(fd, 8 + text.length + at);  // the data: a hole
-  fs.closeSync(fd);
-  return { headerBytes: text.length, dataBytes: at };
+  const r = writeSafetensors(file, tensors.map(([name, bytes, dtype, shape]) => [name, dtype, bytes, shape]));
+  return { headerBytes: r.headerBytes - 8, dataBytes: r.dataBytes };
 }
 
 test('a 140 GB checkpoint in four shards is inspected from its headers alone', () => {

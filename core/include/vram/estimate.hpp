@@ -5,6 +5,7 @@
 #include <string>
 
 #include "vram/catalog.hpp"
+#include "vram/error.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
 
@@ -52,5 +53,20 @@ nlohmann::json error_json(const std::string& path, const std::string& message);
 /// The same as JSON text, valid UTF-8 whatever the message quotes. Never throws
 /// on content (only on memory exhaustion).
 std::string error_text(const std::string& path, const std::string& message);
+
+/// `f()` (JSON text), or the error text of what it threw: an InputError with
+/// its path, any other exception as an internal error. The faces' one guard.
+template <typename F>
+std::string text_or_error(F&& f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    return error_text(e.path(), e.what());
+  } catch (const std::exception& e) {
+    return error_text("", std::string("internal error: ") + e.what());
+  } catch (...) {
+    return error_text("", "internal error");
+  }
+}
 
 }  // namespace vram

@@ -323,15 +323,7 @@ std::string reconcile_text(const std::string& log, const std::string& scenario_t
 }  // namespace
 
 std::string reconcile_json(const std::string& log, const std::string& scenario_text, const Catalog& catalog) {
-  try {
-    return reconcile_text(log, scenario_text, catalog);
-  } catch (const InputError& e) {
-    return error_text(e.path(), e.what());
-  } catch (const std::exception& e) {
-    return error_text("", std::string("internal error: ") + e.what());
-  } catch (...) {
-    return error_text("", "internal error");
-  }
+  return text_or_error([&] { return reconcile_text(log, scenario_text, catalog); });
 }
 
 }  // namespace vram
