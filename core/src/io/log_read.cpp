@@ -105,11 +105,12 @@ constexpr Pattern kPatterns[] = {
 struct UnitName {
   std::string_view name;
   Unit unit;
+  bool exact_case = false;  ///< "B" only: a lower-case "b" would be bits
 };
 constexpr Unit kByte{1, "B"};
 constexpr Unit kTB{1'000'000'000'000, "TB"};
 constexpr UnitName kUnitNames[] = {{"GiB", kGiB}, {"MiB", kMiB}, {"KiB", kKiB}, {"TiB", kTiB},   {"GB", kGB},
-                                   {"MB", kMB},   {"KB", kKB},   {"TB", kTB},   {"bytes", kByte}, {"B", kByte}};
+                                   {"MB", kMB},   {"KB", kKB},   {"TB", kTB},   {"bytes", kByte}, {"B", kByte, true}};
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -199,8 +200,8 @@ std::optional<std::pair<UnitName, std::size_t>> read_unit(std::string_view s) {
   for (const UnitName& u : kUnitNames) {
     if (s.size() - i < u.name.size()) continue;
     bool same = true;
-    for (std::size_t k = 0; k < u.name.size() && same; ++k) same = lower(s[i + k]) == lower(u.name[k]);
-    if (u.name == "B") same = same && s[i] == 'B';  // "b" would be bits
+    for (std::size_t k = 0; k < u.name.size() && same; ++k)
+      same = u.exact_case ? s[i + k] == u.name[k] : lower(s[i + k]) == lower(u.name[k]);
     const std::size_t end = i + u.name.size();
     if (same && (end == s.size() || !is_letter(s[end]))) return std::pair{u, end};
   }
