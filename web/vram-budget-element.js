@@ -559,6 +559,10 @@
       sc.model = state.model;
     } else if (state.src === "params") {
       sc.model = { params: numberOf(state.params, "params") ?? "" };
+    } else if (state.src === "files" && state.config.trim() === "" && state.fileParams) {
+      sc.model = { params: state.fileParams };
+      const wbytes = numberOf(state.wbytes, "bytes");
+      if (wbytes !== void 0) sc.model.weights_bytes = wbytes;
     } else {
       const text = state.config.trim();
       if (text === "" && state.src === "files") {
@@ -1835,7 +1839,8 @@
       const changes = {
         src: "files",
         config: model.config ? JSON.stringify(model.config, null, 2) : "",
-        wbytes: model.weights_bytes !== void 0 ? String(model.weights_bytes) : ""
+        wbytes: model.weights_bytes !== void 0 ? String(model.weights_bytes) : "",
+        fileParams: model.config ? void 0 : model.params
       };
       if (result.weights) changes.weights = result.weights;
       this._setState(changes);
@@ -1861,7 +1866,7 @@
           rows.push([c.component, `${groupDigits(c.tensors)} tensors, ${exactBytes(c.tensor_bytes)} ≈ ${formatBytes(c.tensor_bytes).text} (${Object.keys(c.by_dtype || {}).join(", ")})`]);
         }
       } else {
-        rows.push(["Model", r.model && r.model.config ? "config.json found: the estimate uses it with the exact checkpoint bytes" : "no config.json: drop it together with the files to estimate the KV cache and activations"]);
+        rows.push(["Model", r.model && r.model.config ? "config.json found: the estimate uses it with the exact checkpoint bytes" : r.model && r.model.params ? `no config.json: the weights alone are estimated (${groupDigits(r.model.params)} parameters from the shapes); drop the config.json with the files for the KV cache and activations` : "no config.json: drop it together with the files to estimate the KV cache and activations"]);
       }
       const table = h(
         "table",

@@ -167,3 +167,16 @@ test('a diffusers pipeline folder: each component is read on its own and listed'
   assert.equal(await page.getByTestId('files-error').isHidden(), true);
   await page.close();
 });
+
+test('shards without their config.json: the weights alone, from the shapes and the exact bytes', async () => {
+  const shard = files.writeSafetensors(path.join(dir, 'alone.safetensors'), files.tinySafetensorsTensors());
+  const page = await openPage(context);
+  await page.getByTestId('source-files').check();
+  await page.getByTestId('files-input').setInputFiles(path.join(dir, 'alone.safetensors'));
+  await page.getByTestId('files-summary').getByText('Read from the files').waitFor(WAIT);
+  assert.match(await page.getByTestId('files-summary').textContent(), /the weights alone are estimated/);
+  const sc = await scenarioWhen(page, (s) => s.model && s.model.params !== undefined && s.model.weights_bytes !== undefined);
+  assert.equal(sc.model.weights_bytes, shard.dataBytes);
+  assert.equal(sc.model.params, shard.dataBytes / 2);  // BF16: two bytes a parameter
+  await page.close();
+});

@@ -333,3 +333,18 @@ TEST_CASE("a diffusers folder: each component's files inspected on their own", "
   CHECK(one["model"]["config"]["model_type"] == "llama");
   CHECK(one["model"]["weights_bytes"] == 32);
 }
+
+TEST_CASE("without a config.json the reference is the shapes' parameter count, usable as is", "[headers][inspect]") {
+  const std::string h = R"({"a":{"dtype":"BF16","shape":[1000,500],"data_offsets":[0,1000000]},)"
+                        R"("b":{"dtype":"F32","shape":[500],"data_offsets":[1000000,1002000]}})";
+  const json r = io::inspect({{header("model.safetensors", safetensors(h, 1002000))}, {}, std::nullopt});
+  CHECK(r["model"]["params"] == 500'500);
+  CHECK(r["model"]["weights_bytes"] == 1'002'000);
+  const Report rep = test::run({{"model", r["model"]}});
+  CHECK(rep.find_component("weights")->bytes.in_bytes() == 1'002'000);  // the checkpoint's own bytes
+  // Packed quantized tensors hold several parameters per element: no count is made up.
+  const std::string q = R"({"l.qweight":{"dtype":"I32","shape":[64,128],"data_offsets":[0,32768]}})";
+  const json p = io::inspect({{header("q.safetensors", safetensors(q, 32768))}, {}, std::nullopt});
+  CHECK_FALSE(p["model"].contains("params"));
+  CHECK(p["notes"].dump().find("no parameter count") != std::string::npos);
+}

@@ -116,7 +116,8 @@ export class FilesMethods {
     if (result.format === 'diffusers') return; // a pipeline is estimated by its id: its components are shown
     const model = result.model || {};
     const changes = { src: 'files', config: model.config ? JSON.stringify(model.config, null, 2) : '',
-      wbytes: model.weights_bytes !== undefined ? String(model.weights_bytes) : '' };
+      wbytes: model.weights_bytes !== undefined ? String(model.weights_bytes) : '',
+      fileParams: model.config ? undefined : model.params };
     if (result.weights) changes.weights = result.weights;
     this._setState(changes);
   }
@@ -141,7 +142,8 @@ export class FilesMethods {
       }
     } else {
       rows.push(['Model', r.model && r.model.config ? 'config.json found: the estimate uses it with the exact checkpoint bytes'
-        : 'no config.json: drop it together with the files to estimate the KV cache and activations']);
+        : r.model && r.model.params ? `no config.json: the weights alone are estimated (${groupDigits(r.model.params)} parameters from the shapes); drop the config.json with the files for the KV cache and activations`
+          : 'no config.json: drop it together with the files to estimate the KV cache and activations']);
     }
     const table = h('table', { class: 'vb-files-table' },
       h('caption', {}, 'Read from the files'),

@@ -128,6 +128,11 @@ export function buildScenario(state) {
     sc.model = state.model;
   } else if (state.src === 'params') {
     sc.model = { params: numberOf(state.params, 'params') ?? '' };
+  } else if (state.src === 'files' && state.config.trim() === '' && state.fileParams) {
+    // Files without a config.json: the parameter count their shapes hold, with their exact bytes.
+    sc.model = { params: state.fileParams };
+    const wbytes = numberOf(state.wbytes, 'bytes');
+    if (wbytes !== undefined) sc.model.weights_bytes = wbytes;
   } else {
     const text = state.config.trim();
     if (text === '' && state.src === 'files') {

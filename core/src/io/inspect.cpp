@@ -10,6 +10,7 @@
 #include "vram/formats.hpp"
 #include "vram/io/json_read.hpp"
 #include "vram/io/json_fields.hpp"
+#include "vram/units.hpp"
 
 namespace vram::io {
 
@@ -148,6 +149,29 @@ void check_index(const SafetensorsIndex& idx, const std::vector<FileHeader>& fil
   }
 }
 
+/// Without an architecture the reference is the parameter count the shapes hold
+/// (weights only), when the tensors store one element per parameter.
+void add_param_count(const std::vector<const TensorHeader*>& all, const json& out, json& model, json& notes) {
+  if (all.empty()) return;
+  if (out["architecture"].contains("quantized_layout")) {
+    notes.push_back("packed quantized tensors hold several parameters per element: no parameter count is given");
+    return;
+  }
+  std::int64_t params = 0;
+  try {
+    for (const TensorHeader* t : all) {
+      std::int64_t n = 1;
+      for (const std::int64_t d : t->shape) n = checked::mul(n, d);
+      params = checked::add(params, n);
+    }
+  } catch (const ArithmeticOverflow&) {  // only shapes no real file holds
+    notes.push_back("the tensors' element counts overflow 64 bits together: no parameter count is given");
+    return;
+  }
+  model["params"] = params;
+  notes.push_back("the reference is the parameter count of the shapes: the weights alone are estimated");
+}
+
 }  // namespace
 
 std::optional<json> config_from_gguf(const FileHeader& g) {
@@ -222,6 +246,7 @@ json inspect(const InspectInput& in) {
   } else {
     notes.push_back("safetensors headers hold no architecture: give the config.json beside the shards to estimate");
   }
+  if (!model.contains("config")) add_param_count(all, out, model, notes);
   out["model"] = model;
   out["notes"] = notes;
   return out;
