@@ -3,23 +3,16 @@
 // no-url-state never touches the host's URL, and the link does not rewrite it.
 'use strict';
 
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { WAIT, WEB, launch, newContext } = require('./helpers.cjs');
+const { WAIT, WEB, useBrowser } = require('./helpers.cjs');
 
 const HOST_URL = pathToFileURL(path.join(__dirname, 'fixtures', 'embed.html')).href;
 
-let browser;
 let context;
-before(async () => {
-  browser = await launch();
-  context = await newContext(browser);
-});
-after(async () => {
-  await browser?.close();
-});
+useBrowser((c) => { context = c; });
 
 async function openHost(hash = '#host-anchor') {
   const page = await context.newPage();

@@ -6,6 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
+const { before, after } = require('node:test');
 const { chromium } = require('playwright-core');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -32,6 +33,19 @@ async function newContext(browser, options = {}) {
   context.pageErrors = [];
   context.on('request', (req) => context.requests.push(req.url()));
   return context;
+}
+
+/** One browser for a test file, launched before its tests and closed after;
+ *  `set(context)` receives the context its pages open in. */
+function useBrowser(set, options = {}) {
+  let browser;
+  before(async () => {
+    browser = await launch();
+    set(await newContext(browser, options));
+  });
+  after(async () => {
+    await browser?.close();
+  });
 }
 
 /** Opens the page (or `url`) and waits for the first estimate or notice. */
@@ -74,4 +88,4 @@ function contrast(fg, bg) {
   return (a + 0.05) / (b + 0.05);
 }
 
-module.exports = { ROOT, WEB, PAGE_URL, WAIT, launch, newContext, openPage, scenarioWhen, hashParams, contrast };
+module.exports = { ROOT, WEB, PAGE_URL, WAIT, launch, newContext, useBrowser, openPage, scenarioWhen, hashParams, contrast };

@@ -2,19 +2,12 @@
 // configured workload, and which output line is which metric.
 'use strict';
 
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { WAIT, launch, newContext, openPage } = require('./helpers.cjs');
+const { WAIT, useBrowser, openPage } = require('./helpers.cjs');
 
-let browser;
 let context;
-before(async () => {
-  browser = await launch();
-  context = await newContext(browser);
-});
-after(async () => {
-  await browser?.close();
-});
+useBrowser((c) => { context = c; });
 
 test('vLLM and llama.cpp scenarios show the exact command line to measure them', async () => {
   const page = await openPage(context, '#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&ctx=32768&conc=8&gpu=L40S&n=2&tp=2&kv=fp8');

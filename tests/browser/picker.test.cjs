@@ -2,19 +2,12 @@
 // "24 GB") and say what they read, and "Paste config.json" that waits quietly.
 'use strict';
 
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { WAIT, launch, newContext, openPage, scenarioWhen } = require('./helpers.cjs');
+const { WAIT, useBrowser, openPage, scenarioWhen } = require('./helpers.cjs');
 
-let browser;
 let context;
-before(async () => {
-  browser = await launch();
-  context = await newContext(browser);
-});
-after(async () => {
-  await browser?.close();
-});
+useBrowser((c) => { context = c; });
 
 const optionIds = (page) => page.locator('[data-testid=model-options] [role=option][data-value]')
   .evaluateAll((os) => os.map((o) => o.dataset.value));

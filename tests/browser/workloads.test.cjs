@@ -3,19 +3,12 @@
 // and a report of any workload drawn from its components and metrics.
 'use strict';
 
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { WAIT, launch, newContext, openPage, scenarioWhen, hashParams } = require('./helpers.cjs');
+const { WAIT, useBrowser, openPage, scenarioWhen, hashParams } = require('./helpers.cjs');
 
-let browser;
 let context;
-before(async () => {
-  browser = await launch();
-  context = await newContext(browser);
-});
-after(async () => {
-  await browser?.close();
-});
+useBrowser((c) => { context = c; });
 
 const catalogOf = (page) => page.evaluate(async () => JSON.parse((await window.createVramBudget()).catalog()));
 const optionValues = (page, testid) => page.getByTestId(testid).evaluate((sel) => [...sel.options].map((o) => o.value));
