@@ -951,15 +951,17 @@
      *  URL state) the standalone page, so the host's URL is never rewritten. */
     _linkTarget(hash) {
       if (this._urlState) return { href: `#${hash}`, external: false };
-      let base = this.getAttribute("page-url");
-      if (!base) {
-        try {
-          base = new URL("index.html", SCRIPT_URL || location.href).href;
-        } catch (e) {
-          base = "index.html";
-        }
-      }
+      const base = this.getAttribute("page-url") || this._besideScript("index.html");
       return { href: `${base.replace(/#.*$/, "")}#${hash}`, external: true };
+    }
+    /** A file of the standalone bundle (index.html, accuracy.html), found
+     *  beside this script or, when given, beside the page-url attribute. */
+    _besideScript(file) {
+      try {
+        return new URL(file, this.getAttribute("page-url") || SCRIPT_URL || location.href).href;
+      } catch (e) {
+        return file;
+      }
     }
     // ---- compute and render -------------------------------------------------
     /** Builds the scenario, asks the module, draws the answer. With defer (the
@@ -979,6 +981,8 @@
         this._permalink.removeAttribute("target");
         this._permalink.removeAttribute("rel");
       }
+      this._accuracyLink.href = this._besideScript("accuracy.html");
+      if (link.external) this._accuracyLink.target = "_blank";
       this._scenarioPre.textContent = built.scenario ? JSON.stringify(built.scenario, null, 2) : "";
       let report;
       if (built.pending) report = { ok: false, pending: true, error: built.pending };
@@ -1603,6 +1607,7 @@
     _shareBlock() {
       this._permalink = h("a", { class: "vb-permalink", "data-testid": "permalink" }, "Link to this estimate");
       this._scenarioPre = h("pre", { class: "vb-code", "data-testid": "scenario-json" });
+      this._accuracyLink = h("a", { "data-testid": "accuracy-link" }, "How close these estimates come to measurements");
       return [
         h(
           "p",
@@ -1611,6 +1616,12 @@
           " ",
           h("button", { type: "button", class: "vb-apply", "data-testid": "copy-link", onclick: () => this._copyLink() }, "Copy link"),
           this._copyStatus = h("span", { class: "vb-help", role: "status", "data-testid": "copy-status" })
+        ),
+        h(
+          "p",
+          { class: "vb-help" },
+          this._accuracyLink,
+          ": every measured case, the error per metric and the rules of thumb beside it (ACCURACY.md)."
         ),
         h(
           "details",

@@ -177,6 +177,22 @@ test('screenshot for the README (390 wide, dark theme, at the results)', async (
   await phone.close();
 });
 
+test('the accuracy report opens from the page, offline: the element and the footer link to web/accuracy.html', async () => {
+  const page = await openPage('#v=1&src=params&params=13000000000&w=bf16');
+  const target = pathToFileURL(path.join(ROOT, 'web', 'accuracy.html')).href;
+  assert.equal(await page.getByTestId('accuracy-link').getAttribute('href'), target);
+  assert.equal(await page.getByTestId('footer-accuracy').getAttribute('href'), 'accuracy.html');
+  await page.getByTestId('footer-accuracy').click();
+  await page.waitForURL(target);
+  assert.equal(await page.locator('h1').textContent(), 'Accuracy');
+  // The estimator's table, with the row of vLLM's KV-token figure, and the baselines beside it.
+  const row = page.locator('#the-estimator-per-workload-engine-and-metric + p + div tr', { hasText: 'kv_capacity_tokens' });
+  assert.match(await row.first().textContent(), /inference\/vllm/);
+  assert.ok(await page.locator('#baselines-side-by-side').count() === 1);
+  assert.ok(await page.locator('a[href="index.html"]').count() === 1);
+  await page.close();
+});
+
 test('no network: every request was a file:// load, and no script error', () => {
   assert.ok(requests.length > 0);
   const outside = requests.filter((u) => !u.startsWith('file://'));

@@ -22,10 +22,22 @@ test('ACCURACY.md is what scripts/accuracy-report generates now', (t) => {
   const fresh = report.render(files, acc);
   const committed = fs.readFileSync(path.join(root, 'ACCURACY.md'), 'utf8');
   assert.equal(committed, fresh, 'ACCURACY.md is stale: run scripts/accuracy-report and commit it');
+  // The page's copy (web/accuracy.html) is the same text as HTML, generated with it.
+  const html = fs.readFileSync(path.join(root, 'web', 'accuracy.html'), 'utf8');
+  assert.equal(html, report.toHtml(fresh), 'web/accuracy.html is stale: run scripts/accuracy-report and commit it');
   // Its figures are the CLI's: every summary row appears with the CLI's case count.
   for (const s of acc.summary) {
     assert.ok(committed.includes(`| ${s.group} | \`${s.metric}\` | ${s.n} |`), `${s.group} ${s.metric}`);
   }
+});
+
+test('the HTML rendition escapes text and keeps every table row', () => {
+  const html = report.toHtml('# A <b> & "c"\n\nText with `x < y` and **bold**.\n\n| a | b |\n| --- | --- |\n| 1 | `2` |\n| 3 | 4 |\n\n- one\n- two\n');
+  assert.match(html, /<h1 id="a-b-c">A &lt;b&gt; &amp; &quot;c&quot;<\/h1>/);
+  assert.match(html, /<p>Text with <code>x &lt; y<\/code> and <strong>bold<\/strong>\.<\/p>/);
+  assert.equal((html.match(/<tr>/g) || []).length, 3);
+  assert.match(html, /<td><code>2<\/code><\/td>/);
+  assert.match(html, /<ul>\n\s*<li>one<\/li>\n\s*<li>two<\/li>/);
 });
 
 test('BENCHMARKS.md lists every benchmark scenario and the machine it ran on', () => {

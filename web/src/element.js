@@ -169,11 +169,18 @@ export class VramBudgetElement extends HTMLElement {
    *  URL state) the standalone page, so the host's URL is never rewritten. */
   _linkTarget(hash) {
     if (this._urlState) return { href: `#${hash}`, external: false };
-    let base = this.getAttribute('page-url');
-    if (!base) {
-      try { base = new URL('index.html', SCRIPT_URL || location.href).href; } catch (e) { base = 'index.html'; }
-    }
+    const base = this.getAttribute('page-url') || this._besideScript('index.html');
     return { href: `${base.replace(/#.*$/, '')}#${hash}`, external: true };
+  }
+
+  /** A file of the standalone bundle (index.html, accuracy.html), found
+   *  beside this script or, when given, beside the page-url attribute. */
+  _besideScript(file) {
+    try {
+      return new URL(file, this.getAttribute('page-url') || SCRIPT_URL || location.href).href;
+    } catch (e) {
+      return file;
+    }
   }
 
   // ---- compute and render -------------------------------------------------
@@ -195,6 +202,8 @@ export class VramBudgetElement extends HTMLElement {
       this._permalink.removeAttribute('target');
       this._permalink.removeAttribute('rel');
     }
+    this._accuracyLink.href = this._besideScript('accuracy.html');
+    if (link.external) this._accuracyLink.target = '_blank';
     this._scenarioPre.textContent = built.scenario ? JSON.stringify(built.scenario, null, 2) : '';
 
     let report;

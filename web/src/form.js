@@ -282,10 +282,13 @@ export class FormMethods {
   _shareBlock() {
     this._permalink = h('a', { class: 'vb-permalink', 'data-testid': 'permalink' }, 'Link to this estimate');
     this._scenarioPre = h('pre', { class: 'vb-code', 'data-testid': 'scenario-json' });
+    this._accuracyLink = h('a', { 'data-testid': 'accuracy-link' }, 'How close these estimates come to measurements');
     return [
       h('p', { class: 'vb-share' }, this._permalink, ' ',
         h('button', { type: 'button', class: 'vb-apply', 'data-testid': 'copy-link', onclick: () => this._copyLink() }, 'Copy link'),
         this._copyStatus = h('span', { class: 'vb-help', role: 'status', 'data-testid': 'copy-status' })),
+      h('p', { class: 'vb-help' }, this._accuracyLink,
+        ': every measured case, the error per metric and the rules of thumb beside it (ACCURACY.md).'),
       h('details', { 'data-testid': 'scenario-details' }, h('summary', {}, 'Scenario JSON (export, import, command-line tool)'), this._scenarioPre,
         this._field('import', 'Load a scenario', h('textarea', { rows: 4, spellcheck: 'false', 'data-testid': 'import',
           placeholder: '{"v": 1, "workload": "training", "model": "Qwen/Qwen3-8B", ...}' }),
