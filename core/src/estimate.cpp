@@ -70,12 +70,11 @@ std::string model_summary_json(const Scenario& s) {
       it->second += t.elements();
   }
   std::stable_sort(roles.begin(), roles.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
-  std::string by_role;  // an array keeps the order in every JSON reader
-  io::JsonWriter w(by_role);
+  io::JsonWriter w;  // an array keeps the order in every JSON reader
   w.begin_array();
   for (const auto& [name, n] : roles) w.begin_object().key("role").value(name).key("params").value(n).end_object();
   w.end_array();
-  j.set_raw("params_by_role", by_role);
+  j.set_raw("params_by_role", w.view());
   return j.str();
 }
 
@@ -157,8 +156,7 @@ void add_training_capacity(const Scenario& s, Report& r, WeightsMemo* memo) {
       .set("max_micro_batch_with_headroom", batch)
       .set("headroom", s.headroom);
   r.detail("training_capacity", j.str());
-  std::string switches;  // what each switch would need, as an array (presentation data)
-  io::JsonWriter w(switches);
+  io::JsonWriter w;  // what each switch would need, as an array (presentation data)
   w.begin_array();
   for (const TrainingSwitch& sw : training_switches(s, memo)) {
     w.begin_object().key("path").value(sw.path).key("value").value(sw.value);
@@ -166,7 +164,7 @@ void add_training_capacity(const Scenario& s, Report& r, WeightsMemo* memo) {
     w.key("fits").value(sw.fits).end_object();
   }
   w.end_array();
-  r.detail("training_switches", switches);
+  r.detail("training_switches", w.take());
 }
 
 }  // namespace

@@ -369,9 +369,7 @@ std::string grid_text(const Scenario& s, const std::vector<std::int64_t>& contex
                       const std::vector<std::int64_t>& conc) {
   const auto points = sweep(s, contexts, conc);
   std::vector<std::int64_t> best(contexts.size(), 0);
-  std::string out;
-  out.reserve(64 + points.size() * 13 + (contexts.size() + conc.size()) * 8);
-  io::JsonWriter w(out);
+  io::JsonWriter w(64 + points.size() * 13 + (contexts.size() + conc.size()) * 8);
   w.begin_object().key("ok").value(true).key("points").value(static_cast<std::int64_t>(points.size()));
   w.key("contexts").begin_array();
   for (std::int64_t c : contexts) w.value(c);
@@ -390,7 +388,7 @@ std::string grid_text(const Scenario& s, const std::vector<std::int64_t>& contex
   for (std::int64_t b : best) w.value(b);
   const Report r = estimate(s, {false, nullptr});
   w.end_array().key("usable_bytes").value(r.usable.in_bytes()).end_object();
-  return out;
+  return w.take();
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ostream>
 
+#include "vram/text_buffer.hpp"
+
 namespace vram {
 
 namespace checked {
@@ -29,7 +31,8 @@ Bytes scale_floor(Bytes b, double factor) {
   return Bytes::of(to_int64_checked(std::floor(static_cast<double>(b.in_bytes()) * factor)));
 }
 
-void append_format(std::string& out, Bytes b, Unit unit, int decimals) {
+template <class Out>
+void append_format(Out& out, Bytes b, Unit unit, int decimals) {
   // Fixed-point text of b / divisor, rounded half away from zero at `decimals` places.
   static constexpr std::int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
   decimals = decimals < 0 ? 0 : (decimals > 6 ? 6 : decimals);
@@ -53,8 +56,10 @@ void append_format(std::string& out, Bytes b, Unit unit, int decimals) {
   }
   *p++ = ' ';
   for (char c : unit.label) *p++ = c;
-  out.append(buf, p);
+  put_text(out, std::string_view(buf, static_cast<std::size_t>(p - buf)));
 }
+template void append_format(std::string&, Bytes, Unit, int);
+template void append_format(TextBuffer&, Bytes, Unit, int);
 
 std::string format(Bytes b, Unit unit, int decimals) {
   std::string out;
@@ -110,7 +115,8 @@ char* put_digits(char* p, std::uint32_t v, int& k, bool pad) {
 }
 }  // namespace
 
-void append_grouped(std::string& out, std::int64_t n) {
+template <class Out>
+void append_grouped(Out& out, std::int64_t n) {
   // The magnitude as unsigned: −INT64_MIN does not exist in int64.
   std::uint64_t mag = n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
   char buf[32];
@@ -123,8 +129,10 @@ void append_grouped(std::string& out, std::int64_t n) {
   }
   p = put_digits(p, static_cast<std::uint32_t>(mag), k, false);
   if (n < 0) *--p = '-';
-  out.append(p, end);
+  put_text(out, std::string_view(p, static_cast<std::size_t>(end - p)));
 }
+template void append_grouped(std::string&, std::int64_t);
+template void append_grouped(TextBuffer&, std::int64_t);
 
 std::string group_thousands(std::int64_t n) {
   std::string out;
@@ -132,10 +140,13 @@ std::string group_thousands(std::int64_t n) {
   return out;
 }
 
-void append_exact(std::string& out, Bytes b) {
+template <class Out>
+void append_exact(Out& out, Bytes b) {
   append_grouped(out, b.in_bytes());
-  out += " B";
+  put_text(out, " B");
 }
+template void append_exact(std::string&, Bytes);
+template void append_exact(TextBuffer&, Bytes);
 
 std::string format_exact(Bytes b) {
   std::string out;

@@ -13,16 +13,16 @@ TEST_CASE("strings are escaped so any text round-trips", "[json]") {
 }
 
 TEST_CASE("the writer places commas and keys", "[json]") {
-  std::string out;
-  JsonWriter w(out);
+  JsonWriter w;
   w.begin_object().key("a").value(std::int64_t{1}).key("b").begin_array().value(true).value(0.5).null().end_array();
   w.key("c").value("x").key("d").raw("{\"e\":2}").end_object();
+  const std::string out = w.take();
+  CHECK(w.view().empty());
   CHECK(out == R"({"a":1,"b":[true,0.5,null],"c":"x","d":{"e":2}})");
 }
 
 TEST_CASE("doubles print in a form that reads back exactly, short where the value is short", "[json]") {
-  std::string out;
-  JsonWriter w(out);
+  JsonWriter w;
   w.begin_array()
       .value(0.1)
       .value(58.11)
@@ -32,6 +32,7 @@ TEST_CASE("doubles print in a form that reads back exactly, short where the valu
       .value(1e-7)
       .value(3.0)
       .end_array();
+  const std::string out = w.take();
   const auto j = nlohmann::json::parse(out);
   CHECK(j[0].get<double>() == 0.1);
   CHECK(j[1].get<double>() == 58.11);
@@ -42,6 +43,33 @@ TEST_CASE("doubles print in a form that reads back exactly, short where the valu
   CHECK(out.substr(0, 10) == "[0.1,58.11");
   CHECK(out.find(",-2.5,") != std::string::npos);
   CHECK(out.substr(out.size() - 3) == ",3]");
+}
+
+TEST_CASE("the text buffer grows past its capacity and keeps its text across a move", "[json]") {
+  TextBuffer b(8);
+  std::string expected;
+  for (int i = 0; i < 500; ++i) {
+    const std::string piece = std::to_string(i) + (i % 7 == 0 ? std::string(150, 'x') : ",");
+    if (i % 3 == 0) {
+      for (char c : piece) b.put(c);
+    } else {
+      b.put(piece);
+    }
+    expected += piece;
+  }
+  CHECK(b.size() == expected.size());
+  TextBuffer moved(std::move(b));
+  CHECK(b.size() == 0);  // NOLINT(bugprone-use-after-move): the source is left empty
+  CHECK(moved.view() == expected);
+  char* p = moved.room(3);
+  p[0] = 'e';
+  p[1] = 'n';
+  p[2] = 'd';
+  moved.commit(p + 3);
+  CHECK(moved.take() == expected + "end");
+  CHECK(moved.size() == 0);
+  moved.put("again");
+  CHECK(moved.take() == "again");
 }
 
 TEST_CASE("ObjectText builds one object", "[json]") {

@@ -175,18 +175,22 @@ inline constexpr Bytes kMaxPlausibleBytes = Bytes::of(std::int64_t{1} << 53);
 
 /// "24.21 GiB": value in `unit` with `decimals` places and the unit's own label.
 std::string format(Bytes b, Unit unit, int decimals = 2);
-/// `format` appended to `out` (the renderers build one string without temporaries).
-void append_format(std::string& out, Bytes b, Unit unit, int decimals = 2);
+/// `format` appended to `out`, a std::string or a TextBuffer (the renderers
+/// build one text without temporaries).
+template <class Out>
+void append_format(Out& out, Bytes b, Unit unit, int decimals = 2);
 /// Binary form, "24.21 GiB".
 std::string format_iec(Bytes b);
 /// Decimal form, "26.00 GB".
 std::string format_si(Bytes b);
 /// Exact form with thousands separators, "26,000,000,000 B".
 std::string format_exact(Bytes b);
-void append_exact(std::string& out, Bytes b);
+template <class Out>
+void append_exact(Out& out, Bytes b);
 /// An integer with thousands separators, "13,000,000,000".
 std::string group_thousands(std::int64_t n);
-void append_grouped(std::string& out, std::int64_t n);
+template <class Out>
+void append_grouped(Out& out, std::int64_t n);
 
 /// A plain number with at most `max_decimals` decimals, trailing zeros dropped
 /// ("1.0005", "2", "0.95"), rounded half away from zero.

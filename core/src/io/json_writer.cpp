@@ -14,9 +14,15 @@ namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
 
-void append_u_escape(std::string& out, std::uint32_t unit) {
-  const char e[6] = {'\\', 'u', kHex[(unit >> 12) & 15], kHex[(unit >> 8) & 15], kHex[(unit >> 4) & 15], kHex[unit & 15]};
-  out.append(e, 6);
+void append_u_escape(TextBuffer& out, std::uint32_t unit) {
+  char* e = out.room(6);
+  e[0] = '\\';
+  e[1] = 'u';
+  e[2] = kHex[(unit >> 12) & 15];
+  e[3] = kHex[(unit >> 8) & 15];
+  e[4] = kHex[(unit >> 4) & 15];
+  e[5] = kHex[unit & 15];
+  out.commit(e + 6);
 }
 
 /// The UTF-8 sequence at s[i] as one code point, advancing i past it; a
@@ -49,7 +55,13 @@ std::uint32_t next_code_point(std::string_view s, std::size_t& i) {
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
+  TextBuffer b(s.size() + 2);
+  append_json_string(b, s);
+  out += b.view();
+}
+
+void append_json_string(TextBuffer& out, std::string_view s) {
+  out.put('"');
   std::size_t run = 0;  // start of the pending run of characters that need no escape
   std::size_t i = 0;
   while (i < s.size()) {
@@ -71,7 +83,7 @@ void append_json_string(std::string& out, std::string_view s) {
       ++i;
       continue;
     }
-    out.append(s.data() + run, i - run);
+    out.put(s.substr(run, i - run));
     if (c >= 0x80) {
       // Non-ASCII as \u escapes: the text stays ASCII, which JavaScript's
       // TextDecoder turns into a string several times faster than UTF-8.
@@ -88,57 +100,45 @@ void append_json_string(std::string& out, std::string_view s) {
     ++i;
     run = i;
     switch (c) {
-      case '"': out += "\\\""sv; break;
-      case '\\': out += "\\\\"sv; break;
-      case '\n': out += "\\n"sv; break;
-      case '\r': out += "\\r"sv; break;
-      case '\t': out += "\\t"sv; break;
-      case '\b': out += "\\b"sv; break;
-      case '\f': out += "\\f"sv; break;
+      case '"': out.put("\\\""sv); break;
+      case '\\': out.put("\\\\"sv); break;
+      case '\n': out.put("\\n"sv); break;
+      case '\r': out.put("\\r"sv); break;
+      case '\t': out.put("\\t"sv); break;
+      case '\b': out.put("\\b"sv); break;
+      case '\f': out.put("\\f"sv); break;
       default: append_u_escape(out, c);
     }
   }
-  out.append(s.data() + run, s.size() - run);
-  out += '"';
-}
-
-void JsonWriter::separate() {
-  if (!first_) out_ += ',';
-  first_ = false;
-}
-
-JsonWriter& JsonWriter::begin_object() {
-  separate();
-  out_ += '{';
-  first_ = true;
-  return *this;
-}
-
-JsonWriter& JsonWriter::end_object() {
-  out_ += '}';
-  first_ = false;
-  return *this;
-}
-
-JsonWriter& JsonWriter::begin_array() {
-  separate();
-  out_ += '[';
-  first_ = true;
-  return *this;
-}
-
-JsonWriter& JsonWriter::end_array() {
-  out_ += ']';
-  first_ = false;
-  return *this;
+  out.put(s.substr(run));
+  out.put('"');
 }
 
 JsonWriter& JsonWriter::key(std::string_view k) {
-  separate();
-  out_ += '"';
-  out_ += k;  // keys are identifiers from the code, never user text
-  out_ += "\":"sv;
+  char* p = out_.room(k.size() + 4);
+  if (!first_) *p++ = ',';
+  *p++ = '"';
+  std::memcpy(p, k.data(), k.size());
+  p += k.size();
+  *p++ = '"';
+  *p++ = ':';
+  out_.commit(p);
   first_ = true;  // the value follows without a comma
+  return *this;
+}
+
+JsonWriter& JsonWriter::open(char c) {
+  char* p = out_.room(2);
+  if (!first_) *p++ = ',';
+  *p++ = c;
+  out_.commit(p);
+  first_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::close(char c) {
+  out_.put(c);
+  first_ = false;
   return *this;
 }
 
@@ -152,20 +152,21 @@ JsonWriter& JsonWriter::value(std::int64_t n) {
   separate();
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, n);
-  out_.append(buf, r.ptr);
+  out_.put(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
   return *this;
 }
 
 JsonWriter& JsonWriter::value(double d) {
   separate();
   if (!std::isfinite(d)) {
-    out_ += "null"sv;
+    out_.put("null"sv);
     return *this;
   }
   // A whole number below 2^53 (byte counts, tokens) prints as an integer.
   if (std::fabs(d) < 9007199254740992.0 && d == std::trunc(d)) {
     char buf[24];
-    out_.append(buf, std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(d)).ptr);
+    const char* end = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(d)).ptr;
+    out_.put(std::string_view(buf, static_cast<std::size_t>(end - buf)));
     return *this;
   }
   // Fast path: a value with at most six decimals that reads back exactly
@@ -186,7 +187,7 @@ JsonWriter& JsonWriter::value(double d) {
           frac %= unit;
         }
       }
-      out_.append(buf, p);
+      out_.put(std::string_view(buf, static_cast<std::size_t>(p - buf)));
       return *this;
     }
   }
@@ -195,25 +196,25 @@ JsonWriter& JsonWriter::value(double d) {
   // back, and this libc++ has no floating-point std::to_chars.
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", d);
-  out_ += buf;
+  out_.put(std::string_view(buf));
   return *this;
 }
 
 JsonWriter& JsonWriter::value(bool b) {
   separate();
-  out_ += b ? "true" : "false";
+  out_.put(b ? "true"sv : "false"sv);
   return *this;
 }
 
 JsonWriter& JsonWriter::null() {
   separate();
-  out_ += "null"sv;
+  out_.put("null"sv);
   return *this;
 }
 
 JsonWriter& JsonWriter::raw(std::string_view json) {
   separate();
-  out_ += json;
+  out_.put(json);
   return *this;
 }
 

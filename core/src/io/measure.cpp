@@ -163,8 +163,7 @@ void write_readings(JsonWriter& w, const Reading (&rs)[N]) {
 }  // namespace
 
 std::string measure_json(const Scenario& s) {
-  std::string out;
-  JsonWriter w(out);
+  JsonWriter w(1024);
   w.begin_object();
   if (s.workload == Workload::inference && s.inference().engine == Engine::vllm) {
     w.key("kind").value("command").key("text").value(vllm_command(s));
@@ -186,7 +185,7 @@ std::string measure_json(const Scenario& s) {
   }
   w.key("note").value(note);
   w.end_object();
-  return out;
+  return w.take();
 }
 
 }  // namespace vram::io

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "vram/text_buffer.hpp"
+
 namespace vram::io {
 
 using namespace std::string_view_literals;
@@ -11,50 +13,50 @@ namespace {
 using Op = Term::Op;
 
 /// `text` with each "{}" replaced by the next argument, thousands grouped.
-void append_template(std::string& out, std::string_view text, const std::int64_t* args, std::size_t n) {
+void append_template(TextBuffer& out, std::string_view text, const std::int64_t* args, std::size_t n) {
   std::size_t next = 0;
   for (;;) {
     const std::size_t hole = text.find("{}");
     if (hole == std::string_view::npos) break;
-    out += text.substr(0, hole);
+    out.put(text.substr(0, hole));
     append_grouped(out, next < n ? args[next] : 0);
     ++next;
     text.remove_prefix(hole + 2);
   }
-  out += text;
+  out.put(text);
 }
 
 /// "8,192 tokens", "2 B (bf16)", "0.9 gpu_memory_utilization".
-void append_factor(std::string& out, const Factor& f) {
+void append_factor(TextBuffer& out, const Factor& f) {
   if (f.integer)
     append_grouped(out, f.count);
   else
-    out += format_decimal(f.value, 4);
+    out.put(format_decimal(f.value, 4));
   if (!f.unit.empty()) {
-    out += ' ';
+    out.put(' ');
     append_template(out, f.unit, f.args.data(), f.args.size());
   }
   if (!f.tag.empty()) {
-    out += " ("sv;
-    out += f.tag;
-    out += ')';
+    out.put(" ("sv);
+    out.put(f.tag);
+    out.put(')');
   }
 }
 
 /// "16,060,522,496 B" or "131,072 B/token".
-void append_figure(std::string& out, const Term& t) {
+void append_figure(TextBuffer& out, const Term& t) {
   append_exact(out, t.bytes);
   if (!t.per.empty()) {
-    out += '/';
-    out += t.per;
+    out.put('/');
+    out.put(t.per);
   }
 }
 
 /// "weights 16,094,076,928 B": a part shown by its figure only.
-void append_named_figure(std::string& out, const Term& t) {
+void append_named_figure(TextBuffer& out, const Term& t) {
   if (!t.what.empty()) {
-    out += t.what;
-    out += ' ';
+    out.put(t.what);
+    out.put(' ');
   }
   append_figure(out, t);
 }
@@ -65,63 +67,63 @@ bool inline_part(const Term& t) {
 }
 
 /// "what: " before an expression; a max adds the name of the part it takes.
-void append_prefix(std::string& out, const Term& t) {
+void append_prefix(TextBuffer& out, const Term& t) {
   const Term* c = t.chosen();
   const std::string_view inner = c ? c->what : std::string_view{};
   if (t.what.empty() && inner.empty()) return;
   if (!t.what.empty() && !inner.empty()) {
-    out += t.what;
-    out += " ("sv;
-    out += inner;
-    out += ')';
+    out.put(t.what);
+    out.put(" ("sv);
+    out.put(inner);
+    out.put(')');
   } else {
-    out += t.what.empty() ? inner : t.what;
+    out.put(t.what.empty() ? inner : t.what);
   }
-  out += ": "sv;
+  out.put(": "sv);
 }
 
 /// "profiling forward pass 0.94 GiB is lower": the parts a max does not take.
-void append_lower(std::string& out, const Term& t) {
+void append_lower(TextBuffer& out, const Term& t) {
   const Term* c = t.chosen();
   int n = 0;
   for (const auto& p : t.parts) {
     if (&p == c) continue;
-    if (n++ > 0) out += " and "sv;
-    out += p.what.empty() ? std::string_view("the other part") : p.what;
-    out += ' ';
+    if (n++ > 0) out.put(" and "sv);
+    out.put(p.what.empty() ? std::string_view("the other part") : p.what);
+    out.put(' ');
     append_format(out, p.bytes, t.shown);
   }
-  out += n > 1 ? " are lower" : " is lower";
+  out.put(n > 1 ? " are lower" : " is lower");
 }
 
-void append_group(std::string& out, const Term& t);
+void append_group(TextBuffer& out, const Term& t);
 
-void append_expr(std::string& out, const Term& t) {
+void append_expr(TextBuffer& out, const Term& t) {
   switch (t.op) {
     case Op::product: {
       bool first = true;
       for (const auto& p : t.parts) {
-        if (!first) out += " × "sv;
+        if (!first) out.put(" × "sv);
         first = false;
         append_group(out, p);
       }
       for (const auto& f : t.factors) {
-        if (!first) out += " × "sv;
+        if (!first) out.put(" × "sv);
         first = false;
         append_factor(out, f);
       }
-      if (first) out += '1';
+      if (first) out.put('1');
       return;
     }
     case Op::sum:
       for (std::size_t i = 0; i < t.parts.size(); ++i) {
-        if (i > 0) out += " + "sv;
+        if (i > 0) out.put(" + "sv);
         inline_part(t.parts[i]) ? append_expr(out, t.parts[i]) : append_group(out, t.parts[i]);
       }
       return;
     case Op::difference:
       for (std::size_t i = 0; i < t.parts.size(); ++i) {
-        if (i > 0) out += " − "sv;
+        if (i > 0) out.put(" − "sv);
         append_named_figure(out, t.parts[i]);
       }
       return;
@@ -133,51 +135,50 @@ void append_expr(std::string& out, const Term& t) {
 }
 
 /// "(what: expr = N B)", with the lower parts of a max after a semicolon.
-void append_group(std::string& out, const Term& t) {
-  out += '(';
+void append_group(TextBuffer& out, const Term& t) {
+  out.put('(');
   if (t.op == Op::given) {
     append_named_figure(out, t);
-    out += ')';
+    out.put(')');
     return;
   }
   append_prefix(out, t);
   append_expr(out, t);
-  out += " = "sv;
+  out.put(" = "sv);
   append_figure(out, t);
   if (t.op == Op::max && t.parts.size() > 1) {
-    out += "; "sv;
+    out.put("; "sv);
     append_lower(out, t);
   }
-  out += ')';
+  out.put(')');
 }
 
 }  // namespace
 
 std::string render(const Term& t) {
-  std::string out;
-  out.reserve(384);  // most formulas fit; the longest (a sampler step) takes one more growth
+  TextBuffer out(384);  // most formulas fit; the longest (a sampler step) takes one more growth
   if (t.op == Op::given) {
     append_named_figure(out, t);
   } else {
     append_prefix(out, t);
     append_expr(out, t);
-    out += " = "sv;
+    out.put(" = "sv);
     append_figure(out, t);
   }
   if (t.per.empty()) {
-    out += " ≈ "sv;
+    out.put(" ≈ "sv);
     append_format(out, t.bytes, t.shown);
   }
   if (t.op == Op::max && t.parts.size() > 1) {
-    out += " ("sv;
+    out.put(" ("sv);
     append_lower(out, t);
-    out += ')';
+    out.put(')');
   }
   if (!t.note.empty()) {
-    out += "; "sv;
+    out.put("; "sv);
     append_template(out, t.note, t.note_args.data(), t.note_args.size());
   }
-  return out;
+  return out.take();
 }
 
 Component component(std::string_view id, std::string_view label, const Term& t, bool explain,
@@ -196,25 +197,24 @@ Component component(std::string_view id, std::string_view label, const Term& t, 
 
 std::string render_kv_pool(Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
                            std::int64_t groups, std::int64_t block_size, std::int64_t tokens) {
-  std::string out;
-  out.reserve(160);
+  TextBuffer out(160);
   append_format(out, available, kGiB);
-  out += " / ("sv;
+  out.put(" / ("sv);
   append_exact(out, page);
-  out += " per layer-block × "sv;
+  out.put(" per layer-block × "sv);
   append_grouped(out, group_size);
-  out += " layers) = "sv;
+  out.put(" layers) = "sv);
   append_grouped(out, blocks);
-  out += " blocks; "sv;
+  out.put(" blocks; "sv);
   append_grouped(out, blocks);
-  out += " / "sv;
+  out.put(" / "sv);
   append_grouped(out, std::max<std::int64_t>(1, groups));
-  out += " groups × "sv;
+  out.put(" groups × "sv);
   append_grouped(out, block_size);
-  out += " tokens = "sv;
+  out.put(" tokens = "sv);
   append_grouped(out, tokens);
-  out += " tokens"sv;
-  return out;
+  out.put(" tokens"sv);
+  return out.take();
 }
 
 }  // namespace vram::io

@@ -24,9 +24,7 @@ void write_ranges(io::JsonWriter& w, const Report& r) {
 }  // namespace
 
 std::string to_json_text(const Report& r) {
-  std::string out;
-  out.reserve(8192);
-  io::JsonWriter w(out);
+  io::JsonWriter w(12288);
   w.begin_object().key("ok").value(true).key("v").value(1);
   w.key("components").begin_array();
   for (const auto& c : r.components) {
@@ -62,7 +60,7 @@ std::string to_json_text(const Report& r) {
   for (const auto& [k, text] : r.details) w.key(k).raw(text);
   w.end_object();
   w.end_object();
-  return out;
+  return w.take();
 }
 
 std::string to_text(const Report& r) {

@@ -2,22 +2,29 @@
 // slider move, and building a DOM to print it would cost more than the estimate.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
+#include "vram/text_buffer.hpp"
+
 namespace vram::io {
 
-/// Appends JSON text to a string. The caller pairs begin/end calls; commas are
-/// inserted automatically.
+using vram::TextBuffer;
+
+/// Writes JSON text. The caller pairs begin/end calls; commas are inserted
+/// automatically; take() hands over the text.
 class JsonWriter {
  public:
-  explicit JsonWriter(std::string& out) : out_(out) {}
+  JsonWriter() = default;
+  explicit JsonWriter(std::size_t capacity) : out_(capacity) {}
 
-  JsonWriter& begin_object();
-  JsonWriter& end_object();
-  JsonWriter& begin_array();
-  JsonWriter& end_array();
+  JsonWriter& begin_object() { return open('{'); }
+  JsonWriter& end_object() { return close('}'); }
+  JsonWriter& begin_array() { return open('['); }
+  JsonWriter& end_array() { return close(']'); }
   /// An object key: an identifier from the code (written as is, not escaped).
   JsonWriter& key(std::string_view k);
   JsonWriter& value(std::string_view s);
@@ -30,19 +37,27 @@ class JsonWriter {
   /// Inserts already-serialised JSON as one value.
   JsonWriter& raw(std::string_view json);
 
+  std::string_view view() const { return out_.view(); }
+  /// The text written; the writer is empty afterwards.
+  std::string take() {
+    first_ = true;
+    return out_.take();
+  }
+
  private:
-  void separate();
-  std::string& out_;
+  void separate() {
+    if (!first_) out_.put(',');
+    first_ = false;
+  }
+  JsonWriter& open(char c);
+  JsonWriter& close(char c);
+  TextBuffer out_;
   bool first_ = true;
 };
 
-/// Builds one JSON object as text, key by key.
 class ObjectText {
  public:
-  ObjectText() {
-    out_.reserve(256);  // most detail objects fit without growing
-    w_.begin_object();
-  }
+  ObjectText() { w_.begin_object(); }
   ObjectText(const ObjectText&) = delete;
   ObjectText& operator=(const ObjectText&) = delete;
   ObjectText& set(std::string_view k, std::string_view v) {
@@ -80,17 +95,17 @@ class ObjectText {
   /// Closes the object and hands over its text.
   std::string str() {
     w_.end_object();
-    return std::move(out_);
+    return w_.take();
   }
 
  private:
-  std::string out_;
-  JsonWriter w_{out_};
+  JsonWriter w_{256};  // most detail objects fit without growing
 };
 
 /// `s` as a JSON string literal, quotes included, in ASCII: every non-ASCII
 /// character as a \u escape (a surrogate pair beyond U+FFFF), a malformed
 /// UTF-8 byte as \ufffd.
+void append_json_string(TextBuffer& out, std::string_view s);
 void append_json_string(std::string& out, std::string_view s);
 
 }  // namespace vram::io

@@ -271,8 +271,7 @@ void write_metrics(const PhaseBudget& b, bool multi_gpu, Report& r) {
 }
 
 void write_details(const Setup& u, const std::vector<PhaseBudget>& all, const PhaseBudget& peak, Report& r) {
-  std::string list;
-  io::JsonWriter w(list);
+  io::JsonWriter w;
   w.begin_array();
   for (const auto& b : all) {
     w.begin_object().key("phase").value(name_of(kPhases, b.phase)).key("component").value(std::string_view(b.running->c->name));
@@ -280,7 +279,7 @@ void write_details(const Setup& u, const std::vector<PhaseBudget>& all, const Ph
     w.key("reserved_bytes").value(b.reserved().in_bytes()).end_object();
   }
   w.end_array();
-  r.detail("phases", list);
+  r.detail("phases", w.take());
   io::ObjectText e;
   e.set("engine", name_of(kRuntimes, u.p->runtime)).set("pipeline", u.p->id).set("peak_phase", name_of(kPhases, peak.phase));
   e.set("width", u.g.width).set("height", u.g.height).set("frames", u.g.frames).set("tokens", u.geo.tokens);

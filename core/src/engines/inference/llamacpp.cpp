@@ -370,21 +370,19 @@ std::string split_formula(const Placement& p) {
 }
 
 void add_split_detail(const Scenario& s, const Placement& p, Report& r) {
-  std::string gpus;
-  io::JsonWriter w(gpus);
+  io::JsonWriter w;
   w.begin_array();
   for (std::size_t g = 0; g < p.gpus.size(); ++g) w.raw(gpu_json(p.gpus[g], g));
   w.end_array();
-  std::string split;
-  io::JsonWriter ws(split);
+  io::JsonWriter ws;
   ws.begin_array();
   for (double x : p.proportions) ws.value(x);
   ws.end_array();
   io::ObjectText d;
   d.set("split_mode", to_string(p.mode)).set("main_gpu", s.inference().llama_cpp.main_gpu);
-  d.set_raw("tensor_split", split).set("heaviest", static_cast<std::int64_t>(p.heaviest));
+  d.set_raw("tensor_split", ws.view()).set("heaviest", static_cast<std::int64_t>(p.heaviest));
   d.set("n_layer", p.n_layer).set("n_gpu_layers", p.n_gpu_layers).set("first_gpu_layer", p.map.first_gpu_layer);
-  d.set_raw("gpus", gpus);
+  d.set_raw("gpus", w.view());
   d.set("host_weights_bytes", p.host_weights.in_bytes()).set("host_kv_bytes", p.host_kv.in_bytes());
   d.set("host_bytes", p.host_total().in_bytes()).set("pipeline_parallel", p.pipeline);
   const Architecture& a = s.model->arch;

@@ -1,0 +1,61 @@
+// Text under construction, shared by the JSON writer and the formula renderer.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace vram {
+
+/// Text under construction: appends are inline (one capacity check and one
+/// copy per piece), which matters in WebAssembly, where each out-of-line string
+/// append costs more than the bytes it copies. The storage is a std::string
+/// kept at its capacity; take() trims it to the text and hands it over.
+class TextBuffer {
+ public:
+  TextBuffer() = default;
+  explicit TextBuffer(std::size_t capacity) { grow(capacity); }
+  TextBuffer(const TextBuffer&) = delete;
+  TextBuffer& operator=(const TextBuffer&) = delete;
+  // The storage is always on the heap (at least 64 bytes), so a move keeps the
+  // pointers valid; the source is left empty.
+  TextBuffer(TextBuffer&& o) noexcept : store_(std::move(o.store_)), cur_(o.cur_), end_(o.end_) {
+    o.store_.clear();
+    o.cur_ = o.end_ = nullptr;
+  }
+  TextBuffer& operator=(TextBuffer&&) = delete;
+
+  void put(char c) {
+    if (cur_ == end_) grow(1);
+    *cur_++ = c;
+  }
+  void put(std::string_view s) {
+    if (static_cast<std::size_t>(end_ - cur_) < s.size()) grow(s.size());
+    std::memcpy(cur_, s.data(), s.size());
+    cur_ += s.size();
+  }
+  /// At least n writable bytes at the returned pointer; commit() the end written.
+  char* room(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - cur_) < n) grow(n);
+    return cur_;
+  }
+  void commit(char* end) { cur_ = end; }
+
+  std::size_t size() const { return cur_ == nullptr ? 0 : static_cast<std::size_t>(cur_ - store_.data()); }
+  std::string_view view() const { return cur_ == nullptr ? std::string_view() : std::string_view(store_.data(), size()); }
+  /// The text written; the buffer is empty afterwards.
+  std::string take();
+
+ private:
+  void grow(std::size_t n);
+  std::string store_;
+  char* cur_ = nullptr;
+  char* end_ = nullptr;
+};
+
+/// The same appends for a std::string, so one text routine serves both.
+inline void put_text(std::string& out, std::string_view s) { out.append(s); }
+inline void put_text(TextBuffer& out, std::string_view s) { out.put(s); }
+
+}  // namespace vram
