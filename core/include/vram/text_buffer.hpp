@@ -2,11 +2,29 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
 
 namespace vram {
+
+/// Copies n bytes. In WebAssembly, memcpy is a library loop that copies one
+/// byte at a time unless both ends are word-aligned, and the text pieces here
+/// (ten to a few hundred bytes, at any offset) never are: eight bytes per
+/// unaligned load and store is several times faster. Natively, memcpy.
+inline void copy_text(char* d, const char* s, std::size_t n) {
+#ifdef __EMSCRIPTEN__
+  for (; n >= 8; n -= 8, d += 8, s += 8) {
+    std::uint64_t w;
+    __builtin_memcpy(&w, s, 8);
+    __builtin_memcpy(d, &w, 8);
+  }
+  for (; n > 0; --n) *d++ = *s++;
+#else
+  std::memcpy(d, s, n);
+#endif
+}
 
 /// Text under construction: appends are inline (one capacity check and one
 /// copy per piece), which matters in WebAssembly, where each out-of-line string
@@ -32,7 +50,7 @@ class TextBuffer {
   }
   void put(std::string_view s) {
     if (static_cast<std::size_t>(end_ - cur_) < s.size()) grow(s.size());
-    std::memcpy(cur_, s.data(), s.size());
+    copy_text(cur_, s.data(), s.size());
     cur_ += s.size();
   }
   /// At least n writable bytes at the returned pointer; commit() the end written.

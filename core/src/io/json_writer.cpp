@@ -118,7 +118,7 @@ JsonWriter& JsonWriter::key(std::string_view k) {
   char* p = out_.room(k.size() + 4);
   if (!first_) *p++ = ',';
   *p++ = '"';
-  std::memcpy(p, k.data(), k.size());
+  copy_text(p, k.data(), k.size());
   p += k.size();
   *p++ = '"';
   *p++ = ':';
