@@ -76,6 +76,25 @@ void print_gpu_layers(const nlohmann::json& g) {
             << ", KV " << iec("host_kv_bytes") << ")\n";
 }
 
+/// The training plan's solvers: seq_len, micro-batch, fewest GPUs.
+void print_training_solvers(const nlohmann::json& p) {
+  auto tokens = [](const nlohmann::json& v) {
+    const auto n = v.get<std::int64_t>();
+    return n > 0 ? vram::group_thousands(n) + " tokens" : std::string("none (not even the shortest fits)");
+  };
+  std::cout << "Longest seq_len that fits the whole card: " << tokens(p["max_seq_len"]) << "\n";
+  std::cout << "Longest seq_len keeping the headroom free: " << tokens(p["max_seq_len_with_headroom"]) << "\n";
+  const auto batch = p["max_micro_batch"].get<std::int64_t>();
+  std::cout << "Largest micro-batch at this seq_len: " << (batch > 0 ? vram::group_thousands(batch) : "none") << "\n";
+  const auto limit = p["fewest_gpus_limit"].get<std::int64_t>();
+  std::cout << "Fewest GPUs of this model: "
+            << (p["fewest_gpus"].is_null()
+                    ? "none up to " + std::to_string(limit) +
+                          (p["more_gpus_divide"].get<bool>() ? "" : " (the sharding replicates the states: more GPUs add replicas)")
+                    : std::to_string(p["fewest_gpus"].get<std::int64_t>()))
+            << "\n";
+}
+
 int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json) {
   std::string text;
   if (!read_input(file, text)) return 2;
@@ -96,7 +115,8 @@ int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json
               << "\n";
     std::cout << "Most sequences at this context: " << (conc > 0 ? vram::group_thousands(conc) : "none") << "\n";
   }
-  if (!p["smallest_tensor_parallel"].is_null()) {
+  if (p.contains("max_seq_len")) print_training_solvers(p);
+  if (p.contains("smallest_tensor_parallel") && !p["smallest_tensor_parallel"].is_null()) {
     std::cout << "Smallest tensor-parallel size that fits: " << p["smallest_tensor_parallel"].get<std::int64_t>()
               << "\n";
   }

@@ -15,7 +15,7 @@
 #include "vram/io/measure.hpp"
 #include "vram/plan/fit.hpp"
 #include "vram/plan/solve.hpp"
-#include "vram/plan/training_switches.hpp"
+#include "vram/plan/training_plan.hpp"
 
 namespace vram {
 
@@ -136,35 +136,17 @@ void run_engine(const Scenario& s, Report& r, WeightsMemo* memo, SweepCache* swe
 
 /// Training: the longest seq_len whose peak fits the card (max_context_tokens).
 /// The measured counterpart is the length at which PyTorch runs out of memory,
-/// so the search runs against the whole capacity; the length that keeps the
-/// scenario's headroom free is named beside it.
+/// so the search runs against the whole capacity; the plan (plan/training_plan)
+/// adds the length that keeps the headroom free, the largest micro-batch, the
+/// fewest GPUs and what each switch buys.
 void add_training_capacity(const Scenario& s, Report& r, WeightsMemo* memo) {
   if (s.model->arch.family == Family::bare) return;
-  const TrainingSettings& t = s.training()->training;
-  const SearchRange range{t.context_parallel, 100'000'000 / std::max<std::int64_t>(1, t.micro_batch), true};
-  Scenario at_capacity = s;
-  at_capacity.headroom = 0;
-  const std::int64_t cp = std::max<std::int64_t>(1, t.context_parallel);
-  const std::int64_t longest = largest_fitting(at_capacity, Setting::seq_len, range, memo).value_or(0) / cp * cp;
-  r.metric("max_context_tokens", static_cast<double>(longest));
-  const std::int64_t kept = largest_fitting(s, Setting::seq_len, range, memo).value_or(0) / cp * cp;
-  const SearchRange batches{1, 100'000'000 / std::max<std::int64_t>(1, t.seq_len), true};
-  const std::int64_t batch = largest_fitting(s, Setting::micro_batch, batches, memo).value_or(0);
-  io::ObjectText j;
-  j.set("max_seq_len_at_capacity", longest)
-      .set("max_seq_len_with_headroom", kept)
-      .set("max_micro_batch_with_headroom", batch)
-      .set("headroom", s.headroom);
-  r.detail("training_capacity", j.str());
-  io::JsonWriter w;  // what each switch would need, as an array (presentation data)
-  w.begin_array();
-  for (const TrainingSwitch& sw : training_switches(s, memo)) {
-    w.begin_object().key("path").value(sw.path).key("value").value(sw.value);
-    w.key("peak_reserved_bytes").value(sw.peak_reserved.in_bytes()).key("total_bytes").value(sw.total.in_bytes());
-    w.key("fits").value(sw.fits).end_object();
-  }
-  w.end_array();
-  r.detail("training_switches", w.take());
+  // The scenario's own length, judged by the same rule against the whole card, starts the search.
+  const FitVerdict v = fit_verdict(r, s.gpu.memory, 0.0);
+  const auto margin = static_cast<double>(v.free.in_bytes());
+  const std::int64_t own = std::get<TrainingWorkload>(s.settings).training.seq_len;
+  KnownVerdict known{own, v.fits, (margin >= 0) == v.fits ? std::optional<double>(margin) : std::nullopt};
+  r.metric("max_context_tokens", static_cast<double>(longest_seq_len(s, true, memo, known)));
 }
 
 }  // namespace

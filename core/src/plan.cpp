@@ -12,6 +12,7 @@
 #include "vram/formats.hpp"
 #include "vram/io/json_writer.hpp"
 #include "vram/plan/solve.hpp"
+#include "vram/plan/training_plan.hpp"
 
 namespace vram {
 
@@ -109,13 +110,17 @@ std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog) {
       break;
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const GpuOption& a, const GpuOption& b) {
+  sort_gpu_options(out);
+  return out;
+}
+
+void sort_gpu_options(std::vector<GpuOption>& options) {
+  std::stable_sort(options.begin(), options.end(), [](const GpuOption& a, const GpuOption& b) {
     if (a.price_usd_per_hour && b.price_usd_per_hour && *a.price_usd_per_hour != *b.price_usd_per_hour)
       return *a.price_usd_per_hour < *b.price_usd_per_hour;
     if (a.price_usd_per_hour.has_value() != b.price_usd_per_hour.has_value()) return a.price_usd_per_hour.has_value();
     return a.memory_per_gpu * a.count < b.memory_per_gpu * b.count;
   });
-  return out;
 }
 
 std::optional<GpuLayersFit> max_gpu_layers(const Scenario& s) {
@@ -255,14 +260,17 @@ std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>
 
 namespace {
 
+/// Which workloads a face answers: the plan has a training form; sweeps and grids are over inference settings.
+enum class Faces : std::uint8_t { inference, inference_and_training };
+
 template <typename F>
-json guarded(const std::string& text, const Catalog& catalog, F&& f) {
+json guarded(const std::string& text, const Catalog& catalog, Faces faces, F&& f) {
   try {
     const Scenario s = parse_scenario_text(text, catalog);
     require_estimated(s);
-    if (s.workload == Workload::training)  // its solver answer is in the estimate's metrics
-      throw InputError("/workload", "the plan (GPU options, hints) of a training scenario is not available in this "
-                                    "version yet; `estimate` reports max_context_tokens");
+    if (s.workload == Workload::training && faces == Faces::inference)
+      throw InputError("/workload", "sweeps and grids are over context and concurrency (inference); the training plan "
+                                    "(`plan`) gives the longest seq_len, the largest micro-batch and the fewest GPUs");
     if (s.pipeline)
       throw InputError("/workload", "plans, sweeps and grids (context, concurrency, GPU options) are for inference; "
                                     "image and video scenarios are estimated one at a time");
@@ -276,10 +284,74 @@ json guarded(const std::string& text, const Catalog& catalog, F&& f) {
   }
 }
 
+/// "checkpointing = full": a switch's setting by its name in the training block.
+std::string switch_change(const TrainingSwitch& sw) {
+  std::string_view name = sw.path;
+  if (const auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  return std::string(name) + " = " + std::string(sw.value);
+}
+
+/// The switch's value in scenario form: true for a flag, the literal otherwise.
+json switch_value(const TrainingSwitch& sw) {
+  if (sw.value == "true") return true;
+  return std::string(sw.value);
+}
+
+std::string fit_word(bool fits) {
+  return fits ? "fits" : "does not fit";
+}
+
+json training_plan_json(const Scenario& s, const Catalog& catalog) {
+  const TrainingPlan p = training_plan(s, catalog);
+  const Report base = estimate(s, {false, nullptr});
+  const Metric* reserved = base.find_metric("peak_reserved_bytes");
+  const Bytes base_reserved = Bytes::of(reserved ? static_cast<std::int64_t>(reserved->value) : 0);
+  json j{{"ok", true}};
+  j["model"] = json::parse(model_summary_json(s));
+  j["max_seq_len"] = p.max_seq_len;
+  j["max_seq_len_with_headroom"] = p.max_seq_len_with_headroom;
+  j["max_micro_batch"] = p.max_micro_batch;
+  j["more_gpus_divide"] = p.more_gpus_divide;
+  j["fewest_gpus"] = p.fewest_gpus ? json(*p.fewest_gpus) : json(nullptr);
+  j["fewest_gpus_limit"] = p.more_gpus_divide ? kMaxTrainingGpus : training_group(s);
+  json hs = json::array();
+  if (p.more_gpus_divide && p.fewest_gpus && *p.fewest_gpus != s.gpu_count) {
+    const Report r = estimate(with_training_gpus(s, *p.fewest_gpus), {false, nullptr});
+    hs.push_back({{"change", "hardware.count = " + std::to_string(*p.fewest_gpus)},
+                  {"effect", "the fewest GPUs of this model at which the step fits with its " +
+                                 std::string(name_of(kShardings, s.training()->training.sharding)) + " sharding: " +
+                                 format_iec(base.total) + " → " + format_iec(r.total) + " per GPU; " + fit_word(r.fits)},
+                  {"patch", {{"hardware", {{"count", *p.fewest_gpus}}}}}});
+  }
+  for (const TrainingSwitch& sw : p.switches) {
+    std::string_view field = sw.path;
+    field.remove_prefix(std::string_view("/training/").size());
+    hs.push_back({{"change", switch_change(sw)},
+                  {"effect", "peak reserved " + format_iec(base_reserved) + " → " + format_iec(sw.peak_reserved) +
+                                 "; per GPU " + format_iec(base.total) + " → " + format_iec(sw.total) + "; " +
+                                 fit_word(sw.fits)},
+                  {"patch", {{"training", {{std::string(field), switch_value(sw)}}}}}});
+  }
+  j["hints"] = hs;
+  json opts = json::array();
+  for (const auto& o : p.gpu_options) {
+    opts.push_back({{"gpu", o.gpu_id},
+                    {"name", o.gpu_name},
+                    {"count", o.count},
+                    {"memory_bytes", o.memory_per_gpu.in_bytes()},
+                    {"total_bytes", o.total_per_gpu.in_bytes()},
+                    {"price_usd_per_hour", o.price_usd_per_hour ? json(*o.price_usd_per_hour) : json(nullptr)},
+                    {"patch", {{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}}}}});
+  }
+  j["gpu_options"] = opts;
+  return j;
+}
+
 }  // namespace
 
 json plan_json(const std::string& text, const Catalog& catalog) {
-  return guarded(text, catalog, [&](const Scenario& s) {
+  return guarded(text, catalog, Faces::inference_and_training, [&](const Scenario& s) {
+    if (s.workload == Workload::training) return training_plan_json(s, catalog);
     json j{{"ok", true}};
     j["model"] = json::parse(model_summary_json(s));
     if (s.model->arch.family != Family::bare) {
@@ -319,7 +391,7 @@ json plan_json(const std::string& text, const Catalog& catalog) {
 }
 
 json sweep_json(const std::string& text, const Catalog& catalog) {
-  return guarded(text, catalog, [&](const Scenario& s) {
+  return guarded(text, catalog, Faces::inference, [&](const Scenario& s) {
     std::vector<std::int64_t> contexts;
     const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference().context, 1024});
     for (std::int64_t c = 512; c < top; c *= 2) contexts.push_back(c);
@@ -395,7 +467,7 @@ std::string grid_text(const Scenario& s, const std::vector<std::int64_t>& contex
 
 std::string grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_ctx, std::int64_t n_conc) {
   std::string out;
-  const json error = guarded(text, catalog, [&](const Scenario& s) {
+  const json error = guarded(text, catalog, Faces::inference, [&](const Scenario& s) {
     if (n_ctx < 1 || n_ctx > kMaxGridSide) throw InputError("/n_contexts", "must be a whole number from 1 to 1000");
     if (n_conc < 1 || n_conc > kMaxGridSide) throw InputError("/n_concurrency", "must be a whole number from 1 to 1000");
     if (n_ctx * n_conc > kMaxGridPoints) {

@@ -53,6 +53,8 @@ struct GpuOption {
 /// Every catalog GPU with the smallest count (1, 2, 4, 8) that fits, cheapest
 /// first (by price per hour where known, then by total memory).
 std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog);
+/// Cheapest first: by price per hour where known (priced before unpriced), then by total memory.
+void sort_gpu_options(std::vector<GpuOption>& options);
 
 /// A change that makes the scenario fit (or fit more), with the figure it buys.
 struct Hint {

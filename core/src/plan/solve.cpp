@@ -1,6 +1,7 @@
 #include "vram/plan/solve.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "vram/budget/weights.hpp"
 #include "vram/error.hpp"
@@ -46,38 +47,110 @@ void apply_setting(Scenario& s, Setting setting, std::int64_t value) {
 
 namespace {
 
-/// The verdict at one value; figures beyond any real system do not fit.
-bool fits_at(Scenario& t, Setting setting, std::int64_t value, WeightsMemo* memo) {
+/// The verdict at one value, with the margin that guides the next probe when
+/// it agrees with the verdict; figures beyond any real system do not fit.
+struct Probe {
+  bool fits = false;
+  std::optional<double> margin;  ///< usable − total, bytes
+};
+
+Probe probe_at(Scenario& t, Setting setting, std::int64_t value, WeightsMemo* memo) {
   apply_setting(t, setting, value);
   try {
-    return estimate(t, {false, memo}).fits;
+    const Report r = estimate(t, {false, memo});
+    const double m = static_cast<double>(r.free.in_bytes());
+    if ((m >= 0) == r.fits) return {r.fits, m};
+    return {r.fits, std::nullopt};  // the engine's own admission check decided, not the bytes
   } catch (const InputError&) {
-    return false;
+    return {false, std::nullopt};
   }
+}
+
+/// A known point of the search.
+struct Known {
+  std::int64_t value;
+  std::optional<double> margin;
+};
+
+/// Where the margin line through a and b crosses zero, when it falls with the value.
+std::optional<double> crossing(const Known& a, const Known& b) {
+  if (!a.margin || !b.margin || a.value == b.value) return std::nullopt;
+  const double slope = (*b.margin - *a.margin) / static_cast<double>(b.value - a.value);
+  if (!(slope < 0)) return std::nullopt;
+  return static_cast<double>(a.value) - *a.margin / slope;
+}
+
+/// The next value to try inside the bracket (lo fits; hi fails, or is top + 1, untested).
+std::int64_t next_probe(const Known& lo, const Known& hi, const std::optional<Known>& below, bool hi_known,
+                        bool bisect, bool doubling) {
+  const std::int64_t mid = lo.value + (hi.value - lo.value) / 2;
+  if (bisect) return mid;
+  std::optional<double> guess = hi_known ? crossing(lo, hi) : std::nullopt;
+  if (!guess && below) guess = crossing(*below, lo);
+  if (!guess) return doubling && !hi_known ? std::min(hi.value - 1, std::max(lo.value + 1, 2 * lo.value)) : mid;
+  const double g = std::floor(*guess);
+  if (!(g < static_cast<double>(hi.value - 1))) return hi.value - 1;
+  return std::max(lo.value + 1, static_cast<std::int64_t>(std::max(g, static_cast<double>(lo.value + 1))));
 }
 
 }  // namespace
 
-std::optional<std::int64_t> largest_fitting(const Scenario& s, Setting setting, SearchRange range,
-                                            WeightsMemo* memo_in) {
+SearchResult search_fitting(const Scenario& s, Setting setting, SearchRange range, WeightsMemo* memo_in,
+                            const std::optional<KnownVerdict>& known) {
   WeightsMemo local;
   WeightsMemo* memo = memo_in ? memo_in : &local;
   Scenario t = s;
-  auto ok = [&](std::int64_t v) { return fits_at(t, setting, v, memo); };
+  SearchResult out;
+  auto at = [&](std::int64_t v) {
+    ++out.estimates;
+    return probe_at(t, setting, v, memo);
+  };
   const std::int64_t top = std::max(range.lo, range.hi);
-  if (!ok(range.lo)) return std::nullopt;
-  std::int64_t lo = range.lo, hi = top;  // invariant: ok(lo); hi untested or failing
-  if (range.doubling) {
-    for (hi = std::min(top, std::max<std::int64_t>(lo + 1, 2 * lo)); hi < top && ok(hi);
-         hi = std::min(top, 2 * hi))
-      lo = hi;
+  const Probe first = at(range.lo);
+  if (!first.fits) return out;
+  Known lo{range.lo, first.margin};
+  Known hi{top + 1, std::nullopt};  // invariant: lo fits; hi fails or lies past the range
+  bool hi_known = false;
+  if (!range.doubling && top > lo.value) {  // the whole range may fit: try its top first
+    const Probe p = at(top);
+    if (p.fits) {
+      out.value = top;
+      return out;
+    }
+    hi = {top, p.margin};
+    hi_known = true;
   }
-  if (ok(hi)) return hi;
-  while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    (ok(mid) ? lo : hi) = mid;
+  std::optional<Known> below;  // the fitting value before lo, for a secant
+  if (known && known->value > lo.value && known->value < hi.value) {
+    if (known->fits) {
+      below = lo;
+      lo = {known->value, known->margin};
+    } else {
+      hi = {known->value, known->margin};
+      hi_known = true;
+    }
   }
-  return lo;
+  int poor = 0;  // probes in a row that did not halve the bracket
+  while (hi.value - lo.value > 1) {
+    const std::int64_t width = hi.value - lo.value;
+    const std::int64_t v = next_probe(lo, hi, below, hi_known, poor >= 2, range.doubling);
+    const Probe p = at(v);
+    if (p.fits) {
+      below = lo;
+      lo = {v, p.margin};
+    } else {
+      hi = {v, p.margin};
+      hi_known = true;
+    }
+    poor = hi.value - lo.value > width / 2 && hi_known ? poor + 1 : 0;
+  }
+  out.value = lo.value;
+  return out;
+}
+
+std::optional<std::int64_t> largest_fitting(const Scenario& s, Setting setting, SearchRange range,
+                                            WeightsMemo* memo) {
+  return search_fitting(s, setting, range, memo).value;
 }
 
 }  // namespace vram

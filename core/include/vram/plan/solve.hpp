@@ -38,8 +38,34 @@ struct SearchRange {
   bool doubling = false;
 };
 
-/// The largest value in [lo, hi] at which the scenario fits; nullopt when not
-/// even `lo` fits. Never changes `s`.
+/// A value whose verdict is already known (the scenario's own setting, from
+/// the estimate in hand): the search starts from it instead of estimating it.
+struct KnownVerdict {
+  std::int64_t value = 0;
+  bool fits = false;
+  std::optional<double> margin;  ///< usable − total, bytes, where it agrees with the verdict
+};
+
+/// The answer of a search and the estimates it took.
+struct SearchResult {
+  std::optional<std::int64_t> value;  ///< the largest fitting value; nullopt when not even `lo` fits
+  int estimates = 0;
+};
+
+/// The largest value in [lo, hi] at which the scenario fits. The search keeps
+/// a bracket (the largest value known to fit, the smallest known not to) and
+/// probes where the margin (usable − total, which the budget's terms make
+/// nearly linear in each setting) crosses zero: regula falsi between the two
+/// ends, a secant from the two largest fitting values before a failing one is
+/// known, bisection after two probes that did not halve the bracket, and
+/// bisection alone where a verdict has no margin to follow (vLLM's KV
+/// admission, figures refused as absurd). The bracket alone decides the
+/// answer, so every probe order gives the same value as a plain bisection.
+/// Never changes `s`.
+SearchResult search_fitting(const Scenario& s, Setting setting, SearchRange range, WeightsMemo* memo = nullptr,
+                            const std::optional<KnownVerdict>& known = std::nullopt);
+
+/// search_fitting's value.
 std::optional<std::int64_t> largest_fitting(const Scenario& s, Setting setting, SearchRange range,
                                             WeightsMemo* memo = nullptr);
 
