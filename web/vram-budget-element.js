@@ -2353,12 +2353,12 @@
         return;
       }
       const na = "not available for this model";
-      const solved = [
+      const solved = plan.max_seq_len !== void 0 ? this._trainingSolved(plan) : [
         ["Longest context that fits", plan.max_context_tokens !== void 0 ? `${groupDigits(plan.max_context_tokens)} tokens${plan.max_context_limit ? ` (model limit ${groupDigits(plan.max_context_limit)})` : ""}` : na, "max-context"],
         ["Most concurrent sequences at this context", plan.max_concurrency !== void 0 ? groupDigits(plan.max_concurrency) : na, "max-concurrency"],
         ["Smallest tensor parallel that fits", plan.smallest_tensor_parallel !== void 0 && plan.smallest_tensor_parallel !== null ? groupDigits(plan.smallest_tensor_parallel) : "none up to 8 GPUs", "smallest-tp"]
       ];
-      if (plan.max_gpu_layers !== void 0) {
+      if (plan.max_seq_len === void 0 && plan.max_gpu_layers !== void 0) {
         const g = plan.max_gpu_layers;
         solved.push([
           "Most layers on the GPU(s) (llama.cpp n_gpu_layers)",
@@ -2427,6 +2427,17 @@
           h("tbody", {}, options)
         )) : h("p", { class: "vb-help" }, "No catalogued GPU set fits.")
       );
+    }
+    /** The training plan's solvers: seq_len with and without headroom, micro-batch, fewest GPUs. */
+    _trainingSolved(plan) {
+      const tokens = (n) => n > 0 ? `${groupDigits(n)} tokens` : "none: not even the shortest fits";
+      const fewest = plan.fewest_gpus === null ? `none up to ${groupDigits(plan.fewest_gpus_limit)}${plan.more_gpus_divide ? "" : " (this sharding replicates the states: more GPUs add replicas, not room)"}` : `${groupDigits(plan.fewest_gpus)}${plan.more_gpus_divide ? " (the sharding divides the states)" : ""}`;
+      return [
+        ["Longest seq_len that fits the whole card", tokens(plan.max_seq_len), "max-seq-len"],
+        ["Longest seq_len keeping the headroom free", tokens(plan.max_seq_len_with_headroom), "max-seq-len-headroom"],
+        ["Largest micro-batch at this seq_len", plan.max_micro_batch > 0 ? groupDigits(plan.max_micro_batch) : "none", "max-micro-batch"],
+        ["Fewest GPUs of this model", fewest, "fewest-gpus"]
+      ];
     }
     /** A button that applies a plan's patch; its name says what it applies, and
      *  focus comes back to it (or to the plan) once the figures are redrawn. */

@@ -306,3 +306,23 @@ test('every input of every workload has a label and a one-line explanation', asy
   }
   await page.close();
 });
+
+test('the training plan: seq_len and micro-batch answers, the fewest GPUs as a hint that applies', async () => {
+  // 8B full fine-tune with AdamW under FSDP: about 16 B per parameter of states, more than one 80 GB card.
+  const page = await openPage(context,
+    '#v=1&wl=training&src=catalog&model=Qwen%2FQwen3-8B&method=full&opt=adamw&shard=fsdp&gpu=H100-SXM-80GB&n=1');
+  const fewest = page.locator('[data-testid=plan] [data-plan=fewest-gpus]');
+  await fewest.waitFor(WAIT);
+  const n = Number((await fewest.textContent()).match(/^(\d+)/)[1]);
+  assert.ok(n > 1, `fewest GPUs ${n}`);
+  assert.match(await page.locator('[data-testid=plan] [data-plan=max-seq-len]').textContent(), /tokens|none/);
+  const apply = page.locator(`[data-testid=plan] [data-action="hint:hardware.count = ${n}"]`);
+  await apply.click();
+  await page.waitForFunction((k) => document.querySelector('vram-budget').scenario?.hardware?.count === k, n, WAIT);
+  // On that many GPUs the step fits, and the plan's answer for seq_len is a length now.
+  await page.waitForFunction(() => {
+    const d = document.querySelector('vram-budget');
+    return d.report && d.report.ok && d.report.fits && d.plan && d.plan.ok && d.plan.max_seq_len > 0;
+  }, null, WAIT);
+  await page.close();
+});
