@@ -269,8 +269,9 @@ json guarded(const std::string& text, const Catalog& catalog, Faces faces, F&& f
     const Scenario s = parse_scenario_text(text, catalog);
     require_estimated(s);
     if (s.workload == Workload::training && faces == Faces::inference)
-      throw InputError("/workload", "sweeps and grids are over context and concurrency (inference); the training plan "
-                                    "(`plan`) gives the longest seq_len, the largest micro-batch and the fewest GPUs");
+      throw InputError("/workload", "the grid is over context and concurrency (inference); for training, the sweep "
+                                    "charts seq_len and the training plan (`plan`) gives the longest seq_len, the "
+                                    "largest micro-batch and the fewest GPUs");
     if (s.pipeline)
       throw InputError("/workload", "plans, sweeps and grids (context, concurrency, GPU options) are for inference; "
                                     "image and video scenarios are estimated one at a time");
@@ -390,35 +391,73 @@ json plan_json(const std::string& text, const Catalog& catalog) {
   });
 }
 
+namespace {
+
+/// The lengths a chart shows: doubling from `first` below `top`, then `top`, with `own` among them.
+std::vector<std::int64_t> chart_lengths(std::int64_t first, std::int64_t top, std::int64_t own) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t c = first; c < top; c *= 2) out.push_back(c);
+  out.push_back(top);
+  if (own > 0 && std::find(out.begin(), out.end(), own) == out.end()) {
+    out.push_back(own);
+    std::sort(out.begin(), out.end());
+  }
+  return out;
+}
+
+/// The chart's answer: the points up to the first beyond any real system, and the lines to draw them against.
+json sweep_answer(const Scenario& s, std::string_view axis, std::vector<std::int64_t> lengths,
+                  std::vector<SweepPoint> points, std::int64_t per_point) {
+  // Totals grow with the length: the chart ends before the first absurd one.
+  const auto absurd = std::find_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.total; });
+  points.erase(absurd, points.end());
+  lengths.resize(points.size());
+  json totals = json::array(), ok = json::array();
+  for (const auto& p : points) {
+    totals.push_back(p.total->in_bytes());
+    ok.push_back(p.fits);
+  }
+  const Report r = estimate(s, {false, nullptr});
+  return json{{"ok", true},
+              {"axis", axis},
+              {"contexts", lengths},
+              {"concurrency", per_point},
+              {"totals", totals},
+              {"fits", ok},
+              {"usable_bytes", r.usable.in_bytes()},
+              {"capacity_bytes", r.capacity.in_bytes()}};
+}
+
+/// Training: the step's total against seq_len at the scenario's micro-batch.
+json training_sweep_json(const Scenario& s) {
+  const TrainingSettings& t = s.training()->training;
+  const std::int64_t cp = std::max<std::int64_t>(1, t.context_parallel);
+  const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, t.seq_len, 1024});
+  std::vector<std::int64_t> lengths = chart_lengths(std::max<std::int64_t>(256, cp), top, t.seq_len);
+  std::vector<SweepPoint> points;
+  Scenario x = s;
+  WeightsMemo memo;
+  for (std::int64_t n : lengths) {
+    apply_setting(x, Setting::seq_len, n);
+    try {
+      const Report r = estimate(x, {false, &memo});
+      points.push_back({n, t.micro_batch, r.total, r.fits});
+    } catch (const InputError&) {
+      points.push_back({n, t.micro_batch, std::nullopt, false});
+    }
+  }
+  return sweep_answer(s, "seq_len", std::move(lengths), std::move(points), t.micro_batch);
+}
+
+}  // namespace
+
 json sweep_json(const std::string& text, const Catalog& catalog) {
-  return guarded(text, catalog, Faces::inference, [&](const Scenario& s) {
-    std::vector<std::int64_t> contexts;
+  return guarded(text, catalog, Faces::inference_and_training, [&](const Scenario& s) {
+    if (s.workload == Workload::training) return training_sweep_json(s);
     const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference().context, 1024});
-    for (std::int64_t c = 512; c < top; c *= 2) contexts.push_back(c);
-    contexts.push_back(top);
-    if (std::find(contexts.begin(), contexts.end(), s.inference().context) == contexts.end() && s.inference().context > 0) {
-      contexts.push_back(s.inference().context);
-      std::sort(contexts.begin(), contexts.end());
-    }
+    std::vector<std::int64_t> contexts = chart_lengths(512, top, s.inference().context);
     std::vector<std::int64_t> conc{s.inference().concurrency};
-    auto points = sweep(s, contexts, conc);
-    // Totals grow with the context: the chart ends before the first absurd one.
-    const auto absurd = std::find_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.total; });
-    points.erase(absurd, points.end());
-    contexts.resize(points.size());
-    json totals = json::array(), ok = json::array();
-    for (const auto& p : points) {
-      totals.push_back(p.total->in_bytes());
-      ok.push_back(p.fits);
-    }
-    const Report r = estimate(s);
-    return json{{"ok", true},
-                {"contexts", contexts},
-                {"concurrency", s.inference().concurrency},
-                {"totals", totals},
-                {"fits", ok},
-                {"usable_bytes", r.usable.in_bytes()},
-                {"capacity_bytes", r.capacity.in_bytes()}};
+    return sweep_answer(s, "context", contexts, sweep(s, contexts, conc), s.inference().concurrency);
   });
 }
 

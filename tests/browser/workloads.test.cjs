@@ -324,5 +324,10 @@ test('the training plan: seq_len and micro-batch answers, the fewest GPUs as a h
     const d = document.querySelector('vram-budget');
     return d.report && d.report.ok && d.report.fits && d.plan && d.plan.ok && d.plan.max_seq_len > 0;
   }, null, WAIT);
+  // The chart is against seq_len, with the plan's answer marked.
+  await page.locator('[data-testid=chart-answer]').waitFor({ state: 'attached', ...WAIT });
+  assert.match(await page.locator('[data-testid=sweep-chart]').getAttribute('aria-label'), /^Per-GPU total against seq_len at micro-batch/);
+  const answer = await page.evaluate(() => document.querySelector('vram-budget').plan.max_seq_len_with_headroom);
+  assert.match(await page.locator('[data-testid=sweep-chart] + .vb-help').textContent(), new RegExp(`longest seq_len that fits: ${answer.toLocaleString('en-US')} tokens`));
   await page.close();
 });

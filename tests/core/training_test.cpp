@@ -227,11 +227,31 @@ TEST_CASE("sharding over one GPU is a warning, not an error", "[training][errors
   CHECK(warned);
 }
 
-TEST_CASE("sweeps of a training scenario are refused clearly, naming the training plan", "[training][errors]") {
-  const json p = sweep_json(llama8b({{"method", "lora"}}).dump(), test::catalog());
-  CHECK(p["ok"] == false);
-  CHECK(p["error"]["path"] == "/workload");
-  CHECK(p["error"]["message"].get<std::string>().find("training plan") != std::string::npos);
+TEST_CASE("the grid of a training scenario is refused clearly, naming the training plan", "[training][errors]") {
+  const std::string p = grid_json(llama8b({{"method", "lora"}}).dump(), test::catalog(), 4, 4);
+  const json j = json::parse(p);
+  CHECK(j["ok"] == false);
+  CHECK(j["error"]["path"] == "/workload");
+  CHECK(j["error"]["message"].get<std::string>().find("training plan") != std::string::npos);
+}
+
+TEST_CASE("the training sweep charts the step against seq_len, at the verdict of each point", "[training][plan]") {
+  const json scenario = llama8b({{"framework", "torchtune"}, {"method", "lora"}, {"seq_len", 3000}}, {{"gpu", "RTX-4090"}});
+  const json sw = sweep_json(scenario.dump(), test::catalog());
+  REQUIRE(sw["ok"] == true);
+  CHECK(sw["axis"] == "seq_len");
+  const auto& lengths = sw["contexts"];
+  REQUIRE(lengths.size() >= 4);
+  CHECK(lengths[0] == 256);
+  CHECK(std::find(lengths.begin(), lengths.end(), 3000) != lengths.end());  // the scenario's own length
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    json at = scenario;
+    at["training"]["seq_len"] = lengths[i];
+    const Report r = estimate(test::scenario(at), {false, nullptr});
+    CHECK(sw["totals"][i] == r.total.in_bytes());
+    CHECK(sw["fits"][i] == r.fits);
+    if (i > 0) CHECK(sw["totals"][i].get<std::int64_t>() > sw["totals"][i - 1].get<std::int64_t>());
+  }
 }
 
 TEST_CASE("a bare parameter count trains with model states only", "[training][engine]") {

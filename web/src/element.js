@@ -219,7 +219,7 @@ export class VramBudgetElement extends HTMLElement {
         if (seq !== this._seq) return; // a newer input has been drawn since
         this.plan = call(this._module, 'plan', text);
         this.sweep = call(this._module, 'sweep', text);
-        this._renderChart(this.sweep, report);
+        this._renderChart(this.sweep, report, this.plan);
         this._renderPlan(this.plan);
         this._plannedText = text;
         this._renderGrid();

@@ -5,10 +5,12 @@ import { formatBytes, groupDigits, exactBytes } from '../format.js';
 import { call } from '../module.js';
 
 export class ChartView {
-  _renderChart(sweep, report) {
+  _renderChart(sweep, report, plan) {
     const out = this._out.chart;
+    const training = sweep && sweep.axis === 'seq_len';
+    const title = training ? 'Per-GPU total vs seq_len' : 'Per-GPU total vs context';
     if (!sweep || !sweep.ok) {
-      replace(out, this._heading('chart', 'Per-GPU total vs context'),
+      replace(out, this._heading('chart', title),
         h('p', { class: 'vb-field-error' }, sweep ? sweep.error.message : 'no sweep'));
       return;
     }
@@ -23,7 +25,7 @@ export class ChartView {
     const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000].find((st) => yMax / st <= 6) || 10000;
 
     const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'vb-chart', role: 'img', 'data-testid': 'sweep-chart',
-      'aria-label': `Per-GPU total against context at concurrency ${sweep.concurrency}: ${sweep.contexts.map((c, i) => `${groupDigits(c)} tokens ${formatBytes(sweep.totals[i]).text}`).join('; ')}` });
+      'aria-label': `Per-GPU total against ${training ? `seq_len at micro-batch` : 'context at concurrency'} ${sweep.concurrency}: ${sweep.contexts.map((c, i) => `${groupDigits(c)} tokens ${formatBytes(sweep.totals[i]).text}`).join('; ')}` });
     for (let g = 0; g <= yMax; g += step) {
       const y = Y(g * 2 ** 30);
       append(svg, s('line', { x1: m.l, x2: W - m.r, y1: y, y2: y, class: 'vb-grid' }),
@@ -38,7 +40,8 @@ export class ChartView {
     });
     append(svg,
       s('text', { x: (m.l + W - m.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'vb-axis-label' },
-        `context (tokens per sequence, log scale), concurrency ${sweep.concurrency}`),
+        training ? `seq_len (tokens per sample, log scale), micro-batch ${sweep.concurrency}`
+          : `context (tokens per sequence, log scale), concurrency ${sweep.concurrency}`),
       s('line', { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: 'vb-axis' }),
       s('line', { x1: m.l, x2: W - m.r, y1: Y(sweep.capacity_bytes), y2: Y(sweep.capacity_bytes), class: 'vb-cap-line' }),
       s('text', { x: W - m.r - 4, y: Y(sweep.capacity_bytes) - 5, 'text-anchor': 'end', class: 'vb-line-label' },
@@ -51,8 +54,19 @@ export class ChartView {
     sweep.contexts.forEach((c, i) => append(svg, s('circle', {
       cx: X(c), cy: Y(sweep.totals[i]), r: 4, class: sweep.fits[i] ? 'vb-pt-fit' : 'vb-pt-short',
     }, s('title', {}, `${groupDigits(c)} tokens: ${formatBytes(sweep.totals[i]).text} (${exactBytes(sweep.totals[i])}) \u2014 ${sweep.fits[i] ? 'fits' : 'does not fit'}`))));
-    replace(out, this._heading('chart', 'Per-GPU total vs context'), svg,
-      h('p', { class: 'vb-help' }, 'Filled points fit under the usable line; hollow red points do not.'));
+    // The solver's answer (the plan's longest length that keeps the headroom free), marked where it falls in range.
+    const answer = plan && plan.ok ? (training ? plan.max_seq_len_with_headroom : plan.max_context_tokens) : undefined;
+    const lo = Math.min(...sweep.contexts); const hi = Math.max(...sweep.contexts);
+    let marked = null;
+    if (answer > 0 && answer >= lo && answer <= hi) {
+      const x = X(answer);
+      append(svg, s('line', { x1: x, x2: x, y1: m.t, y2: H - m.b, class: 'vb-answer-line', 'data-testid': 'chart-answer' }),
+        s('text', { x: x + (x > W / 2 ? -4 : 4), y: m.t + 12, 'text-anchor': x > W / 2 ? 'end' : 'start', class: 'vb-line-label' },
+          `longest that fits: ${groupDigits(answer)}`));
+      marked = `The vertical line marks the plan's longest ${training ? 'seq_len' : 'context'} that fits: ${groupDigits(answer)} tokens.`;
+    }
+    replace(out, this._heading('chart', title), svg,
+      h('p', { class: 'vb-help' }, 'Filled points fit under the usable line; hollow red points do not.', marked ? ` ${marked}` : ''));
   }
 
   /** Context × concurrency: which pairs fit (the module's grid), drawn only
