@@ -118,7 +118,7 @@
       field: "method",
       label: "Method",
       kind: "choice",
-      help: "full trains every weight; lora and qlora train small adapters on a frozen base (4-bit for qlora); freeze trains some layers."
+      help: "full trains every weight; lora and qlora train small adapters on a frozen base (4-bit for qlora); freeze trains the last layers."
     },
     {
       key: "rank",
@@ -135,6 +135,14 @@
       kind: "list",
       placeholder: "all-linear",
       help: '"all-linear" or module names, comma-separated (q_proj, v_proj, ...).'
+    },
+    {
+      key: "tl",
+      field: "trainable_layers",
+      label: "Trainable layers (freeze)",
+      kind: "count",
+      placeholder: "2",
+      help: "Method freeze only: the last N decoder layers train; the earlier ones, the embeddings and the output layer stay frozen."
     },
     {
       key: "prec",

@@ -331,3 +331,15 @@ test('the training plan: seq_len and micro-batch answers, the fewest GPUs as a h
   assert.match(await page.locator('[data-testid=sweep-chart] + .vb-help').textContent(), new RegExp(`longest seq_len that fits: ${answer.toLocaleString('en-US')} tokens`));
   await page.close();
 });
+
+test('freeze fine-tuning: the trainable-layers input reaches the scenario and the figures', async () => {
+  const page = await openPage(context, '#v=1&wl=training&src=catalog&model=meta-llama%2FLlama-3.1-8B&method=freeze&tl=4');
+  const sc = await scenarioWhen(page, (s) => s.training && s.training.method === 'freeze');
+  assert.equal(sc.training.trainable_layers, 4);
+  // Four decoder layers of 218,112,000 parameters: their fp32 master copy.
+  await page.waitForFunction(() => {
+    const r = document.querySelector('vram-budget').report;
+    return r && r.ok && r.components.some((c) => c.id === 'master_weights' && c.bytes === 4 * 218112000 * 4);
+  }, null, WAIT);
+  await page.close();
+});

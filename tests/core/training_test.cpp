@@ -217,7 +217,7 @@ TEST_CASE("bad training input is refused at its field", "[training][errors]") {
   CHECK(tp.message.find("Valid sizes: 1, 2, 4, 8, 16, 32") != std::string::npos);
   CHECK(failure(llama8b({{"context_parallel", 2}, {"seq_len", 1001}}, {{"gpu", "H100-SXM-80GB"}, {"count", 2}})).path ==
         "/training/context_parallel");
-  CHECK(failure(llama8b({{"method", "freeze"}})).path == "/training/method");
+  CHECK(failure(llama8b({{"method", "freeze"}, {"trainable_layers", 0}})).path == "/training/trainable_layers");
 }
 
 TEST_CASE("sharding over one GPU is a warning, not an error", "[training][errors]") {
@@ -314,4 +314,34 @@ TEST_CASE("what each training switch buys, figures only", "[training][engine][pl
   CHECK(zero3);
   CHECK(lora);
   CHECK(eight_bit);
+}
+
+TEST_CASE("freeze trains the last layers only: their states, and activations from the first of them", "[training][engine]") {
+  // Llama-3.1-8B: one decoder layer holds 2 × 4096² (q, o) + 2 × 4096 × 1024 (k, v)
+  // + 3 × 4096 × 14336 (gate, up, down) + 2 × 4096 (norms) = 218,112,000 parameters.
+  const Report two = test::run(llama8b({{"method", "freeze"}}));  // LLaMA-Factory's default: the last 2 layers
+  auto bytes_of = [](const Report& r, std::string_view id) {
+    for (const auto& c : r.components)
+      if (c.id == id) return c.bytes.in_bytes();
+    return std::int64_t{-1};
+  };
+  CHECK(bytes_of(two, "master_weights") == 2 * 218'112'000LL * 4);
+  CHECK(bytes_of(two, "optimizer_state") == 2 * 218'112'000LL * 2 * 4);  // AdamW: two fp32 moments
+  CHECK(bytes_of(two, "weights") == 8'030'261'248LL * 2);                // every weight in bf16, as full fine-tuning
+  // Every layer trained but the embeddings and the output layer: full fine-tuning's states less those.
+  const Report all = test::run(llama8b({{"method", "freeze"}, {"trainable_layers", 32}}));
+  const Report full = test::run(llama8b({{"method", "full"}}));
+  const std::int64_t embed_and_head = 2LL * 128'256 * 4096 + 4096;  // embed_tokens, lm_head, final norm
+  CHECK(bytes_of(full, "master_weights") - bytes_of(all, "master_weights") == embed_and_head * 4);
+  // Activations: two layers keep what one keeps, twice; 32 layers as full fine-tuning (without the head's gradient).
+  CHECK(bytes_of(two, "activations") < bytes_of(all, "activations"));
+  // Bad input: more layers than the model has; a bare count; a quantized checkpoint.
+  CHECK_THROWS_WITH(test::run(llama8b({{"method", "freeze"}, {"trainable_layers", 33}})),
+                    Catch::Contains("the model has 32 layers"));
+  CHECK_THROWS_WITH(test::run({{"workload", "training"}, {"model", {{"params", 7'000'000'000LL}}},
+                               {"training", {{"method", "freeze"}}}}),
+                    Catch::Contains("bare parameter count has none"));
+  json quantized = llama8b({{"method", "freeze"}});
+  quantized["weights"] = "awq-int4";
+  CHECK_THROWS_WITH(test::run(quantized), Catch::Contains("freeze fine-tuning updates the last layers"));
 }

@@ -68,6 +68,10 @@ struct TrainingSettings {
   TrainMethod method = TrainMethod::full;
   std::int64_t lora_rank = 16;
   std::vector<std::string> lora_targets;  ///< empty = all-linear
+  /// method "freeze": the last N decoder layers are trained, the rest (and the
+  /// embeddings and output layer) stay frozen. LLaMA-Factory's default is 2
+  /// (hparams/finetuning_args.py FreezeArguments.freeze_trainable_layers).
+  std::int64_t trainable_layers = 2;
   Precision precision = Precision::bf16_mixed;
   Optimizer optimizer = Optimizer::adamw;
   std::int64_t micro_batch = 1;

@@ -125,6 +125,11 @@ std::string training_script(const Scenario& s) {
   if (lora)
     p += "model = get_peft_model(model, LoraConfig(r=" + std::to_string(t.lora_rank) +
          ", target_modules=\"all-linear\"))\n";
+  if (t.method == TrainMethod::freeze) {
+    p += "model.requires_grad_(False)  # freeze: only the last " + std::to_string(t.trainable_layers) +
+         " decoder layers train\nfor layer in model.model.layers[-" + std::to_string(t.trainable_layers) +
+         ":]:\n    layer.requires_grad_(True)\n";
+  }
   p += t.optimizer == Optimizer::sgd || t.optimizer == Optimizer::sgd_momentum
            ? "opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=1e-4)\n"
            : "opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)\n";

@@ -32,6 +32,10 @@ TrainableSet full_trainable(const Model& model, const WeightPlacement& place);
 /// LoRA's A (rank × in) and B (out × rank) per adapted tensor on this GPU;
 /// InputError at /training/lora_rank when rank exceeds a target's smaller dimension.
 TrainableSet lora_trainable(const Model& model, const WeightPlacement& place, const TrainingSettings& t);
+/// Freeze fine-tuning: every tensor of the last `layers` decoder layers on this
+/// GPU; embeddings, the output layer and the earlier layers stay frozen
+/// (LLaMA-Factory model/adapter.py _setup_freeze_tuning, freeze_trainable_modules "all").
+TrainableSet freeze_trainable(const Model& model, const WeightPlacement& place, std::int64_t layers);
 
 /// Elements of the largest quantizable (base) linear weight on one rank.
 std::int64_t largest_linear(const Model& model, std::int64_t tensor_parallel);

@@ -23,7 +23,7 @@ constexpr std::string_view kOffloadSource =
 /// Layers whose kept activations stay on the GPU: all of the stage, or the
 /// current and the prefetched one when they are offloaded to the host.
 std::int64_t resident_layers(const Plan& c, bool offload) {
-  return offload ? std::min<std::int64_t>(2, c.stage_layers) : c.stage_layers;
+  return offload ? std::min<std::int64_t>(2, c.grad_layers) : c.grad_layers;
 }
 
 /// What the layers keep until their backward: every saved tensor, or only
@@ -126,7 +126,8 @@ constexpr std::string_view kPhaseSource =
 /// The output layer's gradient, the first one backward computes (full fine-tuning).
 Term head_gradient_of(const Plan& c) {
   const Architecture& a = c.m.arch;
-  if (c.adapters || !c.place.head || a.family == Family::bare) return Term::given(Bytes{}).named("no head gradient");
+  if (c.t.method != TrainMethod::full || !c.place.head || a.family == Family::bare)
+    return Term::given(Bytes{}).named("no head gradient");
   Factors f{Factor::of(checked::ceil_div(a.vocab, c.s.parallel.tensor), "vocab"), Factor::of(a.hidden, "hidden"),
             Factor::bytes(c.grad_b, "gradient")};
   const Share share = c.s.parallel.state_share(StateKind::gradients);

@@ -46,13 +46,20 @@ void check_parallel(const Architecture& a, const TrainingSettings& t) {
 }
 
 void check_settings(const Scenario& s, const TrainingSettings& t, Report& r) {
-  if (t.method == TrainMethod::freeze) {
-    throw InputError("/training/method",
-                     "\"freeze\" needs the number of trainable layers, which this version has no "
-                     "field for yet; use \"full\", \"lora\" or \"qlora\"");
+  const std::int64_t layers = s.model->arch.layers;
+  if (t.method == TrainMethod::freeze && s.model->arch.family != Family::bare && t.trainable_layers > layers) {
+    throw InputError("/training/trainable_layers", "is " + std::to_string(t.trainable_layers) + " but the model has " +
+                                                       std::to_string(layers) + " layers: at most " +
+                                                       std::to_string(layers) + " (that is full fine-tuning)");
   }
-  if (t.method == TrainMethod::full && s.weights.quantized()) {
-    throw InputError("/weights", "full fine-tuning updates every weight, so they cannot stay in \"" + s.weights.name +
+  if (t.method == TrainMethod::freeze && s.model->arch.family == Family::bare)
+    throw InputError("/training/method", "\"freeze\" trains the last layers, and a bare parameter count has none: "
+                                         "give the model's config, or use \"full\", \"lora\" or \"qlora\"");
+  const bool updates_weights = t.method == TrainMethod::full || t.method == TrainMethod::freeze;
+  if (updates_weights && s.weights.quantized()) {
+    throw InputError("/weights", std::string(t.method == TrainMethod::full ? "full fine-tuning updates every weight"
+                                                                           : "freeze fine-tuning updates the last layers") +
+                                     ", so they cannot stay in \"" + s.weights.name +
                                      "\"; use method \"lora\" or \"qlora\", or a 16/32-bit format");
   }
   if (t.optimizer_in_backward && t.grad_accum > 1) {
@@ -85,6 +92,13 @@ static void choose_dtypes(Plan& c) {
   c.state_b = c.master ? 4 : c.param_b;
 }
 
+std::int64_t layers_keeping_activations(const Plan& c) {
+  if (c.t.method != TrainMethod::freeze) return c.stage_layers;
+  const std::int64_t first_trained = std::max<std::int64_t>(0, c.m.arch.layers - c.t.trainable_layers);
+  const std::int64_t begin = std::max<std::int64_t>(c.place.first_layer, first_trained);
+  return std::max<std::int64_t>(0, std::int64_t{c.place.end_layer} - begin);
+}
+
 Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsMemo* memo) {
   check_settings(s, t, r);
   Plan c{s, *s.model, t, profile_of(t.framework), {}, s.weights, false, false, 2, 2, 2, false, 2, 0, 0, {}, {}};
@@ -106,9 +120,12 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
   // Full fine-tuning holds the parameters in the compute dtype; an fp32 run loads
   // an unquantized LoRA base in fp32 too (torch_dtype float32).
   const bool fp32_base = t.method == TrainMethod::lora && c.b == 4 && !s.weights.quantized();
-  if (t.method == TrainMethod::full || fp32_base)
+  if (t.method == TrainMethod::full || t.method == TrainMethod::freeze || fp32_base)
     c.base = native_format(c.b == 4 ? "fp32" : (t.precision == Precision::fp16_mixed ? "fp16" : "bf16"));
-  c.trainable = c.adapters ? lora_trainable(c.m, c.place, t) : full_trainable(c.m, c.place);
+  c.trainable = c.adapters                         ? lora_trainable(c.m, c.place, t)
+                : t.method == TrainMethod::freeze ? freeze_trainable(c.m, c.place, t.trainable_layers)
+                                                   : full_trainable(c.m, c.place);
+  c.grad_layers = layers_keeping_activations(c);
   c.tokens = checked::mul(t.micro_batch, t.seq_len) / s.parallel.context;
   // The memo keys on the format's address: only the scenario's own format is stable across estimates.
   const bool own_format = t.method == TrainMethod::lora && !fp32_base;

@@ -112,6 +112,21 @@ TrainableSet full_trainable(const Model& model, const WeightPlacement& place) {
   return set;
 }
 
+TrainableSet freeze_trainable(const Model& model, const WeightPlacement& place, std::int64_t layers) {
+  WeightPlacement last = place;
+  const std::int64_t first_trained = std::max<std::int64_t>(0, model.arch.layers - layers);
+  last.first_layer = static_cast<std::int32_t>(std::max<std::int64_t>(place.first_layer, first_trained));
+  TrainableSet set;
+  for (const auto& t : model.tensors) {
+    // Embeddings, the final norm and the output layer stay frozen; an entry may stand for a run of layers.
+    if (t.layer < 0 || t.stage != TensorStage::text) continue;
+    const ShardShape s = shard_shape(t, model.arch, place.tensor_parallel, 1);
+    const std::int64_t n = layers_on_gpu(t, last);
+    if (n > 0) set.blocks.push_back({s.rows, s.cols, checked::mul(t.count, n)});
+  }
+  return set;
+}
+
 TrainableSet lora_trainable(const Model& model, const WeightPlacement& place, const TrainingSettings& tr) {
   const auto roles = target_roles(model, tr.lora_targets);
   const bool all = tr.lora_targets.empty();

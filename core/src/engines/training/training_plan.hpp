@@ -32,9 +32,16 @@ struct Plan {
   std::int64_t state_b = 2;
   std::int64_t tokens = 0;  ///< per GPU per micro-batch
   std::int64_t stage_layers = 0;
+  /// Layers of this stage whose activations autograd keeps: every one, except
+  /// under freeze, where the frozen layers before the first trained one take
+  /// inputs that need no gradient and save nothing.
+  std::int64_t grad_layers = 0;
   TrainableSet trainable;
   WeightsEstimate base_weights;  ///< the stored base on this GPU (codec names live here)
 };
+
+/// The stage's layers at or after the first trained one (all of them unless method freeze).
+std::int64_t layers_keeping_activations(const Plan& c);
 
 /// Checks the settings (InputError naming the field) and derives the plan.
 Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsMemo* memo);
