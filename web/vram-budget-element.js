@@ -137,6 +137,14 @@
       help: '"all-linear" or module names, comma-separated (q_proj, v_proj, ...).'
     },
     {
+      key: "dora",
+      advanced: true,
+      field: "use_dora",
+      label: "DoRA",
+      kind: "bool",
+      help: "LoRA and QLoRA only: a magnitude per adapted output; each adapted module keeps two more outputs and rebuilds its weight norm."
+    },
+    {
       key: "tl",
       field: "trainable_layers",
       label: "Trainable layers (freeze)",

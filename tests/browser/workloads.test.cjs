@@ -337,9 +337,21 @@ test('freeze fine-tuning: the trainable-layers input reaches the scenario and th
   const sc = await scenarioWhen(page, (s) => s.training && s.training.method === 'freeze');
   assert.equal(sc.training.trainable_layers, 4);
   // Four decoder layers of 218,112,000 parameters: their fp32 master copy.
+  // (DoRA is a LoRA variant: its checkbox reaches the scenario as use_dora, checked below on a LoRA link.)
   await page.waitForFunction(() => {
     const r = document.querySelector('vram-budget').report;
     return r && r.ok && r.components.some((c) => c.id === 'master_weights' && c.bytes === 4 * 218112000 * 4);
+  }, null, WAIT);
+  await page.close();
+});
+
+test('DoRA on a LoRA fine-tune: the checkbox reaches the scenario and the magnitudes the weights', async () => {
+  const page = await openPage(context, '#v=1&wl=training&src=catalog&model=meta-llama%2FLlama-3.1-8B&method=lora&dora=true');
+  const sc = await scenarioWhen(page, (s) => s.training && s.training.method === 'lora');
+  assert.equal(sc.training.use_dora, true);
+  await page.waitForFunction(() => {
+    const r = document.querySelector('vram-budget').report;
+    return r && r.ok && r.components.some((c) => c.id === 'weights' && c.formula.includes('DoRA magnitudes'));
   }, null, WAIT);
   await page.close();
 });

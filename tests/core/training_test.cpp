@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
+#include "vram/budget/saved_activations.hpp"
+#include "vram/budget/training_runtime.hpp"
 #include "vram/error.hpp"
 #include "vram/plan.hpp"
 #include "vram/plan/solve.hpp"
@@ -344,4 +346,24 @@ TEST_CASE("freeze trains the last layers only: their states, and activations fro
   json quantized = llama8b({{"method", "freeze"}});
   quantized["weights"] = "awq-int4";
   CHECK_THROWS_WITH(test::run(quantized), Catch::Contains("freeze fine-tuning updates the last layers"));
+}
+
+TEST_CASE("DoRA: a magnitude per adapted output, both outputs kept, the weight norm rebuilt", "[training][engine]") {
+  // Hand-computed terms first: 2 × 2,048 tokens × 43,008 adapted outputs × 2 B, and
+  // (14,336² + 3 × 4,096 × 14,336) × 2 B for down_proj, Llama-3.1-8B's largest adapted weight.
+  CHECK(dora_saved_term(2048, 43'008, 2).bytes.in_bytes() == 352'321'536);
+  CHECK(dora_norm_term(14'336, 4096, 2).bytes.in_bytes() == 763'363'328);
+  auto bytes_of = [](const Report& r, std::string_view id) {
+    for (const auto& c : r.components)
+      if (c.id == id) return c.bytes.in_bytes();
+    return std::int64_t{-1};
+  };
+  const Report lora = test::run(llama8b({{"method", "lora"}}));
+  const Report dora = test::run(llama8b({{"method", "lora"}, {"use_dora", true}}));
+  // One layer's adapted outputs: q 4,096 + k 1,024 + v 1,024 + o 4,096 + gate, up 14,336 each + down 4,096 = 43,008;
+  // their magnitudes over 32 layers, in fp32 beside the adapters (PEFT casts adapters to fp32).
+  CHECK(bytes_of(dora, "weights") - bytes_of(lora, "weights") == 43'008LL * 32 * 4);
+  CHECK(bytes_of(dora, "activations") - bytes_of(lora, "activations") == 32 * 352'321'536LL);
+  CHECK(bytes_of(dora, "workspace") == 763'363'328);
+  CHECK_THROWS_WITH(test::run(llama8b({{"method", "full"}, {"use_dora", true}})), Catch::Contains("needs method"));
 }

@@ -27,6 +27,8 @@ export const TRAINING_FIELDS = [
     help: 'Adapter rank r (lora and qlora only): each adapted matrix gains r \u00d7 (in + out) parameters.' },
   { key: 'targets', field: 'lora_targets', label: 'LoRA targets', kind: 'list', placeholder: 'all-linear',
     help: '"all-linear" or module names, comma-separated (q_proj, v_proj, ...).' },
+  { key: 'dora', advanced: true, field: 'use_dora', label: 'DoRA', kind: 'bool',
+    help: 'LoRA and QLoRA only: a magnitude per adapted output; each adapted module keeps two more outputs and rebuilds its weight norm.' },
   { key: 'tl', field: 'trainable_layers', label: 'Trainable layers (freeze)', kind: 'count', placeholder: '2',
     help: 'Method freeze only: the last N decoder layers train; the earlier ones, the embeddings and the output layer stay frozen.' },
   { key: 'prec', field: 'precision', label: 'Precision', kind: 'choice',

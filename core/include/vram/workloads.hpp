@@ -72,6 +72,9 @@ struct TrainingSettings {
   /// embeddings and output layer) stay frozen. LLaMA-Factory's default is 2
   /// (hparams/finetuning_args.py FreezeArguments.freeze_trainable_layers).
   std::int64_t trainable_layers = 2;
+  /// DoRA (Liu et al. 2024; PEFT LoraConfig use_dora): a magnitude vector per
+  /// adapted module, and a forward that rebuilds each adapted weight's norm.
+  bool use_dora = false;
   Precision precision = Precision::bf16_mixed;
   Optimizer optimizer = Optimizer::adamw;
   std::int64_t micro_batch = 1;

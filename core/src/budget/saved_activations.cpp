@@ -8,6 +8,9 @@ namespace {
 constexpr std::string_view kLayerSource =
     "transformers v4.56 models/llama/modeling_llama.py (LlamaDecoderLayer, LlamaMLP, eager_attention_forward); "
     "Korthikanti et al. 2022 §4.1";
+constexpr std::string_view kDoraSource =
+    "Liu et al. 2024 (DoRA) §4.3; huggingface/peft @0a6cd5a src/peft/tuners/lora/dora.py DoraLinearLayer.forward "
+    "(result = (m / ||W + s B A|| − 1) · x W + m / ||W + s B A|| · s B A x; the norm detached)";
 constexpr std::string_view kCheckpointSource =
     "Korthikanti et al. 2022 §5 (full recomputation keeps each layer's input); torch.utils.checkpoint (pytorch v2.8)";
 constexpr std::string_view kWorkSource = "pytorch v2.8 autograd: gradients of a layer's outputs and MLP intermediates";
@@ -76,6 +79,13 @@ Term layer_backward_work_term(const LayerDims& d, std::int64_t tokens, std::int6
                                 Factor::bytes(b)});
   const Bytes v = t.bytes;
   return Term(t).named("one layer's backward").cite(kWorkSource).within(ratio_range(v, 0.5, 1.5));
+}
+
+Term dora_saved_term(std::int64_t tokens, std::int64_t layer_outputs, std::int64_t b) {
+  return Term::product({Factor::of(2, "(plain output, adapter output)"), Factor::of(tokens, "tokens"),
+                        Factor::of(layer_outputs, "adapted output width"), Factor::bytes(b)})
+      .named("DoRA's kept outputs")
+      .cite(kDoraSource);
 }
 
 Term checkpoints_term(std::int64_t layers, std::int64_t tokens, std::int64_t hidden, std::int64_t b) {

@@ -6,6 +6,9 @@ namespace {
 constexpr std::string_view kUnitSource =
     "pytorch v2.8 torch/distributed/fsdp/_fully_shard (all-gather per unit, forward/backward prefetch of the next, "
     "reduce-scatter of the unit's gradient)";
+constexpr std::string_view kDoraNormSource =
+    "huggingface/peft @0a6cd5a src/peft/tuners/lora/dora.py DoraLinearLayer.forward (x_eye = torch.eye(in); "
+    "lora_weight = lora_B(lora_A(x_eye)).T; get_weight_norm: weight + scaling * lora_weight)";
 constexpr std::string_view kDequantSource =
     "bitsandbytes v0.45 bitsandbytes/autograd/_functions.py MatMul4Bit "
     "(dequantize_4bit to the compute dtype per matmul); QLoRA (Dettmers et al. "
@@ -23,6 +26,14 @@ Term sharded_unit_term(std::int64_t unit_params, double param_bytes, std::int64_
                            Term::product({n, Factor::bytes(grad_bytes, "unsharded gradient")})))
       .named("gathered shard unit")
       .cite(kUnitSource);
+}
+
+Term dora_norm_term(std::int64_t in, std::int64_t out, std::int64_t b) {
+  Term eye = Term::product({Factor::of(in, "in"), Factor::of(in, "in"), Factor::bytes(b)}).named("identity");
+  Term mats = Term::product({Factor::of(3, "(B A, its scaled copy, base + scaled)"), Factor::of(out, "out"),
+                             Factor::of(in, "in"), Factor::bytes(b)})
+                  .named("weight-sized copies");
+  return Term::sum(terms(std::move(eye), std::move(mats))).named("DoRA weight norm").cite(kDoraNormSource);
 }
 
 Term dequantized_weight_term(std::int64_t elements, std::int64_t b) {

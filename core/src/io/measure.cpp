@@ -124,7 +124,8 @@ std::string training_script(const Scenario& s) {
   if (t.checkpointing != Checkpointing::none) p += "model.gradient_checkpointing_enable()\n";
   if (lora)
     p += "model = get_peft_model(model, LoraConfig(r=" + std::to_string(t.lora_rank) +
-         ", target_modules=\"all-linear\"))\n";
+         ", target_modules=\"all-linear\"" +
+         (t.use_dora ? std::string(", use_dora=True") : std::string()) + "))\n";
   if (t.method == TrainMethod::freeze) {
     p += "model.requires_grad_(False)  # freeze: only the last " + std::to_string(t.trainable_layers) +
          " decoder layers train\nfor layer in model.model.layers[-" + std::to_string(t.trainable_layers) +

@@ -100,7 +100,7 @@ TrainingSettings parse_training(const json& s, std::int64_t gpus, ParseNotes n) 
   const std::string p = "/training";
   const json& b = block_of(s, "training", p);
   warn_unknown_keys(b, p,
-                    {"framework", "method", "lora_rank", "lora_targets", "trainable_layers", "precision", "optimizer", "micro_batch",
+                    {"framework", "method", "lora_rank", "lora_targets", "use_dora", "trainable_layers", "precision", "optimizer", "micro_batch",
                      "seq_len", "grad_accum", "checkpointing", "attention", "sharding", "offload", "tensor_parallel",
                      "pipeline_parallel", "context_parallel", "shard_group_size", "optimizer_in_backward",
                      "chunked_loss", "activation_offload", "fp8", "train_text_encoder", "compile", "extra"},
@@ -111,6 +111,9 @@ TrainingSettings parse_training(const json& s, std::int64_t gpus, ParseNotes n) 
   const bool adapters = t.method == TrainMethod::lora || t.method == TrainMethod::qlora;
   t.lora_rank = adapters ? int_or(b, "lora_rank", p, {1, 65'536}, 16, n) : 16;
   t.lora_targets = lora_targets(b, p);
+  t.use_dora = optional_bool(b, "use_dora", p).value_or(false);
+  if (t.use_dora && !adapters)
+    throw InputError(join_path(p, "use_dora"), "DoRA decomposes LoRA adapters: it needs method \"lora\" or \"qlora\"");
   if (t.method == TrainMethod::freeze) t.trainable_layers = int_or(b, "trainable_layers", p, {1, 100'000}, 2, n);
   t.precision = enum_or(b, "precision", p, kPrecisions, Precision::bf16_mixed, n);
   t.optimizer = enum_or(b, "optimizer", p, kOptimizers, Optimizer::adamw, n);

@@ -69,6 +69,11 @@ Term layer_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t seq_
 /// gradient in and out (2 × hidden) and the MLP gradients (2 × width). Calibrated (range).
 Term layer_backward_work_term(const LayerDims& d, std::int64_t tokens, std::int64_t elem_bytes);
 
+/// DoRA's extra saved tensors in one layer: each adapted module keeps its plain
+/// output (x W, scaled by magnitude / norm − 1) and its adapter output (B A x)
+/// for the magnitude's gradient: 2 × tokens × (summed output width) × b.
+Term dora_saved_term(std::int64_t tokens, std::int64_t layer_outputs, std::int64_t elem_bytes);
+
 /// Layer inputs kept by full recomputation: layers × tokens × hidden × b.
 Term checkpoints_term(std::int64_t layers, std::int64_t tokens, std::int64_t hidden, std::int64_t elem_bytes);
 

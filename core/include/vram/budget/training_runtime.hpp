@@ -26,6 +26,12 @@ namespace vram {
 Term sharded_unit_term(std::int64_t unit_params, double param_bytes, std::int64_t grad_bytes);
 
 /// The largest quantized base weight, dequantized to the compute dtype.
+/// DoRA's weight norm, rebuilt in each adapted module's forward (detached from
+/// the graph, so freed after it): an in × in identity pushed through the
+/// adapter, the adapter's out × in product, its scaled copy and the sum with
+/// the base weight: (in² + 3 × out × in) × b for the largest adapted weight.
+Term dora_norm_term(std::int64_t in, std::int64_t out, std::int64_t elem_bytes);
+
 Term dequantized_weight_term(std::int64_t elements, std::int64_t elem_bytes);
 
 /// The caching allocator's reserve over the peak of live tensors: a calibrated

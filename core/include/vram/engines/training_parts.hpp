@@ -32,6 +32,17 @@ TrainableSet full_trainable(const Model& model, const WeightPlacement& place);
 /// LoRA's A (rank × in) and B (out × rank) per adapted tensor on this GPU;
 /// InputError at /training/lora_rank when rank exceeds a target's smaller dimension.
 TrainableSet lora_trainable(const Model& model, const WeightPlacement& place, const TrainingSettings& t);
+/// What DoRA adds per GPU over the adapted modules: the summed output width of
+/// one layer's adapted modules (each keeps its plain and its adapter output for
+/// backward) and the largest adapted weight's in × in and out × in elements
+/// (its norm is rebuilt in every forward).
+struct DoraShape {
+  std::int64_t layer_outputs = 0;
+  std::int64_t largest_in = 0;
+  std::int64_t largest_out = 0;
+};
+DoraShape dora_shape(const Model& model, const WeightPlacement& place, const TrainingSettings& t);
+
 /// Freeze fine-tuning: every tensor of the last `layers` decoder layers on this
 /// GPU; embeddings, the output layer and the earlier layers stay frozen
 /// (LLaMA-Factory model/adapter.py _setup_freeze_tuning, freeze_trainable_modules "all").

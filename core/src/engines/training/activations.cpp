@@ -33,6 +33,9 @@ Terms kept_by_layers(const Plan& c, const LayerDims& d, bool offload, LayerKerne
   // Selective recomputation drops the attention scores (Korthikanti et al. 2022 §5).
   const TrainAttention attn = ck == Checkpointing::selective ? TrainAttention::flash : c.t.attention;
   Term one = layer_saved_term(d, c.tokens, c.t.seq_len, c.b, attn, kernels);
+  if (c.dora.layer_outputs > 0)
+    one = sum_nonzero(terms(std::move(one), dora_saved_term(c.tokens, c.dora.layer_outputs, c.b)))
+              .named("saved by one layer with DoRA");
   const std::int64_t n = resident_layers(c, offload);
   if (ck != Checkpointing::full) {
     Term kept =
@@ -107,6 +110,7 @@ Term transient_of(const Plan& c) {
   }
   if (c.t.method == TrainMethod::qlora)
     parts.push_back(dequantized_weight_term(largest_linear(c.m, c.s.parallel.tensor), c.b));
+  if (c.dora.largest_in > 0) parts.push_back(dora_norm_term(c.dora.largest_in, c.dora.largest_out, c.b));
   const bool zero12 = c.t.sharding == Sharding::zero1 || c.t.sharding == Sharding::zero2;
   if (c.p.zero_buckets && zero12 && c.s.parallel.data > 1)
     parts.push_back(zero_reduce_bucket_term(c.trainable.params(), c.grad_b));

@@ -126,6 +126,7 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
                 : t.method == TrainMethod::freeze ? freeze_trainable(c.m, c.place, t.trainable_layers)
                                                    : full_trainable(c.m, c.place);
   c.grad_layers = layers_keeping_activations(c);
+  if (c.adapters) c.dora = dora_shape(c.m, c.place, t);
   c.tokens = checked::mul(t.micro_batch, t.seq_len) / s.parallel.context;
   // The memo keys on the format's address: only the scenario's own format is stable across estimates.
   const bool own_format = t.method == TrainMethod::lora && !fp32_base;
@@ -142,7 +143,8 @@ Term weights_of(const Plan& c) {
   Term base = weights_term(c.base_weights).named(c.adapters ? "frozen base" : "parameters").cite(c.base.source);
   Terms parts = terms(std::move(base));
   if (c.adapters)
-    parts.push_back(Term::product({Factor::of(c.trainable.params(), "adapter params (LoRA A and B)"),
+    parts.push_back(Term::product({Factor::of(c.trainable.params(), c.t.use_dora ? "adapter params (LoRA A and B, DoRA magnitudes)"
+                                                                                  : "adapter params (LoRA A and B)"),
                                    Factor::bytes(c.param_b, c.param_b == 4 ? "fp32" : "16-bit")})
                         .named("LoRA adapters"));
   Term all = sum_nonzero(std::move(parts));

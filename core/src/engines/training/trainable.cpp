@@ -144,8 +144,33 @@ TrainableSet lora_trainable(const Model& model, const WeightPlacement& place, co
     if (n == 0) continue;
     set.blocks.push_back({tr.lora_rank, s.cols, n});  // lora_A
     set.blocks.push_back({s.rows, tr.lora_rank, n});  // lora_B
+    if (tr.use_dora) set.blocks.push_back({s.rows, 1, n});  // DoRA's magnitude: one per output feature
   }
   return set;
+}
+
+DoraShape dora_shape(const Model& model, const WeightPlacement& place, const TrainingSettings& tr) {
+  DoraShape d;
+  if (!tr.use_dora) return d;
+  const auto roles = target_roles(model, tr.lora_targets);
+  const bool all = tr.lora_targets.empty();
+  std::int64_t outputs = 0;
+  for (const auto& t : model.tensors) {
+    if (!on_gpu(t, place) || !targeted(t, roles, all) || t.rows <= 1) continue;
+    const ShardShape s = shard_shape(t, model.arch, place.tensor_parallel, 1);
+    const std::int64_t n = layers_on_gpu(t, place);
+    outputs = checked::add(outputs, checked::mul(checked::mul(t.count, n), s.rows));
+    const std::int64_t elems = checked::add(checked::mul(s.cols, s.cols), checked::mul(3, checked::mul(s.rows, s.cols)));
+    const std::int64_t best = checked::add(checked::mul(d.largest_in, d.largest_in),
+                                           checked::mul(3, checked::mul(d.largest_out, d.largest_in)));
+    if (elems > best) {
+      d.largest_in = s.cols;
+      d.largest_out = s.rows;
+    }
+  }
+  const std::int64_t stage = std::max<std::int64_t>(1, std::int64_t{place.end_layer} - place.first_layer);
+  d.layer_outputs = checked::ceil_div(outputs, stage);
+  return d;
 }
 
 std::int64_t largest_linear(const Model& model, std::int64_t tp) {

@@ -9,6 +9,7 @@
 #include "vram/budget/trainable.hpp"
 #include "vram/budget/weights.hpp"
 #include "vram/engines/training.hpp"
+#include "vram/engines/training_parts.hpp"
 #include "vram/formats.hpp"
 #include "vram/report.hpp"
 #include "vram/scenario.hpp"
@@ -37,6 +38,7 @@ struct Plan {
   /// inputs that need no gradient and save nothing.
   std::int64_t grad_layers = 0;
   TrainableSet trainable;
+  DoraShape dora;  ///< zero unless use_dora
   WeightsEstimate base_weights;  ///< the stored base on this GPU (codec names live here)
 };
 
