@@ -2321,7 +2321,9 @@
      *  while its section is open, since it costs a few milliseconds. */
     _renderGrid() {
       const out = this._out.grid;
-      const summary = h("summary", {}, "Fit map: context × concurrency");
+      const training = workloadOf(this._state) === "training";
+      const [rowName, colName, colWhat] = training ? ["seq_len", "micro-batch", "samples per GPU"] : ["context", "concurrency", "concurrent sequences"];
+      const summary = h("summary", {}, `Fit map: ${rowName} × ${colName}`);
       if (!out.open || !this._plannedText) {
         replace(out, summary);
         return;
@@ -2360,17 +2362,17 @@
           h(
             "table",
             { class: "vb-table vb-map", "data-testid": "fit-map-table" },
-            h("caption", { class: "vb-help" }, `Per-GPU total in ${formatBytes(0).label} for each context (rows) and number of concurrent sequences (columns); ✓ fits in ${formatBytes(grid.usable_bytes).text} usable, ✗ does not.`),
+            h("caption", { class: "vb-help" }, `Per-GPU total in ${formatBytes(0).label} for each ${rowName} (rows) and number of ${colWhat} (columns); ✓ fits in ${formatBytes(grid.usable_bytes).text} usable, ✗ does not.`),
             h("thead", {}, h(
               "tr",
               {},
-              h("th", { scope: "col" }, "context"),
+              h("th", { scope: "col" }, rowName),
               grid.concurrencies.map((c) => h("th", { scope: "col", class: "vb-num" }, `×${c}`))
             )),
             h("tbody", {}, rows)
           )
         ),
-        h("p", { class: "vb-help" }, `Most sequences that fit at each context: ${grid.contexts.map((c, i) => `${groupDigits(c)}: ${grid.max_fitting_concurrency[i]}${grid.max_fitting_concurrency[i] >= grid.concurrencies[n - 1] ? "+" : ""}`).join(", ")}.`)
+        h("p", { class: "vb-help" }, `Most ${colWhat} that fit at each ${rowName}: ${grid.contexts.map((c, i) => `${groupDigits(c)}: ${grid.max_fitting_concurrency[i]}${grid.max_fitting_concurrency[i] >= grid.concurrencies[n - 1] ? "+" : ""}`).join(", ")}.`)
       );
     }
   };

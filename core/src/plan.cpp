@@ -238,14 +238,18 @@ std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>
   // Points in concurrency-major order; computed context by context, so the
   // engine reuses what one context needs at every concurrency (SweepCache).
   std::vector<SweepPoint> out(contexts.size() * concurrencies.size());
+  // Training varies seq_len and micro-batch; the engine cache serves inference only.
+  const bool training = s.workload == Workload::training;
+  const Setting first = training ? Setting::seq_len : Setting::context;
+  const Setting second = training ? Setting::micro_batch : Setting::concurrency;
   Scenario t = s;
   WeightsMemo memo;
   SweepCache cache;
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     for (std::size_t k = 0; k < concurrencies.size(); ++k) {
       const std::int64_t ctx = contexts[i], c = concurrencies[k];
-      apply_setting(t, Setting::context, ctx);
-      apply_setting(t, Setting::concurrency, c);
+      apply_setting(t, first, ctx);
+      apply_setting(t, second, c);
       SweepPoint& p = out[k * contexts.size() + i];
       try {
         const Report r = estimate(t, {false, &memo, &cache});
@@ -260,21 +264,14 @@ std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>
 
 namespace {
 
-/// Which workloads a face answers: the plan has a training form; sweeps and grids are over inference settings.
-enum class Faces : std::uint8_t { inference, inference_and_training };
-
 template <typename F>
-json guarded(const std::string& text, const Catalog& catalog, Faces faces, F&& f) {
+json guarded(const std::string& text, const Catalog& catalog, F&& f) {
   try {
     const Scenario s = parse_scenario_text(text, catalog);
     require_estimated(s);
-    if (s.workload == Workload::training && faces == Faces::inference)
-      throw InputError("/workload", "the grid is over context and concurrency (inference); for training, the sweep "
-                                    "charts seq_len and the training plan (`plan`) gives the longest seq_len, the "
-                                    "largest micro-batch and the fewest GPUs");
     if (s.pipeline)
-      throw InputError("/workload", "plans, sweeps and grids (context, concurrency, GPU options) are for inference; "
-                                    "image and video scenarios are estimated one at a time");
+      throw InputError("/workload", "plans, sweeps and grids (context or seq_len, GPU options) are for inference and "
+                                    "training; image and video scenarios are estimated one at a time");
     return f(s);
   } catch (const InputError& e) {
     return error_json(e.path(), e.what());
@@ -351,7 +348,7 @@ json training_plan_json(const Scenario& s, const Catalog& catalog) {
 }  // namespace
 
 json plan_json(const std::string& text, const Catalog& catalog) {
-  return guarded(text, catalog, Faces::inference_and_training, [&](const Scenario& s) {
+  return guarded(text, catalog, [&](const Scenario& s) {
     if (s.workload == Workload::training) return training_plan_json(s, catalog);
     json j{{"ok", true}};
     j["model"] = json::parse(model_summary_json(s));
@@ -452,7 +449,7 @@ json training_sweep_json(const Scenario& s) {
 }  // namespace
 
 json sweep_json(const std::string& text, const Catalog& catalog) {
-  return guarded(text, catalog, Faces::inference_and_training, [&](const Scenario& s) {
+  return guarded(text, catalog, [&](const Scenario& s) {
     if (s.workload == Workload::training) return training_sweep_json(s);
     const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference().context, 1024});
     std::vector<std::int64_t> contexts = chart_lengths(512, top, s.inference().context);
@@ -481,7 +478,11 @@ std::string grid_text(const Scenario& s, const std::vector<std::int64_t>& contex
   const auto points = sweep(s, contexts, conc);
   std::vector<std::int64_t> best(contexts.size(), 0);
   io::JsonWriter w(64 + points.size() * 13 + (contexts.size() + conc.size()) * 8);
+  const bool training = s.workload == Workload::training;
   w.begin_object().key("ok").value(true).key("points").value(static_cast<std::int64_t>(points.size()));
+  // What the two lists are: tokens per sequence and sequences, or tokens per sample and samples per GPU.
+  w.key("axes").begin_array().value(training ? "seq_len" : "context").value(training ? "micro_batch" : "concurrency");
+  w.end_array();
   w.key("contexts").begin_array();
   for (std::int64_t c : contexts) w.value(c);
   w.end_array().key("concurrencies").begin_array();
@@ -506,7 +507,7 @@ std::string grid_text(const Scenario& s, const std::vector<std::int64_t>& contex
 
 std::string grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_ctx, std::int64_t n_conc) {
   std::string out;
-  const json error = guarded(text, catalog, Faces::inference, [&](const Scenario& s) {
+  const json error = guarded(text, catalog, [&](const Scenario& s) {
     if (n_ctx < 1 || n_ctx > kMaxGridSide) throw InputError("/n_contexts", "must be a whole number from 1 to 1000");
     if (n_conc < 1 || n_conc > kMaxGridSide) throw InputError("/n_concurrency", "must be a whole number from 1 to 1000");
     if (n_ctx * n_conc > kMaxGridPoints) {
@@ -514,7 +515,8 @@ std::string grid_json(const std::string& text, const Catalog& catalog, std::int6
                                             " points is more than the 10,000 one call computes; use fewer contexts "
                                             "or concurrency levels");
     }
-    const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference().context, 512});
+    const std::int64_t own = s.workload == Workload::training ? s.training()->training.seq_len : s.inference().context;
+    const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, own, 512});
     std::vector<std::int64_t> conc;
     for (std::int64_t c = 1; c <= n_conc; ++c) conc.push_back(c);
     out = grid_text(s, grid_contexts(n_ctx, top), conc);

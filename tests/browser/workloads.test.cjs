@@ -355,3 +355,19 @@ test('DoRA on a LoRA fine-tune: the checkbox reaches the scenario and the magnit
   }, null, WAIT);
   await page.close();
 });
+
+test('fit map for training: seq_len × micro-batch from the module’s grid', async () => {
+  const page = await openPage(context, '#v=1&wl=training&src=catalog&model=meta-llama%2FLlama-3.1-8B&method=lora&gpu=H100-SXM-80GB');
+  await page.getByTestId('fit-map').locator('summary').click();
+  const table = page.getByTestId('fit-map-table');
+  await table.waitFor(WAIT);
+  assert.equal(await page.getByTestId('fit-map').locator('summary').textContent(), 'Fit map: seq_len \u00d7 micro-batch');
+  assert.equal(await table.locator('thead th').first().textContent(), 'seq_len');
+  const grid = await page.evaluate(() => JSON.parse(document.querySelector('vram-budget')._module
+    .grid(JSON.stringify(document.querySelector('vram-budget').scenario), 8, 8)));
+  assert.deepEqual(grid.axes, ['seq_len', 'micro_batch']);
+  const cells = await table.locator('tbody td').evaluateAll((tds) => tds.map((td) => td.dataset.fit));
+  assert.equal(cells.length, grid.contexts.length * grid.concurrencies.length);
+  assert.ok(cells.includes('yes') && cells.includes('no'), 'short sequences of one sample fit, long batches do not');
+  await page.close();
+});

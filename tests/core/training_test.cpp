@@ -229,12 +229,22 @@ TEST_CASE("sharding over one GPU is a warning, not an error", "[training][errors
   CHECK(warned);
 }
 
-TEST_CASE("the grid of a training scenario is refused clearly, naming the training plan", "[training][errors]") {
-  const std::string p = grid_json(llama8b({{"method", "lora"}}).dump(), test::catalog(), 4, 4);
-  const json j = json::parse(p);
-  CHECK(j["ok"] == false);
-  CHECK(j["error"]["path"] == "/workload");
-  CHECK(j["error"]["message"].get<std::string>().find("training plan") != std::string::npos);
+TEST_CASE("the training grid: seq_len × micro-batch, each point at its verdict", "[training][plan]") {
+  const json scenario = llama8b({{"framework", "torchtune"}, {"method", "lora"}, {"seq_len", 1024}}, {{"gpu", "RTX-4090"}});
+  const json g = json::parse(grid_json(scenario.dump(), test::catalog(), 4, 3));
+  REQUIRE(g["ok"] == true);
+  CHECK(g["axes"] == json::array({"seq_len", "micro_batch"}));
+  REQUIRE(g["contexts"].size() == 4);
+  REQUIRE(g["concurrencies"] == json::array({1, 2, 3}));
+  for (std::size_t j = 0; j < 3; ++j) {
+    for (std::size_t i = 0; i < 4; ++i) {
+      json at = scenario;
+      at["training"]["seq_len"] = g["contexts"][i];
+      at["training"]["micro_batch"] = g["concurrencies"][j];
+      const Report r = estimate(test::scenario(at), {false, nullptr});
+      CHECK(g["totals"][j * 4 + i] == r.total.in_bytes());  // micro-batch-major, as the inference grid
+    }
+  }
 }
 
 TEST_CASE("the training sweep charts the step against seq_len, at the verdict of each point", "[training][plan]") {

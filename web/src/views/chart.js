@@ -3,6 +3,7 @@
 import { h, s, append, replace } from '../dom.js';
 import { formatBytes, groupDigits, exactBytes } from '../format.js';
 import { call } from '../module.js';
+import { workloadOf } from '../state.js';
 
 export class ChartView {
   _renderChart(sweep, report, plan) {
@@ -73,7 +74,10 @@ export class ChartView {
    *  while its section is open, since it costs a few milliseconds. */
   _renderGrid() {
   const out = this._out.grid;
-  const summary = h('summary', {}, 'Fit map: context \u00d7 concurrency');
+  const training = workloadOf(this._state) === 'training';
+  const [rowName, colName, colWhat] = training ? ['seq_len', 'micro-batch', 'samples per GPU']
+    : ['context', 'concurrency', 'concurrent sequences'];
+  const summary = h('summary', {}, `Fit map: ${rowName} \u00d7 ${colName}`);
   if (!out.open || !this._plannedText) {
     replace(out, summary);
     return;
@@ -96,10 +100,10 @@ export class ChartView {
   replace(out, summary,
     h('div', { class: 'vb-scroll', tabindex: '0', role: 'region', 'aria-label': 'Fit map (scrollable table)' },
       h('table', { class: 'vb-table vb-map', 'data-testid': 'fit-map-table' },
-        h('caption', { class: 'vb-help' }, `Per-GPU total in ${formatBytes(0).label} for each context (rows) and number of concurrent sequences (columns); \u2713 fits in ${formatBytes(grid.usable_bytes).text} usable, \u2717 does not.`),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'context'),
+        h('caption', { class: 'vb-help' }, `Per-GPU total in ${formatBytes(0).label} for each ${rowName} (rows) and number of ${colWhat} (columns); \u2713 fits in ${formatBytes(grid.usable_bytes).text} usable, \u2717 does not.`),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, rowName),
           grid.concurrencies.map((c) => h('th', { scope: 'col', class: 'vb-num' }, `\u00d7${c}`)))),
         h('tbody', {}, rows))),
-    h('p', { class: 'vb-help' }, `Most sequences that fit at each context: ${grid.contexts.map((c, i) => `${groupDigits(c)}: ${grid.max_fitting_concurrency[i]}${grid.max_fitting_concurrency[i] >= grid.concurrencies[n - 1] ? '+' : ''}`).join(', ')}.`));
+    h('p', { class: 'vb-help' }, `Most ${colWhat} that fit at each ${rowName}: ${grid.contexts.map((c, i) => `${groupDigits(c)}: ${grid.max_fitting_concurrency[i]}${grid.max_fitting_concurrency[i] >= grid.concurrencies[n - 1] ? '+' : ''}`).join(', ')}.`));
   }
 }
