@@ -88,6 +88,7 @@ Term activations_of(const Plan& c) {
     loss = loss == LossKind::chunked ? LossKind::compiled_chunked : LossKind::compiled;
   }
   Term all = activations_with(c, c.p.kernels, loss);
+  if (!c.explain) return all;
   // What compiled or fused kernels would keep instead (torch.compile recomputes the
   // pointwise ops; a compiled cross-entropy keeps the 16-bit logits only): the low end.
   const LossKind fused_loss = loss == LossKind::cut ? LossKind::cut : LossKind::in_place;

@@ -126,6 +126,7 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
                 : t.method == TrainMethod::freeze ? freeze_trainable(c.m, c.place, t.trainable_layers)
                                                    : full_trainable(c.m, c.place);
   c.grad_layers = layers_keeping_activations(c);
+  c.explain = r.explain;
   if (c.adapters) c.dora = dora_shape(c.m, c.place, t);
   c.tokens = checked::mul(t.micro_batch, t.seq_len) / s.parallel.context;
   // The memo keys on the format's address: only the scenario's own format is stable across estimates.

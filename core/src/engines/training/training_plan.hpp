@@ -39,6 +39,9 @@ struct Plan {
   std::int64_t grad_layers = 0;
   TrainableSet trainable;
   DoraShape dora;  ///< zero unless use_dora
+  /// A report with its text and ranges; figures only (a solver's probe) need
+  /// neither, and a range never changes the verdict.
+  bool explain = true;
   WeightsEstimate base_weights;  ///< the stored base on this GPU (codec names live here)
 };
 
