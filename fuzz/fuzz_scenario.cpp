@@ -47,18 +47,34 @@ void check_plan(const std::string& text) {
     require(ctx <= limit, where, "max_context_tokens exceeds max_context_limit");
     nonnegative(p, "max_concurrency", where);
   }
-  const auto tp = p.find("smallest_tensor_parallel");
-  require(tp != p.end(), where, "smallest_tensor_parallel is missing");
-  if (!tp->is_null()) {
-    const std::int64_t n = int_field(p, "smallest_tensor_parallel", where);
-    require(n == 1 || n == 2 || n == 4 || n == 8, where, "smallest_tensor_parallel is " + tp->dump());
+  const bool training = p.contains("max_seq_len");
+  if (training) {  // the training plan: lengths, micro-batch, fewest GPUs
+    const std::int64_t longest = nonnegative(p, "max_seq_len", where);
+    require(nonnegative(p, "max_seq_len_with_headroom", where) <= longest, where,
+            "the length keeping the headroom free exceeds the length at capacity");
+    nonnegative(p, "max_micro_batch", where);
+    const std::int64_t limit = int_field(p, "fewest_gpus_limit", where);
+    const auto fewest = p.find("fewest_gpus");
+    require(fewest != p.end(), where, "fewest_gpus is missing");
+    if (!fewest->is_null()) {
+      const std::int64_t n = int_field(p, "fewest_gpus", where);
+      require(n >= 1 && n <= limit, where, "fewest_gpus is " + fewest->dump() + " (limit " + std::to_string(limit) + ")");
+    }
+  } else {
+    const auto tp = p.find("smallest_tensor_parallel");
+    require(tp != p.end(), where, "smallest_tensor_parallel is missing");
+    if (!tp->is_null()) {
+      const std::int64_t n = int_field(p, "smallest_tensor_parallel", where);
+      require(n == 1 || n == 2 || n == 4 || n == 8, where, "smallest_tensor_parallel is " + tp->dump());
+    }
   }
   const auto options = p.find("gpu_options");
   require(options != p.end() && options->is_array(), where, "gpu_options is not an array");
   for (const auto& o : *options) {
     require(o.is_object(), where, "a GPU option is not an object");
     const std::int64_t count = int_field(o, "count", where);
-    require(count == 1 || count == 2 || count == 4 || count == 8, where,
+    // Inference splits over 1, 2, 4 or 8 GPUs; training keeps its group's multiple (or the scenario's count).
+    require(training ? count >= 1 : (count == 1 || count == 2 || count == 4 || count == 8), where,
             "a GPU option has count " + std::to_string(count));
     const std::int64_t memory = int_field(o, "memory_bytes", where);
     const std::int64_t total = nonnegative(o, "total_bytes", where);

@@ -101,7 +101,7 @@ std::int64_t layers_keeping_activations(const Plan& c) {
 
 Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsMemo* memo) {
   check_settings(s, t, r);
-  Plan c{s, *s.model, t, profile_of(t.framework), {}, s.weights, false, false, 2, 2, 2, false, 2, 0, 0, {}, {}};
+  Plan c{s, *s.model, t, profile_of(t.framework), {}, s.weights, false, false, 2, 2, 2, false, 2, 0, 0, 0, {}, {}, true, {}};
   const Architecture& a = c.m.arch;
   c.adapters = t.method == TrainMethod::lora || t.method == TrainMethod::qlora;
   choose_dtypes(c);
