@@ -17,8 +17,17 @@ constexpr std::string_view kPipelineDir = "pipelines/";
 /// models/gpus.json is the GPU catalog; every other file is one model.
 constexpr std::string_view kGpuFile = "gpus.json";
 
+/// "/name": a catalog file as the root of the JSON pointers its errors name.
+std::string pointer_of(std::string_view file) {
+  std::string p;
+  p.reserve(file.size() + 1);
+  p += '/';
+  p += file;
+  return p;
+}
+
 CatalogModel read_model(std::string_view file, const json& j) {
-  const std::string path = "/" + std::string(file);
+  const std::string path = pointer_of(file);
   CatalogModel m;
   m.id = io::optional_string(j, "id", path).value_or("");
   if (m.id.empty()) throw InputError(path + "/id", "is required: the Hugging Face repository id");
@@ -76,10 +85,10 @@ Gpu read_gpu(const json& g, const std::string& path) {
 Catalog::Catalog(const std::vector<CatalogFile>& files) {
   for (const auto& f : files) {
     const json j = json::parse(f.text.begin(), f.text.end(), nullptr, false);
-    if (j.is_discarded()) throw InputError("/" + std::string(f.name), "is not valid JSON");
+    if (j.is_discarded()) throw InputError(pointer_of(f.name), "is not valid JSON");
     if (f.name.starts_with(kPipelineDir)) {
       pipelines_.push_back(std::make_shared<const generation::Pipeline>(
-          generation::parse_pipeline(j, "/" + std::string(f.name))));
+          generation::parse_pipeline(j, pointer_of(f.name))));
     } else if (f.name == kGpuFile) {
       const auto list = j.find("gpus");
       if (list == j.end() || !list->is_array()) throw InputError("/gpus.json/gpus", "is required: a list of GPUs");
@@ -90,7 +99,7 @@ Catalog::Catalog(const std::vector<CatalogFile>& files) {
       models_.push_back(read_model(f.name, j));
       CatalogModel& m = models_.back();
       m.shared = std::make_shared<const Model>(m.model);
-      m.own_format = format_from_quantization_config(m.config, "/" + std::string(f.name) + "/config",
+      m.own_format = format_from_quantization_config(m.config, pointer_of(f.name) + "/config",
                                                      m.model.arch.native_dtype, m.quantized);
     }
   }
