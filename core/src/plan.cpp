@@ -22,11 +22,8 @@ namespace {
 /// Figures only: solvers never need the formula text. A setting whose figures
 /// leave any real system (the estimator refuses them as absurd) does not fit.
 bool fits_quick(const Scenario& s, WeightsMemo* memo) {
-  try {
-    return estimate(s, {false, memo}).fits;
-  } catch (const InputError&) {
-    return false;
-  }
+  const auto r = figures_only(s, memo);
+  return r && r->fits;
 }
 }  // namespace
 
@@ -431,18 +428,7 @@ json training_sweep_json(const Scenario& s) {
   const std::int64_t cp = std::max<std::int64_t>(1, t.context_parallel);
   const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, t.seq_len, 1024});
   std::vector<std::int64_t> lengths = chart_lengths(std::max<std::int64_t>(256, cp), top, t.seq_len);
-  std::vector<SweepPoint> points;
-  Scenario x = s;
-  WeightsMemo memo;
-  for (std::int64_t n : lengths) {
-    apply_setting(x, Setting::seq_len, n);
-    try {
-      const Report r = estimate(x, {false, &memo});
-      points.push_back({n, t.micro_batch, r.total, r.fits});
-    } catch (const InputError&) {
-      points.push_back({n, t.micro_batch, std::nullopt, false});
-    }
-  }
+  std::vector<SweepPoint> points = sweep(s, lengths, {t.micro_batch});
   return sweep_answer(s, "seq_len", std::move(lengths), std::move(points), t.micro_batch);
 }
 

@@ -45,6 +45,14 @@ void apply_setting(Scenario& s, Setting setting, std::int64_t value) {
   }
 }
 
+std::optional<Report> figures_only(const Scenario& s, WeightsMemo* memo) {
+  try {
+    return estimate(s, {false, memo});
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
 namespace {
 
 /// The verdict at one value, with the margin that guides the next probe when
@@ -56,14 +64,11 @@ struct Probe {
 
 Probe probe_at(Scenario& t, Setting setting, std::int64_t value, WeightsMemo* memo) {
   apply_setting(t, setting, value);
-  try {
-    const Report r = estimate(t, {false, memo});
-    const double m = static_cast<double>(r.free.in_bytes());
-    if ((m >= 0) == r.fits) return {r.fits, m};
-    return {r.fits, std::nullopt};  // the engine's own admission check decided, not the bytes
-  } catch (const InputError&) {
-    return {false, std::nullopt};
-  }
+  const auto r = figures_only(t, memo);
+  if (!r) return {false, std::nullopt};
+  const double m = static_cast<double>(r->free.in_bytes());
+  if ((m >= 0) == r->fits) return {r->fits, m};
+  return {r->fits, std::nullopt};  // the engine's own admission check decided, not the bytes
 }
 
 /// A known point of the search.

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "vram/budget/weights.hpp"
-#include "vram/error.hpp"
 #include "vram/estimate.hpp"
 #include "vram/plan/solve.hpp"
 
@@ -13,15 +12,6 @@ namespace {
 
 const TrainingSettings& settings_of(const Scenario& s) {
   return std::get<TrainingWorkload>(s.settings).training;
-}
-
-/// Figures only; a setting whose figures leave any real system does not fit.
-std::optional<Report> quick(const Scenario& s, WeightsMemo* memo) {
-  try {
-    return estimate(s, {false, memo});
-  } catch (const InputError&) {
-    return std::nullopt;
-  }
 }
 
 /// ZeRO and FSDP shard states over the data-parallel ranks; DDP and none replicate them.
@@ -66,7 +56,7 @@ namespace {
 std::optional<std::pair<std::int64_t, Report>> fewest_fitting(const Scenario& s, const std::vector<std::int64_t>& counts,
                                                               WeightsMemo* memo) {
   for (std::int64_t n : counts) {
-    if (auto r = quick(with_training_gpus(s, n), memo); r && r->fits) return std::make_pair(n, *r);
+    if (auto r = figures_only(with_training_gpus(s, n), memo); r && r->fits) return std::make_pair(n, *r);
   }
   return std::nullopt;
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "vram/report.hpp"
 #include "vram/scenario.hpp"
 
 namespace vram {
@@ -23,6 +24,10 @@ enum class Setting : std::uint8_t {
   seq_len,       ///< training.seq_len (tokens per sample; context parallelism divides it)
   micro_batch,   ///< training.micro_batch (samples per GPU per step)
 };
+
+/// The estimate without its text, or nullopt where the figures leave any real
+/// system (the estimator refuses them as absurd): such a setting does not fit.
+std::optional<Report> figures_only(const Scenario& s, WeightsMemo* memo);
 
 /// The scenario field a setting is, as a JSON pointer ("/inference/context").
 std::string_view setting_path(Setting setting);
