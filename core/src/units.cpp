@@ -1,8 +1,10 @@
 #include "vram/units.hpp"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ostream>
 
 #include "vram/text_buffer.hpp"
@@ -101,35 +103,50 @@ std::string format_si(Bytes b) {
 }
 
 namespace {
-/// Writes the digits of `v` (below 10^9) backwards from `p`, a comma before
-/// every third; `k` counts the digits written so far. 32-bit arithmetic: a
-/// 64-bit division by a constant becomes a 128-bit multiply call in WebAssembly.
-char* put_digits(char* p, std::uint32_t v, int& k, bool pad) {
-  for (int i = 0; i < 9 && (pad || v != 0 || k == 0); ++i) {
-    if (k != 0 && k % 3 == 0) *--p = ',';
-    *--p = static_cast<char>('0' + v % 10);
-    v /= 10;
-    ++k;
+/// "000" to "999": a three-digit group is one table copy, not three divisions.
+constexpr std::array<char, 3000> kTriples = [] {
+  std::array<char, 3000> t{};
+  for (int i = 0; i < 1000; ++i) {
+    t[3 * i] = static_cast<char>('0' + i / 100);
+    t[3 * i + 1] = static_cast<char>('0' + i / 10 % 10);
+    t[3 * i + 2] = static_cast<char>('0' + i % 10);
   }
-  return p;
-}
+  return t;
+}();
 }  // namespace
 
 template <class Out>
 void append_grouped(Out& out, std::int64_t n) {
   // The magnitude as unsigned: −INT64_MIN does not exist in int64.
   std::uint64_t mag = n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
-  char buf[32];
-  char* const end = buf + sizeof buf;
-  char* p = end;
-  int k = 0;
-  while (mag >= 1'000'000'000) {  // nine digits at a time, zero-padded below the top
-    p = put_digits(p, static_cast<std::uint32_t>(mag % 1'000'000'000), k, true);
+  // Three-digit groups, lowest first. Nine digits are split off in 64-bit
+  // arithmetic and the groups inside them in 32-bit: a 64-bit division by a
+  // constant becomes a 128-bit multiply call in WebAssembly.
+  std::uint32_t groups[7];
+  int g = 0;
+  while (mag >= 1'000'000'000) {
+    const auto low = static_cast<std::uint32_t>(mag % 1'000'000'000);
     mag /= 1'000'000'000;
+    groups[g++] = low % 1000;
+    groups[g++] = low / 1000 % 1000;
+    groups[g++] = low / 1'000'000;
   }
-  p = put_digits(p, static_cast<std::uint32_t>(mag), k, false);
-  if (n < 0) *--p = '-';
-  put_text(out, std::string_view(p, static_cast<std::size_t>(end - p)));
+  auto top = static_cast<std::uint32_t>(mag);
+  while (top >= 1000) {
+    groups[g++] = top % 1000;
+    top /= 1000;
+  }
+  char buf[32];
+  char* p = buf;
+  if (n < 0) *p++ = '-';
+  const int skip = top >= 100 ? 0 : (top >= 10 ? 1 : 2);  // no leading zeros
+  for (int k = skip; k < 3; ++k) *p++ = kTriples[3 * top + static_cast<std::uint32_t>(k)];
+  while (g > 0) {
+    *p++ = ',';
+    std::memcpy(p, &kTriples[3 * groups[--g]], 3);
+    p += 3;
+  }
+  put_text(out, std::string_view(buf, static_cast<std::size_t>(p - buf)));
 }
 template void append_grouped(std::string&, std::int64_t);
 template void append_grouped(TextBuffer&, std::int64_t);

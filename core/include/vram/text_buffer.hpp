@@ -9,10 +9,12 @@
 
 namespace vram {
 
-/// Copies n bytes. In WebAssembly, memcpy is a library loop that copies one
-/// byte at a time unless both ends are word-aligned, and the text pieces here
-/// (ten to a few hundred bytes, at any offset) never are: eight bytes per
-/// unaligned load and store is several times faster. Natively, memcpy.
+/// Copies n bytes. In WebAssembly without bulk memory, memcpy is a library
+/// loop that copies one byte at a time unless both ends are word-aligned, and
+/// the text pieces here (ten to a few hundred bytes, at any offset) never are:
+/// eight bytes per unaligned load and store is several times faster. With bulk
+/// memory (memory.copy) it is as fast and 49 KB smaller in the module than
+/// memcpy, which the compiler then inlines everywhere. Natively, memcpy.
 inline void copy_text(char* d, const char* s, std::size_t n) {
 #ifdef __EMSCRIPTEN__
   for (; n >= 8; n -= 8, d += 8, s += 8) {

@@ -93,8 +93,15 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
     const bool varies_by_layer = t.role == TensorRole::attn_v || t.role == TensorRole::attn_o ||
                                  t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
     if (format.gguf() && varies_by_layer && end - first > 1) {
-      // llama.cpp mixtures choose the type of these tensors layer by layer.
-      for (std::int32_t i = first; i < end; ++i) add(codec_for(format, t, model.arch, i), s, t.count, per_layer);
+      // llama.cpp mixtures choose the type of these tensors layer by layer;
+      // a run of layers of one type is sized at once (stored_bytes is linear in count).
+      for (std::int32_t i = first; i < end;) {
+        const Codec& c = codec_for(format, t, model.arch, i);
+        std::int32_t j = i + 1;
+        while (j < end && &codec_for(format, t, model.arch, j) == &c) ++j;
+        add(c, s, t.count * (j - i), per_layer * (j - i));
+        i = j;
+      }
     } else {
       const std::int64_t n = t.layer >= 0 ? end - first : 1;
       add(codec_for(format, t, model.arch), s, t.count * n, per_layer * n);
