@@ -96,11 +96,15 @@ TEST_CASE("the non-torch increase sums its mechanisms", "[vllm][runtime]") {
   // TP 4 adds NVLS (134,217,728) and halves the symmetric buffer: 2,337,758,249 B (2.18 GiB; 2.13-2.21).
   CHECK(non_torch_term(layout(4, Interconnect::nvlink)).bytes.in_bytes() == 2'337'758'249);
   // Four GeForce cards: no NCCL buffers on the GPU, no custom all-reduce, no NVLS, no symmetric memory;
-  // the unattributed part keeps a range down to 0 off the measured fabric.
+  // no unattributed part over PCIe without P2P, its range up to the NVLink figure.
   const Term geforce = non_torch_term(layout(4, Interconnect::pcie, 89));
-  CHECK(geforce.bytes.in_bytes() == 268'435'456 + 1'653'562'409);
+  CHECK(geforce.bytes.in_bytes() == 268'435'456);
   CHECK(geforce.range->low == gib_range(0.235, 0.465).low);
+  CHECK(geforce.range->high == gib_range(0.235, 0.465).high + gib_range(1.488, 1.578).high);
   CHECK(consistent(geforce));
+  // PCIe with P2P: not measured either way, so the NVLink figure with a range down to 0.
+  const Term p2p = non_torch_term(layout(2, Interconnect::pcie_p2p, 89));
+  CHECK(p2p.range->low.in_bytes() < p2p.bytes.in_bytes() - 1'600'000'000);
 }
 
 TEST_CASE("capture sizes follow the version and the scheduler limits", "[vllm][graphs]") {
@@ -178,11 +182,12 @@ TEST_CASE("the engine estimate reads the interconnect, the graphs and the engine
   CHECK(test::metric(few, "cuda_graph_bytes") == 4'630'512 + 9 * 32 * 168'430 + 4'227'072);
   const Report eager = test::run(scenario_with({{"enforce_eager", true}}));
   CHECK(test::metric(eager, "cuda_graph_bytes") == 0);
-  // Tensor parallel over PCIe without P2P: no NCCL or all-reduce buffers on the GPU.
+  // Tensor parallel over PCIe without P2P (the RTX 4090's catalog interconnect): no NCCL or
+  // all-reduce buffers on the GPU, no unattributed part.
   const nlohmann::json tp2 = {{"model", "meta-llama/Llama-3.1-8B-Instruct"},
                               {"hardware", {{"gpu", "RTX-4090"}, {"count", 2}}},
                               {"inference", {{"engine", "vllm"}, {"context", 4096}, {"tensor_parallel", 2}}}};
-  CHECK(test::metric(test::run(tp2), "non_torch_bytes") == 268'435'456 + 1'653'562'409);
+  CHECK(test::metric(test::run(tp2), "non_torch_bytes") == 268'435'456);
   nlohmann::json nv = tp2;
   nv["hardware"]["interconnect"] = "nvlink";
   CHECK(test::metric(test::run(nv), "non_torch_bytes") > test::metric(test::run(tp2), "non_torch_bytes"));
