@@ -213,13 +213,16 @@ int cmd_models(const vram::Catalog& catalog, bool as_json) {
                     {"params", params},
                     {"model_type", m.model.arch.model_type},
                     {"max_context", m.model.arch.max_positions},
-                    {"dtype", m.model.arch.native_dtype},
+                    // The checkpoint's own storage (fp8, mxfp4, awq-int4, ...), as the page's catalog names it.
+                    {"dtype", m.own_format.name},
+                    {"native_dtype", m.model.arch.native_dtype},
+                    {"quantized", m.quantized},
                     {"checkpoint_bytes", m.model.checkpoint_bytes ? nlohmann::json(m.model.checkpoint_bytes->in_bytes())
                                                                   : nlohmann::json(nullptr)}});
     if (!as_json) {
       std::printf("%-48s %20s params  %-12s ctx %-8lld %s\n", m.id.c_str(), vram::group_thousands(params).c_str(),
                   m.model.arch.model_type.c_str(), static_cast<long long>(m.model.arch.max_positions),
-                  m.model.arch.native_dtype.c_str());
+                  m.own_format.name.c_str());
     }
   }
   if (as_json) std::cout << list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

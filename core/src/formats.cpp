@@ -385,6 +385,10 @@ namespace {
 
 // Maps an ignore-list entry (module names or "re:" patterns) to tensor roles.
 void add_ignored_roles(const std::string& entry, std::vector<TensorRole>& roles) {
+  // A norm ("model.layers.3.post_attention_layernorm", Qwen3 MoE FP8 lists) is
+  // never quantized: it keeps nothing else unquantized, whatever its name holds.
+  const std::string_view leaf = std::string_view(entry).substr(entry.rfind('.') == std::string::npos ? 0 : entry.rfind('.') + 1);
+  if (leaf.find("norm") != std::string_view::npos) return;
   auto has = [&](const char* s) { return entry.find(s) != std::string::npos; };
   if (has("lm_head")) roles.push_back(TensorRole::lm_head);
   if (has("embed")) roles.push_back(TensorRole::embedding);

@@ -80,6 +80,24 @@ TEST_CASE("quantization_config ignore lists keep modules in 16-bit", "[formats]"
   CHECK(codec_for(f, expert, a).name == "mxfp4");
 }
 
+TEST_CASE("a norm in an ignore list keeps only the norm, whatever its name holds", "[formats]") {
+  // Qwen3-30B-A3B-FP8 lists every post_attention_layernorm; its attention is stored in fp8.
+  json config = {{"quantization_config",
+                  {{"quant_method", "fp8"},
+                   {"weight_block_size", {128, 128}},
+                   {"modules_to_not_convert", {"lm_head", "model.layers.0.post_attention_layernorm",
+                                               "model.layers.0.input_layernorm", "model.layers.0.mlp.gate"}}}}};
+  bool found = false;
+  const WeightFormat f = format_from_quantization_config(config, "/config", "bf16", found);
+  Architecture a;
+  a.layers = 48;
+  const Tensor q{TensorRole::attn_q, 0, 4096, 2048, 1, TensorStage::text, Shard::rows, true};
+  const Tensor router{TensorRole::router, 0, 128, 2048, 1, TensorStage::text, Shard::replicated, true};
+  CHECK(codec_for(f, q, a).name == "fp8 block 128x128");
+  CHECK(codec_for(f, router, a).name == "bf16");
+  CHECK(f.keep_unquantized.size() == 2);  // lm_head and the router
+}
+
 TEST_CASE("Q4_K_M raises attn_v and ffn_down to Q6_K on the layers use_more_bits picks", "[formats][gguf]") {
   const WeightFormat f = parse_weight_format(json("gguf:Q4_K_M"), "/weights", "bf16");
   Architecture a;

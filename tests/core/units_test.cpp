@@ -83,6 +83,21 @@ TEST_CASE("byte and count arithmetic is checked: past 2^63 it throws, it never w
   CHECK(scale_floor(Bytes::of(1000), 0.9).in_bytes() == 900);
 }
 
+TEST_CASE("checked products at the edge of 2^63, either sign", "[units][overflow]") {
+  // 63 significant bits in all: taken without the overflow check, exact.
+  CHECK(checked::mul((1LL << 31) - 1, (1LL << 32) - 1) == ((1LL << 31) - 1) * ((1LL << 32) - 1));
+  CHECK(checked::mul(-(1LL << 40), (1LL << 22) - 1) == -(1LL << 40) * ((1LL << 22) - 1));
+  // 64 bits in all: checked; fits or throws.
+  CHECK(checked::mul(1LL << 31, (1LL << 32) - 1) == (1LL << 31) * ((1LL << 32) - 1));
+  CHECK(checked::mul(-(1LL << 31), 1LL << 32) == INT64_MIN);
+  CHECK_THROWS_AS(checked::mul(1LL << 31, 1LL << 32), ArithmeticOverflow);
+  CHECK_THROWS_AS(checked::mul(INT64_MIN, -1), ArithmeticOverflow);
+  CHECK_THROWS_AS(checked::mul(-3'037'000'500, 3'037'000'500), ArithmeticOverflow);
+  CHECK(checked::mul(3'037'000'499, -3'037'000'499) == -9'223'372'030'926'249'001);
+  CHECK(checked::mul(0, INT64_MIN) == 0);
+  CHECK(checked::mul(INT64_MAX, 1) == INT64_MAX);
+}
+
 TEST_CASE("checked counts read like the formulas they compute", "[units][overflow]") {
   using checked::Count;
   const Count h = 4096;

@@ -48,3 +48,15 @@ test('hostile scenarios exit 2 with the field named, never a signal', () => {
     }
   }
 });
+
+test('models lists each checkpoint by its own storage format, as the page does', () => {
+  const r = run(['models', '--json']);
+  assert.equal(r.status, 0);
+  const byId = Object.fromEntries(JSON.parse(r.stdout).map((m) => [m.id, m]));
+  assert.match(byId['openai/gpt-oss-20b'].dtype, /mxfp4/);
+  assert.equal(byId['openai/gpt-oss-20b'].quantized, true);
+  assert.match(byId['deepseek-ai/DeepSeek-V3'].dtype, /^fp8/);
+  assert.equal(byId['meta-llama/Llama-3.1-8B'].dtype, 'bf16');
+  const text = run(['models']).stdout.split('\n').find((l) => l.startsWith('openai/gpt-oss-20b '));
+  assert.match(text, /mxfp4/);
+});

@@ -7,6 +7,7 @@
 // printed figure takes its label from the same `Unit` value as its divisor.
 #pragma once
 
+#include <bit>
 #include <concepts>
 #include <cstdint>
 #include <iosfwd>
@@ -42,6 +43,12 @@ constexpr std::int64_t sub(std::int64_t a, std::int64_t b) {
 }
 /// a × b, or `ArithmeticOverflow`.
 constexpr std::int64_t mul(std::int64_t a, std::int64_t b) {
+  // Magnitudes of at most 63 significant bits together cannot overflow
+  // (|a × b| < 2^63): the common case, without the 128-bit multiply that
+  // WebAssembly's overflow check calls.
+  const std::uint64_t ua = a < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(a) : static_cast<std::uint64_t>(a);
+  const std::uint64_t ub = b < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(b) : static_cast<std::uint64_t>(b);
+  if (std::bit_width(ua) + std::bit_width(ub) <= 63) return a * b;
   std::int64_t r = 0;
   if (__builtin_mul_overflow(a, b, &r)) overflow("product");
   return r;
