@@ -415,6 +415,15 @@ void parse_vllm_block(const json& inf, const std::string& p, Scenario& out) {
   vs.enforce_eager = io::optional_bool(*v, "enforce_eager", vp).value_or(false);
   vs.version = io::optional_string(*v, "version", vp).value_or("");
   parse_vllm_engine(*v, vp, vs);
+  vs.enable_expert_parallel = io::optional_bool(*v, "enable_expert_parallel", vp).value_or(false);
+  if (vs.enable_expert_parallel && out.model && out.model->arch.experts == 0) {
+    throw InputError(vp + "/enable_expert_parallel",
+                     "needs a mixture-of-experts model; " + out.model_ref + " has no routed experts (set false or leave it out)");
+  }
+  if (vs.enable_expert_parallel && out.parallel.tensor == 1) {
+    out.warnings.push_back(vp + "/enable_expert_parallel: one tensor-parallel rank, so one expert-parallel rank; nothing "
+                                "changes");
+  }
 }
 
 void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {

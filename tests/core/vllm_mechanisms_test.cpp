@@ -1,5 +1,7 @@
 // vLLM's runtime terms as mechanisms: communication buffers by interconnect
 // and layout, CUDA graphs by capture sizes and version, the engine ladder.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
@@ -445,4 +447,29 @@ TEST_CASE("cudagraph_mode chooses which graphs are captured", "[vllm][graphs][in
     CHECK(e.path() == "/inference/vllm/cudagraph_mode");
     CHECK(std::string(e.what()).find("FULL_AND_PIECEWISE") != std::string::npos);
   }
+}
+
+TEST_CASE("enable_expert_parallel needs experts, and says when it changes nothing", "[vllm][ep][input]") {
+  nlohmann::json dense = scenario_with({{"enable_expert_parallel", true}},
+                                       {{"gpu", "H100-SXM-80GB"}, {"count", 2}});
+  dense["inference"]["tensor_parallel"] = 2;
+  try {
+    test::scenario(dense);
+    FAIL("accepted expert parallelism on a dense model");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/inference/vllm/enable_expert_parallel");
+    CHECK(std::string(e.what()).find("no routed experts") != std::string::npos);
+  }
+  nlohmann::json moe = {{"model", "mistralai/Mixtral-8x7B-Instruct-v0.1"},
+                        {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+                        {"inference", {{"engine", "vllm"}, {"context", 8192}, {"vllm", {{"enable_expert_parallel", true}}}}}};
+  const Scenario one = test::scenario(moe);
+  CHECK(std::any_of(one.warnings.begin(), one.warnings.end(),
+                    [](const std::string& w) { return w.find("nothing changes") != std::string::npos; }));
+  moe["hardware"]["count"] = 4;
+  moe["inference"]["tensor_parallel"] = 4;
+  const Report r = test::run(moe);
+  const Component* w = r.find_component("weights");
+  REQUIRE(w != nullptr);
+  CHECK(w->formula.find("the 8 routed experts whole over 4 expert-parallel ranks (rank 0 holds 2)") != std::string::npos);
 }

@@ -115,3 +115,25 @@ TEST_CASE("weights: whole bytes per param exactly, others to four decimals", "[w
   CHECK(t.parts[1].bytes.in_bytes() == 1'050'939'392LL * 2);
   CHECK(weights_formula(w).find("6,979,321,856 params × 1.0008 B (") == 0);
 }
+
+TEST_CASE("expert parallelism gives rank 0 ceil(E / ep) whole experts instead of a slice of each", "[weights][ep]") {
+  const Model& m = model("mistralai/Mixtral-8x7B-v0.1");  // 8 experts of 3 × 14,336 × 4,096, 32 layers
+  WeightPlacement tp;
+  tp.tensor_parallel = 3;
+  WeightPlacement ep = tp;
+  ep.expert_parallel = 3;
+  const std::int64_t whole_expert = 3LL * 14'336 * 4'096 * 2;  // B in bf16
+  // TP 3 slices each expert: gate/up rows and down columns ceil(14,336 / 3) = 4,779.
+  const std::int64_t sliced = 8LL * 3 * 4'779 * 4'096 * 2;
+  // EP 3: ceil(8 / 3) = 3 whole experts on rank 0.
+  const std::int64_t whole = 3LL * whole_expert;
+  const std::int64_t diff = weights_on_gpu(m, fmt("bf16"), ep).bytes.in_bytes() -
+                            weights_on_gpu(m, fmt("bf16"), tp).bytes.in_bytes();
+  CHECK(diff == 32LL * (whole - sliced));
+  // EP equal to a divisor of E holds the same bytes as the TP slice when nothing rounds.
+  WeightPlacement tp4;
+  tp4.tensor_parallel = 4;
+  WeightPlacement ep4 = tp4;
+  ep4.expert_parallel = 4;
+  CHECK(weights_on_gpu(m, fmt("bf16"), ep4).bytes == weights_on_gpu(m, fmt("bf16"), tp4).bytes);
+}

@@ -38,6 +38,16 @@ ShardShape shard_shape(const Tensor& t, const Architecture& arch, std::int64_t t
   return vector ? ShardShape{1, out} : ShardShape{out, in};
 }
 
+bool is_expert(const Tensor& t, const Architecture& arch) {
+  switch (t.role) {
+    case TensorRole::expert_gate:
+    case TensorRole::expert_up:
+    case TensorRole::expert_down: return true;
+    case TensorRole::bias: return arch.experts > 1 && t.count == arch.experts;  // an expert's bias
+    default: return false;
+  }
+}
+
 namespace {
 /// Two codec objects may share a name (a GGUF base type and the same type in
 /// its mix table): one part per name, largest first.
@@ -88,7 +98,11 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
         if (front ? !p.embedding : !p.head) continue;
       }
     }
-    const ShardShape s = shard_shape(t, model.arch, p.tensor_parallel, p.vocab_multiple);
+    // Expert parallelism: whole experts per rank (vLLM's determine_expert_map gives
+    // rank 0 ceil(E / ep) of them), not a tensor-parallel slice of each.
+    const bool expert = p.expert_parallel > 1 && is_expert(t, model.arch);
+    const ShardShape s = shard_shape(t, model.arch, expert ? 1 : p.tensor_parallel, p.vocab_multiple);
+    const std::int64_t count = expert ? ceil_div(t.count, p.expert_parallel) : t.count;
     const std::int64_t per_layer = t.rows * t.cols * t.count;
     const bool varies_by_layer = t.role == TensorRole::attn_v || t.role == TensorRole::attn_o ||
                                  t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
@@ -99,12 +113,12 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
         const Codec& c = codec_for(format, t, model.arch, i);
         std::int32_t j = i + 1;
         while (j < end && &codec_for(format, t, model.arch, j) == &c) ++j;
-        add(c, s, t.count * (j - i), per_layer * (j - i));
+        add(c, s, count * (j - i), per_layer * (j - i));
         i = j;
       }
     } else {
       const std::int64_t n = t.layer >= 0 ? end - first : 1;
-      add(codec_for(format, t, model.arch), s, t.count * n, per_layer * n);
+      add(codec_for(format, t, model.arch), s, count * n, per_layer * n);
     }
   }
   merge_parts(w.parts);
@@ -114,7 +128,7 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
 bool operator==(const WeightPlacement& a, const WeightPlacement& b) {
   return a.tensor_parallel == b.tensor_parallel && a.first_layer == b.first_layer && a.end_layer == b.end_layer &&
          a.embedding == b.embedding && a.head == b.head && a.vision == b.vision && a.mtp == b.mtp &&
-         a.vocab_multiple == b.vocab_multiple;
+         a.vocab_multiple == b.vocab_multiple && a.expert_parallel == b.expert_parallel;
 }
 
 const WeightsEstimate& WeightsMemo::get(const Model& model, const WeightFormat& format, const WeightPlacement& p) {

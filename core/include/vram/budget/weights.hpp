@@ -28,7 +28,13 @@ struct WeightPlacement {
   bool vision = true;                                                 ///< vision tower (multimodal models, first stage)
   bool mtp = false;                 ///< multi-token-prediction layers (speculative decoding only)
   std::int64_t vocab_multiple = 1;  ///< vocabulary rows padded to this multiple before sharding
+  /// Expert-parallel ranks: each holds whole experts, the first ceil(E / ep) of
+  /// them on rank 0, instead of a tensor-parallel slice of every expert.
+  std::int64_t expert_parallel = 1;
 };
+
+/// A routed expert's weight or bias (stacked `count` = experts).
+bool is_expert(const Tensor& t, const Architecture& arch);
 
 /// Elements of `t` held by one tensor-parallel rank (vectors split along their length).
 struct ShardShape {

@@ -98,6 +98,8 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
   place.head = stage == c.pp - 1;
   // VocabParallelEmbedding pads the vocabulary to 64 (vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE).
   place.vocab_multiple = 64;
+  // --enable-expert-parallel: expert-parallel size = TP × DP (vllm/config/parallel.py); DP is one here.
+  if (c.inf.vllm.enable_expert_parallel) place.expert_parallel = c.tp;
   const Model& m = *c.s.model;
   Term w = weights_term(c.memo->get(m, c.s.weights, place));
   if (c.s.weights_bytes_given && w.bytes > Bytes{}) {
@@ -110,7 +112,11 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
     w = Term::product(terms(std::move(w)), {share}, Rounding::nearest);
   }
   const std::int32_t last = sa.end_layer - 1;
-  if (c.tp > 1 && c.pp > 1) {
+  if (place.expert_parallel > 1) {
+    w.note = "split over {} tensor-parallel ranks, the {} routed experts whole over {} expert-parallel ranks "
+             "(rank 0 holds {})";
+    w.note_args = {c.tp, c.a.experts, place.expert_parallel, (c.a.experts + place.expert_parallel - 1) / place.expert_parallel};
+  } else if (c.tp > 1 && c.pp > 1) {
     w.note = "split over {} tensor-parallel ranks (pipeline stage {}: layers {}–{})";
     w.note_args = {c.tp, stage, sa.first_layer, last};
   } else if (c.tp > 1) {
