@@ -406,76 +406,6 @@
   };
   var ATTRIBUTES = Object.fromEntries(Object.entries(KEYS).map(([key, k]) => [k.attr, key]));
 
-  // web/src/format.js
-  var UNIT_SYSTEMS = {
-    iec: { divisor: 2 ** 30, label: "GiB" },
-    // GiB = 2^30 bytes
-    si: { divisor: 1e9, label: "GB" }
-    // GB = 10^9 bytes
-  };
-  var formatters = /* @__PURE__ */ new Map();
-  function formatter(locale, min, max) {
-    const key = `${locale}|${min}|${max}`;
-    let f = formatters.get(key);
-    if (!f) {
-      f = new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max });
-      formatters.set(key, f);
-    }
-    return f;
-  }
-  var fixedDigits = (n, digits, locale = "en-US") => formatter(locale, digits, digits).format(Number(n));
-  function formatBytes(bytes, system = "iec", digits = 2, locale = "en-US") {
-    const unit = UNIT_SYSTEMS[system];
-    if (!unit) throw new Error(`unknown unit system: ${system}`);
-    const value = fixedDigits(Number(bytes) / unit.divisor, digits, locale);
-    return { value, label: unit.label, text: `${value} ${unit.label}` };
-  }
-  var groupDigits = (n, locale = "en-US", max = 2) => formatter(locale, 0, max).format(Number(n));
-  var exactBytes = (n, locale = "en-US") => `${groupDigits(n, locale)} B`;
-
-  // web/src/quantity.js
-  var SUFFIXES = {
-    tokens: { k: 1e3, m: 1e6, K: 2 ** 10, M: 2 ** 20 },
-    count: { k: 1e3, K: 1e3 },
-    params: { k: 1e3, K: 1e3, m: 1e6, M: 1e6, b: 1e9, B: 1e9, t: 1e12, T: 1e12 },
-    bytes: {
-      B: 1,
-      KB: 1e3,
-      MB: 1e6,
-      GB: 1e9,
-      TB: 1e12,
-      KiB: 2 ** 10,
-      MiB: 2 ** 20,
-      GiB: 2 ** 30,
-      TiB: 2 ** 40
-    }
-  };
-  var UNIT_WORDS = { tokens: "tokens", params: "parameters", bytes: "B", count: "" };
-  function parseQuantity(text, kind = "count") {
-    const t = String(text).trim().replace(/[_,\u00a0](?=\d)/g, "");
-    if (t === "") return { value: void 0, understood: "" };
-    const plain = Number(t);
-    if (/^[-+]?(\d+\.?\d*|\.\d+)$/.test(t) && Number.isFinite(plain)) return { value: plain, understood: "" };
-    const m = /^([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*([A-Za-z]*)$/i.exec(t);
-    const table = SUFFIXES[kind] || {};
-    if (!m) return { value: t, understood: "" };
-    const base = Number(m[1]);
-    let mult = 1;
-    if (m[2] !== "") {
-      mult = table[m[2]] ?? (kind === "bytes" ? table[m[2].replace(/b$/, "B").replace(/^[kmgt]/, (c) => c.toUpperCase())] : void 0);
-      if (mult === void 0) return { value: t, understood: "" };
-    }
-    let value = base * mult;
-    if (!Number.isFinite(value)) return { value: t, understood: "" };
-    const near = Math.round(value);
-    if (Math.abs(value - near) < 1e-6 * Math.max(1, Math.abs(value))) value = near;
-    const unit = UNIT_WORDS[kind] ? ` ${UNIT_WORDS[kind]}` : "";
-    let understood = `read as ${groupDigits(value)}${unit}`;
-    if (kind === "bytes") understood += ` (${formatBytes(value, "iec").text}, ${formatBytes(value, "si").text})`;
-    return { value, understood };
-  }
-  var numberOf = (text, kind) => parseQuantity(text, kind).value;
-
   // web/src/i18n/en.js
   var en_default = {
     // ---- the language switch: each language named in itself
@@ -1306,6 +1236,33 @@
     "page.footer.accuracy": "{0} (in het Engels): elk gemeten geval waarop de schatter wordt beoordeeld, de fout per workload, engine en metriek, de dekking van de bereiken en de vuistregels, beoordeeld op dezelfde gevallen. Gegenereerd uit de gevallen door {1}."
   };
 
+  // web/src/format.js
+  var UNIT_SYSTEMS = {
+    iec: { divisor: 2 ** 30, label: "GiB" },
+    // GiB = 2^30 bytes
+    si: { divisor: 1e9, label: "GB" }
+    // GB = 10^9 bytes
+  };
+  var formatters = /* @__PURE__ */ new Map();
+  function formatter(locale, min, max) {
+    const key = `${locale}|${min}|${max}`;
+    let f = formatters.get(key);
+    if (!f) {
+      f = new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max });
+      formatters.set(key, f);
+    }
+    return f;
+  }
+  var fixedDigits = (n, digits, locale = "en-US") => formatter(locale, digits, digits).format(Number(n));
+  function formatBytes(bytes, system = "iec", digits = 2, locale = "en-US") {
+    const unit = UNIT_SYSTEMS[system];
+    if (!unit) throw new Error(`unknown unit system: ${system}`);
+    const value = fixedDigits(Number(bytes) / unit.divisor, digits, locale);
+    return { value, label: unit.label, text: `${value} ${unit.label}` };
+  }
+  var groupDigits = (n, locale = "en-US", max = 2) => formatter(locale, 0, max).format(Number(n));
+  var exactBytes = (n, locale = "en-US") => `${groupDigits(n, locale)} B`;
+
   // web/src/i18n/index.js
   var TABLES = { en: en_default, nl: nl_default };
   var LANGUAGES = Object.keys(TABLES);
@@ -1339,6 +1296,83 @@
     return translators[l];
   }
   var english = translator("en");
+
+  // web/src/quantity.js
+  var SUFFIXES = {
+    tokens: { k: 1e3, m: 1e6, K: 2 ** 10, M: 2 ** 20 },
+    count: { k: 1e3, K: 1e3 },
+    params: { k: 1e3, K: 1e3, m: 1e6, M: 1e6, b: 1e9, B: 1e9, t: 1e12, T: 1e12 },
+    bytes: {
+      B: 1,
+      KB: 1e3,
+      MB: 1e6,
+      GB: 1e9,
+      TB: 1e12,
+      KiB: 2 ** 10,
+      MiB: 2 ** 20,
+      GiB: 2 ** 30,
+      TiB: 2 ** 40
+    }
+  };
+  var FORM = /^([-+]?)([\d.,]*\d[\d.,]*|[.,]\d+)(e[-+]?\d+)?(\s*[A-Za-z]*)$/i;
+  function mantissa(text, lang) {
+    const commas = text.split(",").length - 1;
+    const points = text.split(".").length - 1;
+    let group = "";
+    let decimal = "";
+    if (lang === "nl") {
+      if (commas && points) [group, decimal] = text.lastIndexOf(",") > text.lastIndexOf(".") ? [".", ","] : [",", "."];
+      else if (commas) [group, decimal] = commas > 1 ? [",", ""] : ["", ","];
+      else if (points) [group, decimal] = points > 1 ? [".", ""] : ["", "."];
+    } else {
+      if (commas) group = ",";
+      if (points) decimal = ".";
+    }
+    const parts = decimal ? text.split(decimal) : [text];
+    if (parts.length > 2) return null;
+    let [int, frac] = parts;
+    if (frac !== void 0 && !/^\d*$/.test(frac)) return null;
+    if (group) {
+      const g = group === "." ? "\\." : ",";
+      if (!new RegExp(`^\\d{1,3}(?:${g}\\d{3})+$`).test(int)) return null;
+      int = int.split(group).join("");
+    } else if (!/^\d*$/.test(int)) return null;
+    if (int === "" && !frac) return null;
+    const twofold = lang === "nl" && decimal === "." && /^[1-9]\d{0,2}$/.test(int) && /^\d{3}$/.test(frac);
+    return { plain: frac === void 0 ? int : `${int}.${frac}`, separators: !!group || decimal === "," || twofold };
+  }
+  function readForm(text, lang) {
+    const t = String(text).trim().replace(/[_\u00a0\u202f](?=\d)/g, "");
+    const m = FORM.exec(t);
+    if (!m) return null;
+    const num = mantissa(m[2], lang);
+    if (!num) return null;
+    return { sign: m[1], plain: num.plain, separators: num.separators, exp: m[3] || "", rest: m[4] };
+  }
+  function parseQuantity(text, kind = "count", lang = "en") {
+    const tr = translator(lang);
+    const t = String(text).trim();
+    if (t === "") return { value: void 0, understood: "" };
+    const form = readForm(t, tr.lang);
+    if (!form) return { value: t, understood: "" };
+    const table = SUFFIXES[kind] || {};
+    const suffix = form.rest.trim();
+    let mult = 1;
+    if (suffix !== "") {
+      mult = table[suffix] ?? (kind === "bytes" ? table[suffix.replace(/b$/, "B").replace(/^[kmgt]/, (c) => c.toUpperCase())] : void 0);
+      if (mult === void 0) return { value: t, understood: "" };
+    }
+    let value = Number(`${form.sign}${form.plain}${form.exp}`) * mult;
+    if (!Number.isFinite(value)) return { value: t, understood: "" };
+    if (suffix === "" && form.exp === "" && !form.separators) return { value, understood: "" };
+    const near = Math.round(value);
+    if (Math.abs(value - near) < 1e-6 * Math.max(1, Math.abs(value))) value = near;
+    let read = tr.number(value, 6);
+    if (tr.has(`quantity.unit.${kind}`)) read += ` ${tr.t(`quantity.unit.${kind}`)}`;
+    if (kind === "bytes") read += ` (${tr.bytes(value, "iec").text}, ${tr.bytes(value, "si").text})`;
+    return { value, understood: tr.t("quantity.read-as", read) };
+  }
+  var numberOf = (text, kind, lang = "en") => parseQuantity(text, kind, lang).value;
 
   // web/src/state.js
   var said = (key, ...args) => ({ message: english.t(key, ...args), i18n: [key, ...args] });
