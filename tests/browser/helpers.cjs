@@ -23,9 +23,11 @@ async function launch() {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }
 
-/** A context whose pages have $vb(sel) (first element's shadow root) and $vbAll(sel). */
+/** A context whose pages have $vb(sel) (first element's shadow root) and $vbAll(sel).
+ *  The browser's language is English unless `options.locale` says otherwise: the
+ *  page follows it (Dutch for "nl"), and these tests read its English text. */
 async function newContext(browser, options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
   await context.addInitScript(() => {
     window.$vb = (sel, n = 0) => document.querySelectorAll('vram-budget')[n]?.shadowRoot?.querySelector(sel) ?? null;
   });

@@ -32,7 +32,7 @@ before(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   // The element renders into its shadow root: $vb(selector) queries the first instance's.
   await context.addInitScript(() => {
     window.$vb = (sel) => document.querySelector('vram-budget')?.shadowRoot?.querySelector(sel) ?? null;
@@ -166,7 +166,7 @@ test('screenshot for the README (1280 wide, full page)', async () => {
 });
 
 test('screenshot for the README (390 wide, dark theme, at the results)', async () => {
-  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', deviceScaleFactor: 2 });
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', deviceScaleFactor: 2, locale: 'en-US' });
   const page = await phone.newPage();
   await page.goto(`${PAGE_URL}#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&ctx=32768&conc=8&gpu=L40S&n=1`);
   await page.getByTestId('verdict').waitFor(WAIT);

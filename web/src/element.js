@@ -3,11 +3,12 @@
 
 import CSS from './styles.css';
 import { h, s, replace } from './dom.js';
-import { WORKLOAD_TEXT, DEFAULT_STATE, ATTRIBUTES } from './fields.js';
+import { DEFAULT_STATE, ATTRIBUTES, numberKind } from './fields.js';
 import {
   core, workloadOf, usesPipeline, stateToHash, hashToState, buildScenario, scenarioToState, ERROR_FIELDS,
 } from './state.js';
 import { loadModule, call, readWorkloads, pickerEntries } from './module.js';
+import { translator, currentLanguage, languageOf, splitMarks } from './i18n/index.js';
 
 // Where this script was loaded from: the standalone page sits beside it.
 const SCRIPT_URL = (document.currentScript && document.currentScript.src) || '';
@@ -28,7 +29,7 @@ export class VramBudgetElement extends HTMLElement {
   }
 
   static get observedAttributes() {
-    return [...Object.keys(ATTRIBUTES), 'no-url-state', 'page-url'];
+    return [...Object.keys(ATTRIBUTES), 'no-url-state', 'page-url', 'lang'];
   }
 
   constructor() {
@@ -36,6 +37,10 @@ export class VramBudgetElement extends HTMLElement {
     this._root = this.attachShadow({ mode: 'open' });
     this._root.adoptedStyleSheets = [styleSheet()];
     this._state = { ...DEFAULT_STATE };
+    // The language the reader chose (the switch or the link's lang=): '' = none,
+    // then the lang attribute decides, then the browser's language.
+    this._chosenLang = '';
+    this._tr = translator(currentLanguage());
     this._module = null;
     this._catalog = null;
     this._fields = {};
@@ -56,6 +61,137 @@ export class VramBudgetElement extends HTMLElement {
     return `vb-${name}-${++this._uid}`;
   }
 
+  // ---- language -------------------------------------------------------------
+
+  /** The page's language (en | nl); setting it is what the language switch does. */
+  get language() {
+    return this._tr.lang;
+  }
+
+  set language(value) {
+    this._chooseLanguage(languageOf(value) || '');
+  }
+
+  /** A string of the current language's table. */
+  _t(key, ...args) {
+    return this._tr.t(key, ...args);
+  }
+
+  /** A table string whose {0}, {1} ... marks stand for the nodes given. */
+  _marked(key, ...nodes) {
+    return splitMarks(this._t(key)).map((part, i) => (i % 2 ? nodes[Number(part)] : part)).filter((x) => x !== '');
+  }
+
+  /** Figures formatted in the current locale. */
+  _num(n) {
+    return this._tr.number(n);
+  }
+
+  _bytes(b, system, digits) {
+    return this._tr.bytes(b, system, digits);
+  }
+
+  _exact(b) {
+    return this._tr.exact(b);
+  }
+
+  /** An error's text: the page's own in the current language (its i18n key), the module's as given. */
+  _message(error) {
+    return error.i18n ? this._t(...error.i18n) : error.message;
+  }
+
+  /** Sets a status line from a table string, and again after a change of language. */
+  _say(el, key, ...args) {
+    el._said = key ? [key, ...args] : null;
+    el.textContent = key ? this._t(key, ...args) : '';
+  }
+
+  _chooseLanguage(lang) {
+    this._chosenLang = lang;
+    // Redrawn in another language, or the same one now chosen: the link says which.
+    if (!this._applyLanguage() && this._permalink) this._writeLink();
+  }
+
+  /** Draws everything again in the language now current, keeping the inputs, what is
+   *  open and the focus; tells the host page (language-change). */
+  _applyLanguage() {
+    const lang = currentLanguage({ chosen: this._chosenLang, attribute: this.getAttribute('lang') });
+    if (lang === this._tr.lang && this._drawnLang === lang) return false;
+    this._tr = translator(lang);
+    let redrawn = false;
+    if (this._drawnLang !== undefined) {
+      if (this._fields.engine) {
+        this._redrawForm();
+        redrawn = true;
+      } else if (!this._module) this._showLoading();
+    }
+    this._drawnLang = lang;
+    this.dispatchEvent(new CustomEvent('language-change', { bubbles: true, composed: true, detail: { lang } }));
+    return redrawn;
+  }
+
+  _showLoading() {
+    replace(this._root, h('p', { class: 'vb-loading', role: 'status', lang: this._tr.lang }, this._t('status.loading')));
+  }
+
+  /** The form and the results built again (new language), with the reader's place kept:
+   *  the inputs (state), the texts waiting for Load or Compare, what is open, the focus. */
+  _redrawForm() {
+    const active = this._root.activeElement;
+    const focus = active ? { place: this._placeOf(active), value: active.value,
+      start: active.selectionStart, end: active.selectionEnd } : null;
+    const open = [...this._root.querySelectorAll('details')].filter((d) => d.open).map((d) => this._placeOf(d));
+    const kept = { import: this._fields.import.value, log: this._reconcileLog.value };
+    const said = [this._copyStatus, this._importStatus].map((el) => el._said);
+    this._fields = {};
+    this._errors = {};
+    this._understood = {};
+    this._buildForm();
+    this._fields.import.value = kept.import;
+    this._reconcileLog.value = kept.log;
+    [this._copyStatus, this._importStatus].forEach((el, i) => { if (said[i]) this._say(el, ...said[i]); });
+    if (this._inspection && this._inspection.ok) this._renderInspection(this._inspection, this._inspectionSkipped || []);
+    if (this._filesErrorSaid) this._showFilesError(...this._filesErrorSaid);
+    this._syncForm();
+    for (const place of open) {
+      const d = this._findPlace(place);
+      if (d && d.tagName === 'DETAILS') d.open = true;
+    }
+    this._update({ quiet: true });
+    for (const place of open) {  // the report's own (reconcile) are drawn by _update
+      const d = this._findPlace(place);
+      if (d && d.tagName === 'DETAILS') d.open = true;
+    }
+    const target = focus && this._findPlace(focus.place);
+    if (!target) return;
+    for (let d = target.closest('details'); d; d = d.parentElement && d.parentElement.closest('details')) d.open = true;
+    // Text typed and not yet read (the model's type-ahead); a number shows in the new notation.
+    if (typeof focus.value === 'string' && target.tagName !== 'SELECT' && 'value' in target
+        && !numberKind(target.name) && target.value !== focus.value) {
+      target.value = focus.value;
+    }
+    target.focus({ preventScroll: true });
+    if (typeof focus.start === 'number' && target.setSelectionRange) {
+      try { target.setSelectionRange(focus.start, focus.end); } catch (e) { /* not a text input */ }
+    }
+  }
+
+  /** Where an element is, so that its counterpart is found once everything is drawn again:
+   *  its Apply/Use action, or its place under the nearest element with a test id. */
+  _placeOf(el) {
+    if (el.dataset && el.dataset.action) return { action: el.dataset.action };
+    const box = el.closest('[data-testid]');
+    const same = [...(box || this._root).querySelectorAll(el.tagName)];
+    return { testid: box ? box.dataset.testid : '', self: box === el, tag: el.tagName, index: same.indexOf(el) };
+  }
+
+  _findPlace(p) {
+    if (p.action) return [...this._root.querySelectorAll('[data-action]')].find((b) => b.dataset.action === p.action) || null;
+    const box = p.testid ? [...this._root.querySelectorAll('[data-testid]')].find((e) => e.dataset.testid === p.testid) : this._root;
+    if (!box) return null;
+    return p.self ? box : box.querySelectorAll(p.tag)[p.index] || null;
+  }
+
   connectedCallback() {
     if (this._started) return;
     this._started = true;
@@ -68,11 +204,14 @@ export class VramBudgetElement extends HTMLElement {
       }
       if (this.getAttribute('model') && !this.hasAttribute('source')) this._state.src = 'catalog';
       if (this.getAttribute('config') && !this.hasAttribute('source')) this._state.src = 'config';
+      const parsed = this._urlState ? hashToState(location.hash) : null;
+      if (parsed && parsed.lang) this._chosenLang = parsed.lang;
     }
-    if (!this._module) replace(this._root, h('p', { class: 'vb-loading', role: 'status' }, 'Loading the estimator\u2026'));
+    this._applyLanguage();
+    if (!this._module) this._showLoading();
     loadModule().then(
       (module) => { if (!this._module) this._start(module); else this._attach(); },
-      (e) => replace(this._root, h('p', { class: 'vb-error', role: 'alert' }, e.message)),
+      (e) => replace(this._root, h('p', { class: 'vb-error', role: 'alert', lang: this._tr.lang }, this._message(e))),
     );
   }
 
@@ -84,6 +223,11 @@ export class VramBudgetElement extends HTMLElement {
 
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
+    if (name === 'lang') {
+      // Set or removed, the attribute decides again (removed: the browser's language).
+      if (this._started || this._module) this._chooseLanguage('');
+      return;
+    }
     if (name === 'no-url-state' || name === 'page-url') {
       if (this._module) { this._attach(); this._update(); }
       return;
@@ -107,7 +251,7 @@ export class VramBudgetElement extends HTMLElement {
     this._module = module;
     this._catalog = call(module, 'catalog');
     if (!this._catalog.ok) {
-      replace(this._root, h('p', { class: 'vb-error', role: 'alert' }, `catalog(): ${this._catalog.error.message}`));
+      replace(this._root, h('p', { class: 'vb-error', role: 'alert', lang: this._tr.lang }, `catalog(): ${this._message(this._catalog.error)}`));
       return;
     }
     core.defaults = { ...core.defaults, ...this._catalog.defaults };
@@ -135,9 +279,14 @@ export class VramBudgetElement extends HTMLElement {
     this._hashError = null;
     if (!parsed) return;
     if (parsed.error) {
-      this._hashError = parsed.error;
+      this._hashError = parsed;
     } else {
       this._state = { ...DEFAULT_STATE, model: this._state.model, ...parsed.state };
+      // A link without lang= keeps the language the reader has.
+      if (parsed.lang && parsed.lang !== this._chosenLang) {
+        this._chosenLang = parsed.lang;
+        if (rerun) this._applyLanguage();
+      }
     }
     if (rerun) {
       this._syncForm();
@@ -157,7 +306,7 @@ export class VramBudgetElement extends HTMLElement {
 
   _onInput(key, value, now) {
     this._hashError = null;
-    this._state[key] = value;
+    this._state[key] = this._keptText(key, value);
     if (this._understood[key]) this._showUnderstood(key);
     if (key === 'src' || key === 'engine' || key === 'wl') this._syncForm();
     clearTimeout(this._timer);
@@ -185,13 +334,9 @@ export class VramBudgetElement extends HTMLElement {
 
   // ---- compute and render -------------------------------------------------
 
-  /** Builds the scenario, asks the module, draws the answer. With defer (the
-   *  first estimate), the plan and the chart are computed after the first paint. */
-  _update(options = {}) {
-    clearTimeout(this._timer);
-    const built = buildScenario(this._state);
-    this.scenario = built.scenario || null;
-    const hash = stateToHash(this._state);
+  /** The fragment (with URL state) and "Link to this estimate": the inputs and a chosen language. */
+  _writeLink() {
+    const hash = stateToHash(this._state, this._chosenLang);
     if (this._urlState && location.hash !== `#${hash}`) history.replaceState(null, '', `#${hash}`);
     const link = this._linkTarget(hash);
     this._permalink.href = link.href;
@@ -204,6 +349,15 @@ export class VramBudgetElement extends HTMLElement {
     }
     this._accuracyLink.href = this._besideScript('accuracy.html');
     if (link.external) this._accuracyLink.target = '_blank';
+  }
+
+  /** Builds the scenario, asks the module, draws the answer. With defer (the
+   *  first estimate), the plan and the chart are computed after the first paint. */
+  _update(options = {}) {
+    clearTimeout(this._timer);
+    const built = buildScenario(this._state);
+    this.scenario = built.scenario || null;
+    this._writeLink();
     this._scenarioPre.textContent = built.scenario ? JSON.stringify(built.scenario, null, 2) : '';
 
     let report;
@@ -232,7 +386,8 @@ export class VramBudgetElement extends HTMLElement {
         // First load: the budget is drawn first; the solvers follow after that paint.
         let done = false;
         const once = () => { if (!done) { done = true; planned(); this._restoreFocus(); } };
-        replace(this._out.plan, this._heading('plan', 'Plan'), h('p', { class: 'vb-loading', role: 'status' }, 'Planning\u2026'));
+        replace(this._out.plan, this._heading('plan', this._t('plan.title')),
+          h('p', { class: 'vb-loading', role: 'status' }, this._t('status.planning')));
         requestAnimationFrame(() => setTimeout(once, 0));
         setTimeout(once, 200);
       } else {
@@ -243,16 +398,16 @@ export class VramBudgetElement extends HTMLElement {
       this.sweep = null;
     }
     this._restoreFocus();
-    this.dispatchEvent(new CustomEvent('estimate-change', { bubbles: true, composed: true, detail: report }));
+    if (!options.quiet) this.dispatchEvent(new CustomEvent('estimate-change', { bubbles: true, composed: true, detail: report }));
   }
 
   /** Copies the link (absolute) to the clipboard, or shows it to copy by hand. */
   _copyLink() {
     const url = new URL(this._permalink.getAttribute('href'), location.href).href;
-    const say = (text) => { this._copyStatus.textContent = text; };
     const clip = navigator.clipboard;
-    if (clip && clip.writeText) clip.writeText(url).then(() => say(' Link copied.'), () => say(` Copy this link: ${url}`));
-    else say(` Copy this link: ${url}`);
+    const manual = () => this._say(this._copyStatus, 'share.copy-this', url);
+    if (clip && clip.writeText) clip.writeText(url).then(() => this._say(this._copyStatus, 'share.copied'), manual);
+    else manual();
   }
 
   /** Fills the form from a pasted scenario; says which fields it has no input for. */
@@ -262,16 +417,16 @@ export class VramBudgetElement extends HTMLElement {
     try {
       sc = JSON.parse(text);
     } catch (e) {
-      this._importStatus.textContent = `Not valid JSON: ${e.message}`;
+      this._say(this._importStatus, 'import.not-json', e.message);
       return;
     }
     const got = scenarioToState(sc, { ...DEFAULT_STATE, model: this._state.model });
     if (got.error) {
-      this._importStatus.textContent = got.error;
+      this._say(this._importStatus, ...got.i18n);
       return;
     }
-    this._importStatus.textContent = got.ignored.length
-      ? `Loaded; the form has no input for ${got.ignored.join(', ')}, so those are left out.` : 'Loaded.';
+    if (got.ignored.length) this._say(this._importStatus, 'import.loaded-without', got.ignored.join(', '));
+    else this._say(this._importStatus, 'import.loaded');
     this._hashError = null;
     this._state = got.state;
     this._syncForm();
@@ -302,7 +457,7 @@ export class VramBudgetElement extends HTMLElement {
     this._results.classList.remove('vb-stale');
     if (this._hashError) {
       this._generalError.hidden = false;
-      this._generalError.textContent = this._hashError;
+      this._generalError.textContent = this._t(...this._hashError.i18n);
     }
     // Figures of another workload would mislead: show them only while they still apply.
     const sameWorkload = this._renderedWorkload === workloadOf(this._state);
@@ -310,7 +465,8 @@ export class VramBudgetElement extends HTMLElement {
     if (report.ok) return;
 
     if (report.pending) {
-      replace(this._notice, h('p', { class: 'vb-pending' }, error.message[0].toUpperCase() + error.message.slice(1), '.'));
+      const text = this._message(error);
+      replace(this._notice, h('p', { class: 'vb-pending' }, text[0].toUpperCase() + text.slice(1), '.'));
       this._notice.hidden = false;
       return;
     }
@@ -318,12 +474,10 @@ export class VramBudgetElement extends HTMLElement {
     // A workload the module reads but does not estimate is a notice; an unknown one is an input error.
     if (path === '/workload' && core.workloads.includes(workloadOf(this._state))) {
       // The workload is valid but the module does not estimate it: say so, keep the scenario.
-      const [name] = WORKLOAD_TEXT[workloadOf(this._state)] || [workloadOf(this._state)];
       replace(this._notice,
-        h('h2', {}, `${name}: not estimated by this version`),
+        h('h2', {}, this._t('notice.not-estimated', this._workloadName(workloadOf(this._state)))),
         h('p', { 'data-testid': 'workload-message' }, error.message),
-        h('p', { class: 'vb-help' }, 'The inputs on the left build the scenario below; keep it (or the link) and run it when the estimator lands, with this page or with ',
-          h('code', {}, 'vram-budget estimate'), '.'),
+        h('p', { class: 'vb-help' }, this._marked('notice.keep-scenario', h('code', {}, 'vram-budget estimate'))),
         h('pre', { class: 'vb-code' }, this.scenario ? JSON.stringify(this.scenario, null, 2) : ''));
       this._notice.hidden = false;
       return;
@@ -334,12 +488,13 @@ export class VramBudgetElement extends HTMLElement {
     if (key === 'model-source' && usesPipeline(this._state)) key = 'pipe';
     if (key === 'gpu' && this._state.gpumem !== '') key = 'gpumem';
     const slot = (key && this._errors[key]) || this._generalError;
-    replace(slot, h('code', { class: 'vb-path' }, path || '/'), ' ', error.message);
+    const message = this._message(error);
+    replace(slot, h('code', { class: 'vb-path' }, path || '/'), ' ', message);
     slot.hidden = false;
     this._fields[key]?.setAttribute('aria-invalid', 'true');
 
-    replace(this._banner, h('strong', {}, 'Input error '), h('code', { class: 'vb-path' }, path || '/'), ': ', error.message,
-      this._figures.hidden ? '' : ' \u2014 the figures below are from the last valid input.');
+    replace(this._banner, h('strong', {}, this._t('error.input'), ' '), h('code', { class: 'vb-path' }, path || '/'), ': ', message,
+      this._figures.hidden ? '' : ` \u2014 ${this._t('error.last-valid')}`);
     this._banner.hidden = false;
     if (!this._figures.hidden) this._results.classList.add('vb-stale');
   }
@@ -357,5 +512,10 @@ export class VramBudgetElement extends HTMLElement {
 
   _heading(key, text) {
     return h('h2', { id: this._headingId(key) }, text);
+  }
+
+  /** A workload's name in the current language (the module's own name for one the tables lack). */
+  _workloadName(w) {
+    return this._tr.has(`workload.${w}`) ? this._t(`workload.${w}`) : w;
   }
 }

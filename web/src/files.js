@@ -5,7 +5,6 @@
 // bytes, and for GGUF its file type) becomes the scenario's model.
 
 import { h, replace } from './dom.js';
-import { formatBytes, exactBytes, groupDigits } from './format.js';
 
 /** Which dropped files the reader takes: the rest of a model folder (tokenizer,
  *  generation_config.json, README, ...) is listed as skipped. */
@@ -54,32 +53,33 @@ export class FilesMethods {
   /** The "Model files" source: a drop zone, file and folder pickers, what was read. */
   _filesBlock() {
     const pick = h('input', { type: 'file', multiple: true, hidden: true, 'data-testid': 'files-input',
-      accept: '.safetensors,.gguf,.json', 'aria-label': 'Model files' });
+      accept: '.safetensors,.gguf,.json', 'aria-label': this._t('files.files') });
     const folder = h('input', { type: 'file', multiple: true, hidden: true, webkitdirectory: true,
-      'data-testid': 'folder-input', 'aria-label': 'Model folder' });
+      'data-testid': 'folder-input', 'aria-label': this._t('files.folder') });
     pick.addEventListener('change', () => { this._readFiles([...pick.files].map((f) => asModelFile(f))); pick.value = ''; });
     folder.addEventListener('change', () => { this._readFiles([...folder.files].map((f) => asModelFile(f))); folder.value = ''; });
     const zone = h('div', { class: 'vb-drop', 'data-testid': 'files-drop' },
-      h('p', {}, 'Drop the model\u2019s files or folder here: safetensors shards with ',
-        h('code', {}, 'config.json'), ' (and the index), or one GGUF file.'),
+      h('p', {}, this._marked('files.drop', h('code', {}, 'config.json'))),
       h('p', { class: 'vb-drop-buttons' }, pick, folder,
-        h('button', { type: 'button', class: 'vb-apply', onclick: () => pick.click() }, 'Choose files\u2026'),
-        h('button', { type: 'button', class: 'vb-apply', onclick: () => folder.click() }, 'Choose a folder\u2026')),
-      h('p', { class: 'vb-help' }, 'Only the headers are read, here in the page: nothing is uploaded.'));
+        h('button', { type: 'button', class: 'vb-apply', onclick: () => pick.click() }, this._t('files.choose-files')),
+        h('button', { type: 'button', class: 'vb-apply', onclick: () => folder.click() }, this._t('files.choose-folder'))),
+      h('p', { class: 'vb-help' }, this._t('files.local')));
     zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('vb-drop-over'); });
     zone.addEventListener('dragleave', () => zone.classList.remove('vb-drop-over'));
     zone.addEventListener('drop', (e) => {
       e.preventDefault();
       zone.classList.remove('vb-drop-over');
-      droppedFiles(e.dataTransfer).then((files) => this._readFiles(files), (err) => this._showFilesError(err.message));
+      droppedFiles(e.dataTransfer).then((files) => this._readFiles(files), (err) => this._showFilesError('files.as-is', err.message));
     });
     this._filesSummary = h('div', { class: 'vb-files-summary', 'data-testid': 'files-summary', 'aria-live': 'polite' });
     this._filesError = h('p', { class: 'vb-field-error', role: 'alert', 'data-testid': 'files-error', hidden: true });
     return h('div', { class: 'vb-field', 'data-field': 'files' }, zone, this._filesError, this._filesSummary);
   }
 
-  _showFilesError(message) {
-    this._filesError.textContent = message;
+  /** The files' error from a table string (said again in another language). */
+  _showFilesError(key, ...args) {
+    this._filesErrorSaid = [key, ...args];
+    this._filesError.textContent = this._t(key, ...args);
     this._filesError.hidden = false;
   }
 
@@ -90,26 +90,29 @@ export class FilesMethods {
     const taken = files.filter((f) => modelFileKind(f.name));
     const skipped = files.filter((f) => !modelFileKind(f.name)).map((f) => f.name);
     this._filesError.hidden = true;
+    this._filesErrorSaid = null;
     if (!taken.length) {
       replace(this._filesSummary);
-      this._showFilesError(files.length
-        ? `none of these is a model file (${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', \u2026' : ''}): give .safetensors shards, their index, config.json, model_index.json or a .gguf file`
-        : 'no file was given');
+      if (files.length) this._showFilesError('files.none-model', `${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', \u2026' : ''}`);
+      else this._showFilesError('files.none-given');
       return;
     }
-    replace(this._filesSummary, h('p', { class: 'vb-loading', role: 'status' }, `Reading ${taken.length} file header(s)\u2026`));
+    replace(this._filesSummary, h('p', { class: 'vb-loading', role: 'status' }, this._t('files.reading', taken.length)));
     let result;
     try {
       result = await this._module.inspectFiles(taken);
     } catch (e) {
-      result = { ok: false, error: { path: '', message: `inspectFiles() failed: ${e.message}` } };
+      result = { ok: false, error: { path: '', i18n: ['error.call', 'inspectFiles', e.message] } };
     }
     if (seq !== this._filesSeq) return; // a newer drop replaced this one
     this._inspection = result;
+    this._inspectionSkipped = skipped;
     if (!result.ok) {
       replace(this._filesSummary);
-      const where = result.error.path ? `${result.error.path}: ` : '';
-      this._showFilesError(`${where}${result.error.message}`);
+      // The module's message as it gives it; the page's own in the reader's language.
+      const err = result.error;
+      if (err.i18n) this._showFilesError(...err.i18n);
+      else this._showFilesError('files.as-is', `${err.path ? `${err.path}: ` : ''}${err.message}`);
       return;
     }
     this._renderInspection(result, skipped);
@@ -125,32 +128,32 @@ export class FilesMethods {
   /** Format, files and bytes read, tensors, bytes by dtype, architecture, notes. */
   _renderInspection(r, skipped) {
     const arch = r.architecture || {};
+    const tensors = (n, bytes) => this._t('files.tensors', this._num(n), this._exact(bytes), this._bytes(bytes).text);
     const rows = [
-      ['Format', r.format + (r.gguf_version ? ` (version ${r.gguf_version})` : '') + (r.weights ? `, ${r.weights}` : '')],
-      ['Tensors', `${groupDigits(r.tensors)} tensors, ${exactBytes(r.tensor_bytes)} \u2248 ${formatBytes(r.tensor_bytes).text}`],
-      ['By dtype', Object.entries(r.by_dtype || {}).map(([d, b]) => `${d} ${formatBytes(b).text}`).join(', ')],
+      [this._t('files.format'), r.format + (r.gguf_version ? this._t('files.version', r.gguf_version) : '') + (r.weights ? `, ${r.weights}` : '')],
+      [this._t('files.tensors-row'), tensors(r.tensors, r.tensor_bytes)],
+      [this._t('files.by-dtype'), Object.entries(r.by_dtype || {}).map(([d, b]) => `${d} ${this._bytes(b).text}`).join(', ')],
     ];
-    const archText = [arch.gguf_architecture, arch.blocks !== undefined ? `${arch.blocks} blocks` : '',
-      arch.tied_embeddings !== undefined ? (arch.tied_embeddings ? 'tied embeddings' : 'separate output head') : '',
+    const archText = [arch.gguf_architecture, arch.blocks !== undefined ? this._t('files.blocks', this._num(arch.blocks)) : '',
+      arch.tied_embeddings !== undefined ? this._t(arch.tied_embeddings ? 'files.tied' : 'files.untied') : '',
       arch.quantized_layout || ''].filter(Boolean).join(', ');
-    if (archText) rows.push(['Architecture', archText]);
+    if (archText) rows.push([this._t('files.architecture'), archText]);
     if (r.format === 'diffusers') {
-      rows.splice(0, 1, ['Format', `diffusers pipeline${r.pipeline_class ? ` (${r.pipeline_class})` : ''}`]);
+      rows.splice(0, 1, [this._t('files.format'), this._t('files.pipeline', r.pipeline_class || '')]);
       for (const c of r.components || []) {
-        rows.push([c.component, `${groupDigits(c.tensors)} tensors, ${exactBytes(c.tensor_bytes)} \u2248 ${formatBytes(c.tensor_bytes).text} (${
-          Object.keys(c.by_dtype || {}).join(', ')})`]);
+        rows.push([c.component, `${tensors(c.tensors, c.tensor_bytes)} (${Object.keys(c.by_dtype || {}).join(', ')})`]);
       }
     } else {
-      rows.push(['Model', r.model && r.model.config ? 'config.json found: the estimate uses it with the exact checkpoint bytes'
-        : r.model && r.model.params ? `no config.json: the weights alone are estimated (${groupDigits(r.model.params)} parameters from the shapes); drop the config.json with the files for the KV cache and activations`
-          : 'no config.json: drop it together with the files to estimate the KV cache and activations']);
+      rows.push([this._t('files.model'), r.model && r.model.config ? this._t('files.config-found')
+        : r.model && r.model.params ? this._t('files.weights-only', this._num(r.model.params))
+          : this._t('files.no-config')]);
     }
     const table = h('table', { class: 'vb-files-table' },
-      h('caption', {}, 'Read from the files'),
+      h('caption', {}, this._t('files.read')),
       h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)))));
     const fileList = h('ul', { class: 'vb-files-list', 'data-testid': 'files-list' },
-      (r.files || []).map((f) => h('li', {}, `${f.name}: ${exactBytes(f.bytes_read)} read of ${formatBytes(f.file_size).text}`)));
-    const notes = [...(r.notes || []), ...(skipped.length ? [`skipped (not model files): ${skipped.join(', ')}`] : [])];
+      (r.files || []).map((f) => h('li', {}, this._t('files.file-read', f.name, this._exact(f.bytes_read), this._bytes(f.file_size).text))));
+    const notes = [...(r.notes || []), ...(skipped.length ? [this._t('files.skipped', skipped.join(', '))] : [])];
     replace(this._filesSummary, table, fileList,
       notes.length ? h('ul', { class: 'vb-notes' }, notes.map((n) => h('li', {}, n))) : null);
   }

@@ -1,11 +1,11 @@
 // The form: its inputs, the model type-ahead, and syncing the state into it.
 
 import { h, s, append, replace } from './dom.js';
-import { formatBytes } from './format.js';
-import { SUFFIXES, parseQuantity } from './quantity.js';
-import { WORKLOAD_TEXT, TRAINING_FIELDS, GENERATION_FIELDS } from './fields.js';
+import { SUFFIXES, parseQuantity, canonicalQuantity, displayQuantity } from './quantity.js';
+import { TRAINING_FIELDS, GENERATION_FIELDS, numberKind } from './fields.js';
 import { core, workloadOf, blockOf, usesPipeline, engineOf, engineReads } from './state.js';
 import { matchModels } from './module.js';
+import { LANGUAGES } from './i18n/index.js';
 
 export class FormMethods {
   _field(key, labelText, control, help, kind) {
@@ -42,18 +42,43 @@ export class FormMethods {
     return input;
   }
 
+  /** What the state keeps of a typed text: a number the English way (decimal point,
+   *  no grouping), whatever the page's language; names and lists as typed. */
+  _keptText(key, text) {
+    const kind = numberKind(key);
+    return kind ? canonicalQuantity(text, this._tr.lang) : text;
+  }
+
+  /** What an input shows of the state's text: a number in the page's notation. */
+  _shownText(key, text) {
+    const kind = numberKind(key);
+    return kind ? displayQuantity(text, this._tr.lang) : text;
+  }
+
   /** An input of the training or generation block, from its table entry. */
   _blockField(f) {
     let control;
     if (f.kind === 'choice' && Array.isArray(core.defaults[f.block] && core.defaults[f.block][f.field])) {
-      control = this._select(f.key, [['', 'default'], ...core.defaults[f.block][f.field].map((n) => [n, n])]);
+      control = this._select(f.key, [['', this._t('option.default')], ...core.defaults[f.block][f.field].map((n) => [n, n])]);
     } else if (f.kind === 'bool') {
-      control = this._select(f.key, [['', 'default'], ['true', 'on'], ['false', 'off']]);
+      control = this._select(f.key, [['', this._t('option.default')], ['true', this._t('option.on')], ['false', this._t('option.off')]]);
     } else {
       const numeric = SUFFIXES[f.kind] ? { inputmode: f.kind === 'count' ? 'numeric' : 'text' } : {};
-      control = this._text(f.key, { placeholder: f.placeholder || '', ...numeric });
+      const worded = `field.${f.key}.placeholder`;
+      control = this._text(f.key, { placeholder: this._tr.has(worded) ? this._t(worded) : f.placeholder || '', ...numeric });
     }
-    return this._field(f.key, f.label, control, f.help, f.kind);
+    return this._field(f.key, this._t(`field.${f.key}`), control, this._t(`field.${f.key}.help`), f.kind);
+  }
+
+  /** The language switch: a labelled select, each language named in itself. */
+  _languageField() {
+    const id = this._newId('lang');
+    const select = h('select', { id, name: 'lang', 'data-testid': 'language' },
+      LANGUAGES.map((l) => h('option', { value: l, lang: l }, this._t(`language.${l}`))));
+    select.value = this._tr.lang;
+    select.addEventListener('change', () => this._chooseLanguage(select.value));
+    return h('div', { class: 'vb-language' },
+      h('label', { for: id }, this._t('language.label')), select);
   }
 
   /** The catalog model type-ahead: a combobox over ids, families and sizes. */
@@ -62,10 +87,10 @@ export class FormMethods {
     const input = h('input', {
       type: 'text', name: 'model', role: 'combobox', 'aria-autocomplete': 'list', 'aria-expanded': 'false',
       'aria-controls': listId, autocomplete: 'off', spellcheck: 'false', 'data-testid': 'model',
-      placeholder: 'search: id, family or size (qwen 8b)',
+      placeholder: this._t('model.search'),
     });
     const list = h('ul', { class: 'vb-listbox', role: 'listbox', id: listId, hidden: true,
-      'aria-label': 'Catalog models', 'data-testid': 'model-options' });
+      'aria-label': this._t('model.options'), 'data-testid': 'model-options' });
     let matches = [];
     let active = -1;
     const show = (query) => {
@@ -74,8 +99,8 @@ export class FormMethods {
       replace(list, matches.length ? matches.map((e, i) => h('li', {
         role: 'option', id: `${listId}-${i}`, 'data-value': e.id, 'aria-selected': i === active ? 'true' : 'false',
         onmousedown: (ev) => { ev.preventDefault(); pick(e.id); },
-      }, e.id, h('span', {}, [e.family, e.size, e.dtype].filter(Boolean).join(' \u00b7 '))))
-        : h('li', { class: 'vb-empty', role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false' }, 'no catalog model matches'));
+      }, e.id, h('span', {}, [e.family, this._modelSize(e.params), e.dtype].filter(Boolean).join(' \u00b7 '))))
+        : h('li', { class: 'vb-empty', role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false' }, this._t('model.none')));
       list.hidden = false;
       input.setAttribute('aria-expanded', 'true');
       mark();
@@ -125,24 +150,29 @@ export class FormMethods {
       if (id !== this._state.model) this._onInput('model', id, true);
     };
     input.addEventListener('blur', commit);
-    const field = this._field('model', 'Model (catalog)', input,
-      `${this._entries.length} models; type part of an id, a family (llama, qwen3_moe) or a size (70B), then pick with \u2191 \u2193 and Enter.`);
+    const field = this._field('model', this._t('field.model'), input, this._t('field.model.help', this._num(this._entries.length)));
     field.insertBefore(list, input.nextSibling);
     return field;
   }
 
+  /** A catalog model's size: "8.03B" (nl "8,03B"), one decimal from 10B. */
+  _modelSize(params) {
+    return params ? `${this._tr.fixed(params / 1e9, params < 1e10 ? 2 : 1)}B` : '';
+  }
+
   _buildForm() {
-    const form = h('form', { class: 'vb-form', 'aria-label': 'Scenario', onsubmit: (e) => e.preventDefault() });
+    const form = h('form', { class: 'vb-form', 'aria-label': this._t('form.label'), onsubmit: (e) => e.preventDefault() });
     const runtimeSet = this._runtimeSet();
-    const trainingSet = this._blockSet('training', 'Fine-tuning', TRAINING_FIELDS);
-    const generationSet = this._blockSet('generation', 'Generation', GENERATION_FIELDS);
+    const trainingSet = this._blockSet('training', this._t('form.training'), TRAINING_FIELDS);
+    const generationSet = this._blockSet('generation', this._t('form.generation'), GENERATION_FIELDS);
     this._blockSets = { inference: runtimeSet, training: trainingSet, generation: generationSet };
     this._generalError = h('p', { class: 'vb-field-error', role: 'alert', hidden: true });
     this._skip = h('a', { class: 'vb-skip', href: '#', 'data-testid': 'skip-to-results',
-      onclick: (e) => { e.preventDefault(); this._results.scrollIntoView(); this._results.focus(); } }, 'Skip to the results');
-    append(form, [this._skip, this._generalError, this._workloadSet(), this._modelSet(), runtimeSet, trainingSet,
-      generationSet, this._hardwareSet(), this._shareBlock()]);
-    replace(this._root, h('div', { class: 'vb-layout' }, form, this._outputs()));
+      onclick: (e) => { e.preventDefault(); this._results.scrollIntoView(); this._results.focus(); } }, this._t('form.skip'));
+    append(form, [this._skip, this._languageField(), this._generalError, this._workloadSet(), this._modelSet(), runtimeSet,
+      trainingSet, generationSet, this._hardwareSet(), this._shareBlock()]);
+    // The language of everything inside, for screen readers and hyphenation.
+    replace(this._root, h('div', { class: 'vb-layout', lang: this._tr.lang }, form, this._outputs()));
   }
 
   /** The workload choice, from the workloads the module reads. */
@@ -150,13 +180,14 @@ export class FormMethods {
     const wlLegend = this._newId('wl-legend');
     this._workloadRadios = h('div', { class: 'vb-workloads', role: 'radiogroup', 'aria-labelledby': wlLegend },
       core.workloads.map((w) => {
-        const [name, what] = WORKLOAD_TEXT[w] || [w, ''];
+        const name = this._workloadName(w);
+        const what = this._tr.has(`workload.${w}.what`) ? this._t(`workload.${w}.what`) : '';
         const radio = h('input', { type: 'radio', name: 'workload', value: w, 'data-testid': `workload-${w}`,
           'aria-describedby': `${wlLegend}-${w}` });
         radio.addEventListener('change', () => radio.checked && this._onInput('wl', w === core.defaults.workload ? '' : w, true));
         return h('label', { title: what }, radio, h('span', {}, name, h('span', { id: `${wlLegend}-${w}`, hidden: true }, what)));
       }));
-    const wlSet = h('fieldset', {}, h('legend', { id: wlLegend }, 'Workload'), this._workloadRadios,
+    const wlSet = h('fieldset', {}, h('legend', { id: wlLegend }, this._t('form.workload')), this._workloadRadios,
       this._wlHelp = h('p', { class: 'vb-help', 'data-testid': 'workload-help' }));
     this._errors.wl = h('p', { class: 'vb-field-error', role: 'alert', hidden: true });
     wlSet.append(this._errors.wl);
@@ -167,10 +198,9 @@ export class FormMethods {
   _modelSet() {
     const cat = this._catalog;
     const srcLegend = this._newId('src-legend');
-    const sources = [['catalog', 'Catalog model'], ['params', 'Parameter count'], ['config', 'Paste config.json'],
-      ['files', 'Model files']];
     this._radios = h('div', { class: 'vb-radios', role: 'radiogroup', 'aria-labelledby': srcLegend },
-      sources.map(([value, text]) => {
+      ['catalog', 'params', 'config', 'files'].map((value) => {
+        const text = this._t(`source.${value}`);
         const radio = h('input', { type: 'radio', name: 'source', value, 'data-testid': `source-${value}` });
         radio.addEventListener('change', () => radio.checked && this._onInput('src', value, true));
         return h('label', { class: 'vb-radio' }, radio, ` ${text}`);
@@ -183,22 +213,19 @@ export class FormMethods {
 
     this._sourceBlocks = {
       catalog: this._modelPicker(),
-      params: this._field('params', 'Parameter count', this._text('params', { inputmode: 'text' }),
-        'e.g. 13000000000, 7B or 1.5e9. A bare count gives the weights only: with no architecture there is no KV cache or activation estimate.',
-        'params'),
+      params: this._field('params', this._t('field.params'), this._text('params', { inputmode: 'text' }),
+        this._t('field.params.help'), 'params'),
       files: this._filesBlock(),
       config: h('div', {},
-        this._field('config', 'config.json (Hugging Face, verbatim)', configArea,
-          'Paste the model\u2019s config.json; the architecture is read from it.'),
-        this._field('wbytes', 'Checkpoint bytes (optional)', this._text('wbytes', { placeholder: 'from the inventory' }),
-          'The checkpoint\u2019s exact size, e.g. the index\u2019s metadata.total_size; the weights are then spread over the GPUs in the inventory\u2019s proportions.',
-          'bytes')),
+        this._field('config', this._t('field.config'), configArea, this._t('field.config.help')),
+        this._field('wbytes', this._t('field.wbytes'), this._text('wbytes', { placeholder: this._t('field.wbytes.placeholder') }),
+          this._t('field.wbytes.help'), 'bytes')),
     };
     const pipelines = Array.isArray(cat.pipelines) ? cat.pipelines : [];
     const pipeListId = this._newId('pipelines');
-    this._pipeField = this._field('pipe', 'Pipeline (Hugging Face id)',
-      this._text('pipe', { placeholder: 'e.g. black-forest-labs/FLUX.1-dev', list: pipelines.length ? pipeListId : null }),
-      'The diffusion pipeline: its text encoders, denoiser and VAE are read from the catalog.');
+    this._pipeField = this._field('pipe', this._t('field.pipe'),
+      this._text('pipe', { placeholder: this._t('field.pipe.placeholder'), list: pipelines.length ? pipeListId : null }),
+      this._t('field.pipe.help'));
     if (pipelines.length) {
       this._pipeField.append(h('datalist', { id: pipeListId },
         pipelines.map((p) => h('option', { value: typeof p === 'string' ? p : p.id }))));
@@ -206,48 +233,38 @@ export class FormMethods {
 
     this._modelSources = h('div', {}, this._radios, this._errors['model-source'], Object.values(this._sourceBlocks));
     const modelSet = h('fieldset', {},
-      h('legend', { id: srcLegend }, 'Model'),
+      h('legend', { id: srcLegend }, this._t('form.model')),
       this._modelSources, this._pipeField,
-      this._field('weights', 'Weights format',
-        this._select('weights', [['', 'checkpoint\u2019s own (default)'], ...cat.weight_formats.map((f) => [f, f])]),
-        'How the weights are stored: the checkpoint\u2019s own format, or a quantized one.'));
+      this._field('weights', this._t('field.weights'),
+        this._select('weights', [['', this._t('field.weights.own')], ...cat.weight_formats.map((f) => [f, f])]),
+        this._t('field.weights.help')));
     return modelSet;
   }
 
   /** The inference runtime: engine, context, concurrency, KV cache, parallelism, vLLM and llama.cpp settings. */
   _runtimeSet() {
     const cat = this._catalog;
+    const f = (key, control, kind) => this._field(key, this._t(`field.${key}`), control, this._t(`field.${key}.help`), kind);
     const runtimeSet = h('fieldset', { 'data-block': 'inference' },
-      h('legend', {}, 'Runtime'),
-      this._field('engine', 'Engine', this._select('engine',
-        cat.engines.map((e) => [e, e === cat.defaults.engine ? `${e} (default)` : e])),
-      'vLLM fills a fraction of the card with KV blocks; llama.cpp allocates its context exactly; transformers grows a cache.'),
+      h('legend', {}, this._t('form.runtime')),
+      f('engine', this._select('engine',
+        cat.engines.map((e) => [e, e === cat.defaults.engine ? this._t('option.is-default', e) : e]))),
       h('div', { class: 'vb-row' },
-        this._field('context', 'Context (tokens)', this._text('context', { placeholder: 'model max' }),
-          'Tokens per sequence: 8192, 32k, 128K.', 'tokens'),
-        this._field('concurrency', 'Concurrency', this._text('concurrency', { inputmode: 'numeric', placeholder: '1' }),
-          'Sequences resident at once.', 'count')),
+        f('context', this._text('context', { placeholder: this._t('field.context.placeholder') }), 'tokens'),
+        f('concurrency', this._text('concurrency', { inputmode: 'numeric', placeholder: '1' }), 'count')),
       h('div', { class: 'vb-row' },
-        this._field('kv', 'KV cache dtype',
-          this._select('kv', [['', 'default (auto)'], ...cat.kv_cache_dtypes.filter((d) => d !== 'auto').map((d) => [d, d])]),
-          'Precision of the cached keys and values.'),
-        this._field('tp', 'Tensor parallel', this._text('tp', { inputmode: 'numeric', placeholder: '1' }),
-          'GPUs each layer is split over.', 'count')),
-      this._gmuField = this._field('gmu', 'vLLM gpu_memory_utilization',
-        this._text('gmu', { inputmode: 'decimal', placeholder: `${cat.defaults.engines.vllm.gpu_memory_utilization} (vLLM default)` }),
-        'The fraction of the card vLLM reserves; the rest is its headroom.'),
+        f('kv', this._select('kv', [['', this._t('field.kv.auto')],
+          ...cat.kv_cache_dtypes.filter((d) => d !== 'auto').map((d) => [d, d])])),
+        f('tp', this._text('tp', { inputmode: 'numeric', placeholder: '1' }), 'count')),
+      this._gmuField = f('gmu', this._text('gmu', { inputmode: 'decimal',
+        placeholder: this._t('field.gmu.placeholder', this._num(cat.defaults.engines.vllm.gpu_memory_utilization)) })),
       this._llamaFields = h('div', { class: 'vb-llama', 'data-testid': 'llama-fields' },
         h('div', { class: 'vb-row' },
-          this._field('ngl', 'GPU layers (-ngl)', this._text('ngl', { inputmode: 'numeric', placeholder: 'all + output' }),
-            'Layers on the GPU; the rest run from host memory.'),
-          this._field('sm', 'Split mode (several GPUs)',
-            this._select('sm', [['', 'layer (default)'], ['row', 'row'], ['none', 'none (main GPU only)']]),
-            'How llama.cpp divides the model over GPUs.')),
+          f('ngl', this._text('ngl', { inputmode: 'numeric', placeholder: this._t('field.ngl.placeholder') })),
+          f('sm', this._select('sm', [['', this._t('field.sm.layer')], ['row', 'row'], ['none', this._t('field.sm.none')]]))),
         h('div', { class: 'vb-row' },
-          this._field('ts', 'Tensor split', this._text('ts', { placeholder: 'equal, e.g. 3,1', 'data-testid': 'tensor-split' }),
-            'One proportion per GPU: how llama.cpp shares the layers.'),
-          this._field('mg', 'Main GPU', this._text('mg', { inputmode: 'numeric', placeholder: '0' }),
-            'The GPU that holds the output and scratch buffers.'))));
+          f('ts', this._text('ts', { placeholder: this._t('field.ts.placeholder'), 'data-testid': 'tensor-split' })),
+          f('mg', this._text('mg', { inputmode: 'numeric', placeholder: '0' })))));
     this._fields.sm.setAttribute('data-testid', 'split-mode');
     return runtimeSet;
   }
@@ -256,44 +273,41 @@ export class FormMethods {
   _blockSet(block, legend, fields) {
     return h('fieldset', { 'data-block': block, 'data-testid': `${block}-fields` },
       h('legend', {}, legend), fields.filter((f) => !f.advanced).map((f) => this._blockField(f)),
-      h('details', { class: 'vb-more', 'data-testid': `${block}-more` }, h('summary', {}, 'More settings'),
+      h('details', { class: 'vb-more', 'data-testid': `${block}-more` }, h('summary', {}, this._t('form.more')),
         fields.filter((f) => f.advanced).map((f) => this._blockField(f))));
   }
 
   /** The hardware: a catalog GPU or a custom memory size, the count and the headroom. */
   _hardwareSet() {
     const cat = this._catalog;
+    const f = (key, control, kind) => this._field(key, this._t(`field.${key}`), control, this._t(`field.${key}.help`), kind);
+    const gpuText = (g) => `${g.name} \u2014 ${this._bytes(g.memory_bytes).text}`;
     const hwSet = h('fieldset', {},
-      h('legend', {}, 'Hardware'),
-      this._field('gpu', 'GPU (usable memory the framework sees)',
-        this._select('gpu', cat.gpus.map((g) => [g.id,
-          `${g.name} \u2014 ${formatBytes(g.memory_bytes).text}${g.id === cat.defaults.gpu ? ' (default)' : ''}`])),
-        'The total torch.cuda.mem_get_info() reports, not the marketing figure.'),
-      this._field('gpumem', 'Or a custom GPU\u2019s memory', this._text('gpumem', { placeholder: 'e.g. 24 GB or 22.5 GiB' }),
-        'Replaces the GPU above: the total the framework sees (GB = 10\u2079 B, GiB = 2\u00b3\u2070 B).', 'bytes'),
+      h('legend', {}, this._t('form.hardware')),
+      f('gpu', this._select('gpu', cat.gpus.map((g) => [g.id,
+        g.id === cat.defaults.gpu ? this._t('option.is-default', gpuText(g)) : gpuText(g)]))),
+      f('gpumem', this._text('gpumem', { placeholder: this._t('field.gpumem.placeholder') }), 'bytes'),
       h('div', { class: 'vb-row' },
-        this._field('count', 'GPU count', this._text('count', { inputmode: 'numeric' }), 'GPUs in the set.', 'count'),
-        this._field('headroom', 'Headroom (%)', this._text('headroom', { inputmode: 'decimal', placeholder: '10' }),
-          'Memory kept free for safety.')));
+        f('count', this._text('count', { inputmode: 'numeric' }), 'count'),
+        f('headroom', this._text('headroom', { inputmode: 'decimal', placeholder: '10' }))));
     return hwSet;
   }
 
   /** The link, Copy link, and the scenario JSON with its import. */
   _shareBlock() {
-    this._permalink = h('a', { class: 'vb-permalink', 'data-testid': 'permalink' }, 'Link to this estimate');
+    this._permalink = h('a', { class: 'vb-permalink', 'data-testid': 'permalink' }, this._t('share.link'));
     this._scenarioPre = h('pre', { class: 'vb-code', 'data-testid': 'scenario-json' });
-    this._accuracyLink = h('a', { 'data-testid': 'accuracy-link' }, 'How close these estimates come to measurements');
+    this._accuracyLink = h('a', { 'data-testid': 'accuracy-link' }, this._t('share.accuracy'));
     return [
       h('p', { class: 'vb-share' }, this._permalink, ' ',
-        h('button', { type: 'button', class: 'vb-apply', 'data-testid': 'copy-link', onclick: () => this._copyLink() }, 'Copy link'),
+        h('button', { type: 'button', class: 'vb-apply', 'data-testid': 'copy-link', onclick: () => this._copyLink() }, this._t('share.copy')),
         this._copyStatus = h('span', { class: 'vb-help', role: 'status', 'data-testid': 'copy-status' })),
-      h('p', { class: 'vb-help' }, this._accuracyLink,
-        ': every measured case, the error per metric and the rules of thumb beside it (ACCURACY.md).'),
-      h('details', { 'data-testid': 'scenario-details' }, h('summary', {}, 'Scenario JSON (export, import, command-line tool)'), this._scenarioPre,
-        this._field('import', 'Load a scenario', h('textarea', { rows: 4, spellcheck: 'false', 'data-testid': 'import',
+      h('p', { class: 'vb-help' }, this._marked('share.accuracy-what', this._accuracyLink)),
+      h('details', { 'data-testid': 'scenario-details' }, h('summary', {}, this._t('share.scenario')), this._scenarioPre,
+        this._field('import', this._t('field.import'), h('textarea', { rows: 4, spellcheck: 'false', 'data-testid': 'import',
           placeholder: '{"v": 1, "workload": "training", "model": "Qwen/Qwen3-8B", ...}' }),
-        'Paste a scenario (CONTRACT v1) to fill the form from it.'),
-        h('button', { type: 'button', class: 'vb-apply', 'data-testid': 'import-load', onclick: () => this._importScenario() }, 'Load'),
+        this._t('field.import.help')),
+        h('button', { type: 'button', class: 'vb-apply', 'data-testid': 'import-load', onclick: () => this._importScenario() }, this._t('import.load')),
         this._importStatus = h('p', { class: 'vb-help', role: 'status', 'data-testid': 'import-status' }))];
   }
 
@@ -316,7 +330,8 @@ export class FormMethods {
     this._banner = h('div', { class: 'vb-banner', role: 'alert', hidden: true, 'data-testid': 'error-banner' });
     this._notice = h('div', { class: 'vb-notice', hidden: true, 'data-testid': 'notice', role: 'status' });
     this._figures = h('div', { class: 'vb-figures', hidden: true }, Object.values(this._out));
-    this._results = h('div', { class: 'vb-results', 'data-testid': 'results', tabindex: '-1', 'aria-label': 'Results' }, this._banner, this._notice, this._figures);
+    this._results = h('div', { class: 'vb-results', 'data-testid': 'results', tabindex: '-1', 'aria-label': this._t('results.label') },
+      this._banner, this._notice, this._figures);
     return this._results;
   }
 
@@ -332,7 +347,8 @@ export class FormMethods {
     const st = this._state;
     const wl = workloadOf(st);
     for (const radio of this._workloadRadios.querySelectorAll('input')) radio.checked = radio.value === wl;
-    this._wlHelp.textContent = WORKLOAD_TEXT[wl] ? `${WORKLOAD_TEXT[wl][0]}: ${WORKLOAD_TEXT[wl][1]}.` : '';
+    this._wlHelp.textContent = this._tr.has(`workload.${wl}.what`)
+      ? this._t('workload.help', this._workloadName(wl), this._t(`workload.${wl}.what`)) : '';
     for (const radio of this._radios.querySelectorAll('input')) radio.checked = radio.value === st.src;
     // Files fill the config.json and bytes inputs, shown beside what was read.
     for (const [key, block] of Object.entries(this._sourceBlocks)) {
@@ -347,15 +363,15 @@ export class FormMethods {
       if (f.only) this._fields[f.key].closest('.vb-field').hidden = !f.only.includes(wl);
     }
     for (const [key, control] of Object.entries(this._fields)) {
-    if (key === 'import') continue; // text waiting for Load, not state
+      if (key === 'import') continue; // text waiting for Load, not state
       // An unset GPU or engine shows the core's default (the scenario leaves it out).
       const want = key === 'gpu' && st.gpu === '' ? core.defaults.gpu
-        : key === 'engine' && st.engine === '' ? core.defaults.engine : (st[key] ?? '');
+        : key === 'engine' && st.engine === '' ? core.defaults.engine : this._shownText(key, st[key] ?? '');
       if (control.value !== want && this._root.activeElement !== control) {
         if (control.tagName === 'SELECT' && want !== '' &&
             ![...control.options].some((o) => o.value === want)) {
           // A value the catalog does not list (from a link): keep it so the module names the error.
-          control.append(h('option', { value: want }, `${want} (not in catalog)`));
+          control.append(h('option', { value: want }, this._t('option.not-in-catalog', want)));
         }
         control.value = want;
       }
@@ -365,9 +381,12 @@ export class FormMethods {
     this._llamaFields.hidden = !engineReads(engineOf(st), 'n_gpu_layers');
   }
 
+  /** How a number input's text was read, as the input shows it, in the page's language. */
   _showUnderstood(key) {
     const u = this._understood[key];
-    const text = parseQuantity(this._state[key] ?? '', u.kind).understood;
+    const control = this._fields[key];
+    const shown = control ? control.value : this._shownText(key, this._state[key] ?? '');
+    const text = parseQuantity(shown, u.kind, this._tr.lang).understood;
     u.el.textContent = text;
     u.el.hidden = text === '';
   }

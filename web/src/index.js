@@ -36,22 +36,39 @@
  *   image / video: generation-<field> likewise (generation-width, ...);
  *   no-url-state (boolean: never read or write the page's location.hash);
  *   page-url (where "Link to this estimate" points when no-url-state is set;
- *   default: index.html beside this script).
+ *   default: index.html beside this script);
+ *   lang ("en" | "nl": the page's language; without it, Dutch when the
+ *   browser's language starts with "nl", else English. Set or removed, it
+ *   decides again; the switch in the page, or lang= in the link, wins over it).
+ *
+ * Language: every string the page writes is in one table per language
+ * (i18n/en.js, i18n/nl.js); figures follow the locale (en-US "14.96 GiB",
+ * "1,210,304 tokens"; nl-NL "14,96 GiB", "1.210.304 tokens"). The module's
+ * own text (formulas, component labels, sources, warnings, its errors) is
+ * shown as it comes, in English.
  *
  * Number inputs take plain numbers or short forms, and say what they read:
  *   tokens "32k" = 32,000 and "32K" = 32,768 (vLLM's convention: lower-case
  *   decimal, upper-case binary), parameters "7B" = 7,000,000,000, "1.5e9",
- *   bytes "24 GB" = 24·10^9 B, "24 GiB" = 24·2^30 B.
+ *   bytes "24 GB" = 24·10^9 B, "24 GiB" = 24·2^30 B. In English a comma
+ *   groups thousands ("1,024"); in Dutch it is the decimal sign ("1,5e9",
+ *   "24,5 GB"), points written more than once group thousands ("1.210.304"),
+ *   and a single point stays a decimal point ("1.5e9"). See quantity.js.
  *
  * URL state: location.hash = "#v=1&wl=training&src=catalog&model=...&method=lora"
  *   (URLSearchParams; keys in the FIELDS table). Only the keys of the chosen
- *   workload are written. A link reproduces the estimate.
+ *   workload are written, numbers the English way whatever the language;
+ *   "&lang=nl" (or en) last, once the reader has chosen a language. A link
+ *   reproduces the estimate.
  *
  * Events:
  *   estimate-change  bubbling, composed CustomEvent; detail = the report object
  *                    ({ok:true, components, ...} or {ok:false, error}).
+ *   language-change  bubbling, composed CustomEvent; detail = {lang}: the
+ *                    language the element now shows (also when it starts).
  *
- * Properties: scenario (the scenario object last built), report, plan, sweep.
+ * Properties: scenario (the scenario object last built), report, plan, sweep,
+ * language (en | nl; setting it is what the switch does).
  *
  * CSS custom properties (set them on the element):
  *   --vb-accent  accent colour          --vb-ok   colour of "fits"
@@ -70,6 +87,7 @@ import { ReconcileView } from './views/reconcile.js';
 import { formatBytes } from './format.js';
 import { parseQuantity } from './quantity.js';
 import { stateToHash, hashToState, buildScenario } from './state.js';
+import { translator, LANGUAGES } from './i18n/index.js';
 
 for (const part of [FormMethods, FilesMethods, ReportViews, ChartView, PlanView, ReconcileView]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
@@ -84,6 +102,9 @@ VramBudgetElement.parseQuantity = parseQuantity;
 VramBudgetElement.stateToHash = stateToHash;
 VramBudgetElement.hashToState = hashToState;
 VramBudgetElement.buildScenario = buildScenario;
+// The string tables, for the standalone page's own text (page.js): translator(lang).t(key).
+VramBudgetElement.translator = translator;
+VramBudgetElement.languages = LANGUAGES;
 window.VramBudgetElement = VramBudgetElement;
 
 // Guarded registration: a second definition (script loaded twice) is ignored.

@@ -1,3 +1,5 @@
+// Colours of the report's components. Their labels come from the module; the
+// metrics' labels are in the string tables (i18n/en.js, i18n/nl.js: metric.<name>).
 export const COLOURS = {
   weights: '#3b6fd4', kv_cache: '#c46f0a', activations: '#25845a',
   non_torch: '#8a63c7', cuda_graphs: '#c2497b', cuda_context: '#5f6b7a',
@@ -9,18 +11,3 @@ export const FALLBACK_COLOURS = ['#8a55d0', '#2f7f7f', '#a85a18', '#5f7f1f', '#a
 export function colourOf(id, index) {
   return COLOURS[id] || FALLBACK_COLOURS[index % FALLBACK_COLOURS.length];
 }
-
-export const METRIC_LABELS = {
-  weights_bytes: 'Weights resident on the GPU',
-  kv_cache_bytes: 'KV cache allocated',
-  kv_bytes_per_token: 'KV bytes per token (all layers)',
-  kv_capacity_tokens: 'Tokens the KV pool holds',
-  max_concurrency: 'Sequences of this context that fit',
-  activation_bytes: 'Peak transient working memory',
-  non_torch_bytes: 'Memory outside the framework allocator',
-  cuda_graph_bytes: 'CUDA graph pools',
-  peak_allocated_bytes: 'Peak of live tensors',
-  peak_reserved_bytes: 'Peak held by the allocator',
-  peak_device_bytes: 'Peak the driver sees',
-  max_context_tokens: 'Longest context that fits',
-};

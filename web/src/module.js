@@ -1,12 +1,15 @@
 // The WebAssembly module (loaded once per page), its calls, and the catalog's
 // models for the type-ahead.
 
+import { english } from './i18n/index.js';
 
 let modulePromise = null;
 export function loadModule() {
   if (!modulePromise) {
     if (typeof window.createVramBudget !== 'function') {
-      return Promise.reject(new Error('vram-budget.js is not loaded: add <script src="vram-budget.js"> before this script'));
+      const e = new Error(english.t('error.no-module'));
+      e.i18n = ['error.no-module'];
+      return Promise.reject(e);
     }
     modulePromise = window.createVramBudget();
   }
@@ -17,7 +20,7 @@ export function call(module, fn, ...args) {
   try {
     return JSON.parse(module[fn](...args));
   } catch (e) {
-    return { ok: false, error: { path: '', message: `${fn}() failed: ${e.message}` } };
+    return { ok: false, error: { path: '', message: english.t('error.call', fn, e.message), i18n: ['error.call', fn, e.message] } };
   }
 }
 /** The workloads the module reads: its answer to an unknown one lists them. */
@@ -31,6 +34,7 @@ export function readWorkloads(module, defaults) {
 /** The catalog's models, sorted, each with the text the type-ahead matches. */
 export function pickerEntries(models) {
   return models.map((m) => {
+    // "8.03B": what the type-ahead matches; shown in the page's own notation.
     const size = `${(m.params / 1e9).toFixed(m.params < 1e10 ? 2 : 1)}B`;
     return { id: m.id, family: m.model_type || '', size, params: m.params, dtype: m.quantized ? m.dtype : '',
       hay: `${m.id} ${m.model_type || ''} ${size} ${m.dtype || ''}`.toLowerCase() };

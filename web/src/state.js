@@ -3,6 +3,11 @@
 
 import { numberOf } from './quantity.js';
 import { BLOCK_OF, TRAINING_FIELDS, GENERATION_FIELDS, LLAMA_KEYS, KEYS } from './fields.js';
+import { english, languageOf } from './i18n/index.js';
+
+/** A message of the page's own: English text (what the exported helpers return)
+ *  and its table key, which the element shows in the reader's language. */
+const said = (key, ...args) => ({ message: english.t(key, ...args), i18n: [key, ...args] });
 
 /** The core's defaults (catalog().defaults): the default workload, engine
  *  and GPU, which fields each engine reads, and the names each training and
@@ -47,8 +52,11 @@ export function liveKeys(state) {
 }
 
 export const HASH_VERSION = '1';
+/** The name a custom GPU has in the scenario (data, the same in every language). */
+export const CUSTOM_GPU = 'custom GPU';
 
-export function stateToHash(state) {
+/** state → fragment text; `lang` (en | nl), when the reader chose one, goes last. */
+export function stateToHash(state, lang = '') {
   const q = new URLSearchParams();
   q.set('v', HASH_VERSION);
   const live = new Set(liveKeys(state));
@@ -57,21 +65,25 @@ export function stateToHash(state) {
   }
   // Files are not in a link: what was read from them (config.json, bytes) is, as a pasted config.
   if (q.get('src') === 'files') q.set('src', 'config');
+  if (languageOf(lang)) q.set('lang', languageOf(lang));
   return q.toString();
 }
 
-/** Fragment text → partial state, or {error} for an unknown version. */
+/** Fragment text → {state, lang} (lang only when the link names a language the
+ *  page has), or {error, i18n} for an unknown version. */
 export function hashToState(hash) {
   const q = new URLSearchParams(String(hash).replace(/^#/, ''));
   if (!q.has('v')) return null;
   if (q.get('v') !== HASH_VERSION) {
-    return { error: `this link has state version v=${q.get('v')}; this page reads v=${HASH_VERSION}` };
+    const { message, i18n } = said('error.link-version', q.get('v'), HASH_VERSION);
+    return { error: message, i18n };
   }
   const state = {};
   for (const [key, k] of Object.entries(KEYS)) {
     if (q.has(k.hash)) state[key] = q.get(k.hash);
   }
-  return { state };
+  const lang = languageOf(q.get('lang'));
+  return lang ? { state, lang } : { state };
 }
 
 /** "3, 1" → [3, 1]; text that is not a list of numbers goes as is, so the module names the error. */
@@ -122,7 +134,7 @@ export function buildScenario(state) {
   if (state.wl !== '') sc.workload = state.wl;
   if (usesPipeline(state)) {
     const id = state.pipe.trim();
-    if (id === '') return { pending: { path: '/model', message: 'name the pipeline (its Hugging Face id) to estimate it' } };
+    if (id === '') return { pending: { path: '/model', ...said('pending.pipeline') } };
     sc.model = id;
   } else if (state.src === 'catalog') {
     sc.model = state.model;
@@ -136,14 +148,14 @@ export function buildScenario(state) {
   } else {
     const text = state.config.trim();
     if (text === '' && state.src === 'files') {
-      return { pending: { path: '/model', message: 'drop the model\u2019s files (safetensors shards with config.json, or a GGUF file) to estimate it' } };
+      return { pending: { path: '/model', ...said('pending.files') } };
     }
-    if (text === '') return { pending: { path: '/model/config', message: 'paste the model\u2019s config.json to estimate it' } };
+    if (text === '') return { pending: { path: '/model/config', ...said('pending.config') } };
     let config;
     try {
       config = JSON.parse(text);
     } catch (e) {
-      return { error: { path: '/model/config', message: `is not valid JSON: ${e.message}` } };
+      return { error: { path: '/model/config', ...said('error.config-json', e.message) } };
     }
     sc.model = { config };
     const wbytes = numberOf(state.wbytes, 'bytes');
@@ -152,7 +164,7 @@ export function buildScenario(state) {
   if (state.weights !== '') sc.weights = state.weights;
   sc.hardware = {};
   const mem = numberOf(state.gpumem, 'bytes');
-  if (mem !== undefined) sc.hardware.gpu = { name: 'custom GPU', memory_bytes: mem };
+  if (mem !== undefined) sc.hardware.gpu = { name: CUSTOM_GPU, memory_bytes: mem };
   else if (state.gpu !== '') sc.hardware.gpu = state.gpu;
   const count = numberOf(state.count, 'count');
   if (count !== undefined) sc.hardware.count = count;
@@ -291,7 +303,10 @@ function inferenceToState(inf, st, take) {
  * or {error} when it is not an object.
  */
 export function scenarioToState(sc, defaults) {
-  if (!sc || typeof sc !== 'object' || Array.isArray(sc)) return { error: 'a scenario is a JSON object' };
+  if (!sc || typeof sc !== 'object' || Array.isArray(sc)) {
+    const { message, i18n } = said('import.not-object');
+    return { error: message, i18n };
+  }
   const st = { ...defaults, model: defaults.model };
   const ignored = [];
   const take = (obj, base, known) => {

@@ -4,33 +4,37 @@
 // the measurement makes.
 
 import { h, replace } from '../dom.js';
-import { formatBytes, exactBytes, groupDigits } from '../format.js';
 import { call } from '../module.js';
 
-const figure = (metric, v) => {
-  if (v === null || v === undefined) return '\u2014';
-  if (metric.endsWith('_bytes')) return `${formatBytes(v).text} (${exactBytes(v)})`;
-  if (metric.endsWith('_tokens')) return `${groupDigits(v)} tokens`;
-  if (metric === 'max_concurrency') return `${groupDigits(v)}\u00d7`;
-  return groupDigits(v);
-};
-const percent = (e) => (e === null || e === undefined ? '\u2014' : `${e >= 0 ? '+' : ''}${(e * 100).toFixed(1)} %`);
-
 export class ReconcileView {
+  /** A measured or estimated figure in the page's notation. */
+  _figure(metric, v) {
+    if (v === null || v === undefined) return '\u2014';
+    if (metric.endsWith('_bytes')) return `${this._bytes(v).text} (${this._exact(v)})`;
+    if (metric.endsWith('_tokens')) return this._t('unit.tokens', this._num(v));
+    if (metric === 'max_concurrency') return `${this._num(v)}\u00d7`;
+    return this._num(v);
+  }
+
+  /** A relative error: "+4.9 %" (nl "+4,9 %"). */
+  _percent(e) {
+    return e === null || e === undefined ? '\u2014' : `${e >= 0 ? '+' : ''}${this._tr.fixed(e * 100, 1)} %`;
+  }
+
   /** The section: a box for the log, a button, the comparison. */
   _reconcileSection() {
     const id = this._newId('reconcile-log');
     this._reconcileLog = h('textarea', { id, rows: 5, spellcheck: 'false', 'data-testid': 'reconcile-log',
       placeholder: 'INFO ... [gpu_worker.py] Available KV cache memory: 54.32 GiB\n...' });
-    const run = h('button', { type: 'button', class: 'vb-apply', 'data-testid': 'reconcile-run' }, 'Compare');
+    const run = h('button', { type: 'button', class: 'vb-apply', 'data-testid': 'reconcile-run' }, this._t('reconcile.run'));
     run.addEventListener('click', () => this._renderReconcile());
     this._reconcileOut = h('div', { 'data-testid': 'reconcile-out', 'aria-live': 'polite' });
     return h('section', { 'aria-labelledby': this._headingId('reconcile'), 'data-testid': 'reconcile' },
-      this._heading('reconcile', 'Reconcile with a measurement'),
+      this._heading('reconcile', this._t('reconcile.title')),
       h('div', { class: 'vb-field' },
-        h('label', { for: id }, 'A vLLM or llama.cpp startup log, or PyTorch\u2019s memory output'),
+        h('label', { for: id }, this._t('reconcile.log')),
         this._reconcileLog,
-        h('p', { class: 'vb-help' }, 'Read here, in the page: the figures it prints are compared with this estimate.')),
+        h('p', { class: 'vb-help' }, this._t('reconcile.local'))),
       h('p', {}, run), this._reconcileOut);
   }
 
@@ -39,29 +43,31 @@ export class ReconcileView {
     if (!this._reconcileOut) return;
     const log = this._reconcileLog.value;
     if (log.trim() === '' || !this.scenario) {
-      replace(this._reconcileOut, log.trim() === '' ? null : h('p', { class: 'vb-help' }, 'Give a valid scenario first.'));
+      replace(this._reconcileOut, log.trim() === '' ? null : h('p', { class: 'vb-help' }, this._t('reconcile.no-scenario')));
       return;
     }
     const r = call(this._module, 'reconcile', log, JSON.stringify(this.scenario));
     if (!r.ok) {
       replace(this._reconcileOut, h('p', { class: 'vb-field-error', role: 'alert', 'data-testid': 'reconcile-error' },
-        r.error.path ? h('code', { class: 'vb-path' }, r.error.path) : null, r.error.path ? ': ' : '', r.error.message));
+        r.error.path ? h('code', { class: 'vb-path' }, r.error.path) : null, r.error.path ? ': ' : '', this._message(r.error)));
       return;
     }
     const rows = (r.rows || []).map((row) => h('tr', { 'data-metric': row.metric },
       h('th', { scope: 'row' }, h('code', {}, row.metric)),
-      h('td', {}, figure(row.metric, row.measured)),
-      h('td', {}, figure(row.metric, row.estimated)),
-      h('td', {}, percent(row.error), row.in_range === true ? ' (in range)' : row.in_range === false ? ' (outside range)' : ''),
+      h('td', {}, this._figure(row.metric, row.measured)),
+      h('td', {}, this._figure(row.metric, row.estimated)),
+      h('td', {}, this._percent(row.error), row.in_range === true ? ` ${this._t('reconcile.in-range')}`
+        : row.in_range === false ? ` ${this._t('reconcile.out-of-range')}` : ''),
       h('td', {}, row.meaning || '')));
-    const table = h('div', { class: 'vb-scroll', tabindex: '0', role: 'region', 'aria-label': 'Measured and estimated' },
+    const table = h('div', { class: 'vb-scroll', tabindex: '0', role: 'region', 'aria-label': this._t('reconcile.region') },
       h('table', { class: 'vb-table', 'data-testid': 'reconcile-table' },
-        h('thead', {}, h('tr', {}, ['Metric', 'Measured', 'Estimated', 'Error', 'What it means'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ['metric', 'measured', 'estimated', 'error', 'meaning']
+          .map((c) => h('th', { scope: 'col' }, this._t(`reconcile.col.${c}`))))),
         h('tbody', {}, rows)));
-    const found = h('details', {}, h('summary', {}, `The ${r.found.length} line(s) read`),
-      h('ul', { class: 'vb-found' }, r.found.map((f) => h('li', {}, `line ${f.line_number}: `, h('code', {}, f.line)))));
+    const found = h('details', {}, h('summary', {}, this._t('reconcile.found', r.found.length)),
+      h('ul', { class: 'vb-found' }, r.found.map((f) => h('li', {}, this._t('reconcile.line', this._num(f.line_number)), ' ', h('code', {}, f.line)))));
     const caseText = JSON.stringify(r.case);
-    const accuracyCase = h('details', {}, h('summary', {}, 'As an accuracy case (one line of a .jsonl file)'),
+    const accuracyCase = h('details', {}, h('summary', {}, this._t('reconcile.case')),
       h('pre', { class: 'vb-code', 'data-testid': 'reconcile-case', tabindex: '0' }, h('code', {}, caseText)));
     replace(this._reconcileOut, table, found, accuracyCase,
       r.notes && r.notes.length ? h('ul', { class: 'vb-notes' }, r.notes.map((n) => h('li', {}, n))) : null);
