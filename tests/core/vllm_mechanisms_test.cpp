@@ -98,15 +98,18 @@ TEST_CASE("the non-torch increase sums its mechanisms", "[vllm][runtime]") {
   // TP 4 adds NVLS (134,217,728) and halves the symmetric buffer: 2,337,758,249 B (2.18 GiB; 2.13-2.21).
   CHECK(non_torch_term(layout(4, Interconnect::nvlink)).bytes.in_bytes() == 2'337'758'249);
   // Four GeForce cards: no NCCL buffers on the GPU, no custom all-reduce, no NVLS, no symmetric memory;
-  // no unattributed part over PCIe without P2P, its range up to the NVLink figure.
+  // no unattributed part without symmetric-memory all-reduce, its range up to the NVLink H100 figure.
   const Term geforce = non_torch_term(layout(4, Interconnect::pcie, 89));
   CHECK(geforce.bytes.in_bytes() == 268'435'456);
   CHECK(geforce.range->low == gib_range(0.235, 0.465).low);
   CHECK(geforce.range->high == gib_range(0.235, 0.465).high + gib_range(1.488, 1.578).high);
   CHECK(consistent(geforce));
-  // PCIe with P2P: not measured either way, so the NVLink figure with a range down to 0.
-  const Term p2p = non_torch_term(layout(2, Interconnect::pcie_p2p, 89));
-  CHECK(p2p.range->low.in_bytes() < p2p.bytes.in_bytes() - 1'600'000'000);
+  // An NVLink A100 (sm80) has no symmetric-memory all-reduce either: NCCL and custom all-reduce only.
+  const Term a100 = non_torch_term(layout(2, Interconnect::nvlink, 80));
+  CHECK(a100.bytes.in_bytes() == 268'435'456 + 231'211'008 + 16'777'216);
+  CHECK_FALSE(symm_mem_on(layout(2, Interconnect::nvlink, 80)));
+  CHECK(symm_mem_on(layout(2, Interconnect::nvlink, 90)));
+  CHECK_FALSE(symm_mem_on(layout(2, Interconnect::nvlink, 90, "0.10.1")));
 }
 
 TEST_CASE("capture sizes follow the version and the scheduler limits", "[vllm][graphs]") {

@@ -259,6 +259,8 @@ Term symm_mem_term(const CommLayout& c);
 
 /// What the sweep's tensor-parallel runs hold beyond the modelled terms:
 /// 1.54 GiB, calibrated (range), measured on NVLink H100 only.
+/// vLLM's torch symmetric-memory all-reduce is on: v0.11+, NVLink fabric, sm90/sm100, TP 2/4/6/8.
+bool symm_mem_on(const CommLayout& c);
 Term tp_unattributed_term(const CommLayout& c);
 
 /// Non-torch memory that appears during the profiling forward pass: the sum of

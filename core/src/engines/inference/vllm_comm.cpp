@@ -38,10 +38,10 @@ constexpr std::string_view kUnattributedSource =
     "vLLM 0.19.0 H100 sweep (llm-d-planner @ d3121e059da8): the non-torch increase of its 8 tensor-parallel runs "
     "(2.07-2.11 GiB at TP 2, 2.13-2.21 GiB at TP 4) less the terms above: 1.49-1.57 GiB at both sizes; measured on "
     "NVLink H100 only (elsewhere the range reaches 0)";
-constexpr std::string_view kUnattributedPcieSource =
-    "tests/data/cases: tensor-parallel startup logs over PCIe without P2P (2 × L4 on vLLM 0.28.0, 2 × RTX PRO 6000 "
-    "Blackwell on 0.27.1, 8 × L40S on 0.10.2), each within 0.6 GiB of its pipeline-parallel or modelled non-torch "
-    "memory without this part; the part is seen only in the NVLink H100 sweep";
+constexpr std::string_view kUnattributedOffSource =
+    "tests/data/cases: tensor-parallel startup logs where vLLM's symmetric-memory all-reduce is off (2 × A100 on "
+    "vLLM 0.10.1.1, sm80; 8 × L40S on 0.10.2 and 2 × L4 on 0.28.0, sm89 over PCIe; 2 × RTX PRO 6000 Blackwell on "
+    "0.27.1 over PCIe without P2P), each without the 1.49-1.57 GiB the NVLink H100 sweep shows beside its other terms";
 
 constexpr std::string_view kInitSource =
     "vllm/distributed/parallel_state.py initialize_model_parallel (world, tp, pp, ep groups), "
@@ -172,12 +172,17 @@ Term custom_allreduce_term(const CommLayout& c) {
       .cite(kCustomArSource);
 }
 
+bool symm_mem_on(const CommLayout& c) {
+  const std::int64_t w = c.tensor_parallel;
+  const int cc = capability(c);
+  return c.version.at_least(0, 11) && full_nvlink(effective_link(c.link)) && (cc == 90 || cc == 100) &&
+         (w == 2 || w == 4 || w == 6 || w == 8);
+}
+
 Term symm_mem_term(const CommLayout& c) {
   const std::int64_t w = c.tensor_parallel;
   const int cc = capability(c);
-  const bool on = c.version.at_least(0, 11) && full_nvlink(effective_link(c.link)) && (cc == 90 || cc == 100) &&
-                  (w == 2 || w == 4 || w == 6 || w == 8);
-  if (!on) return Term::given(Bytes{}).named("no symmetric-memory all-reduce");
+  if (!symm_mem_on(c)) return Term::given(Bytes{}).named("no symmetric-memory all-reduce");
   std::int64_t mib = w == 4 ? 32 : 64;
   if (cc == 100) mib = w == 2 ? 8 : w == 4 ? 32 : 128;
   return Term::product({Factor::mib(mib, "MiB symmetric buffer")})
@@ -187,21 +192,21 @@ Term symm_mem_term(const CommLayout& c) {
 
 Term tp_unattributed_term(const CommLayout& c) {
   if (c.tensor_parallel < 2) return Term::given(Bytes{}).named("single tensor-parallel rank");
-  const Interconnect link = effective_link(c.link);
   const ByteRange measured = gib_range(1.488, 1.578);
-  if (link == Interconnect::pcie) {
-    // Absent from the tensor-parallel logs over PCIe without P2P (the cases cited): none counted,
-    // the range up to what NVLink H100 showed.
+  if (!symm_mem_on(c)) {
+    // Seen only where vLLM's symmetric-memory all-reduce is on (NVLink H100, vLLM 0.19); absent
+    // from the tensor-parallel logs without it (A100, L40S, L4, RTX PRO 6000): none counted, the
+    // range up to what the NVLink H100 sweep showed.
     return Term::given(Bytes{})
-        .named("other tensor-parallel non-torch memory: none over PCIe without P2P")
-        .cite(kUnattributedPcieSource)
+        .named("other tensor-parallel non-torch memory: none without symmetric-memory all-reduce")
+        .cite(kUnattributedOffSource)
         .within({Bytes{}, measured.high});
   }
-  Term t = Term::product({Factor::gib(1.54)}, Rounding::nearest)
-               .named("other tensor-parallel non-torch memory, not attributed")
-               .noted("measured on NVLink H100, vLLM 0.19")
-               .cite(kUnattributedSource);
-  return std::move(t).within(link == Interconnect::nvlink ? measured : ByteRange{Bytes{}, measured.high});
+  return Term::product({Factor::gib(1.54)}, Rounding::nearest)
+      .named("other tensor-parallel non-torch memory with symmetric-memory all-reduce, not attributed")
+      .noted("measured on NVLink H100, vLLM 0.19")
+      .cite(kUnattributedSource)
+      .within(measured);
 }
 
 Term non_torch_term(const CommLayout& c) {
