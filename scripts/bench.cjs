@@ -2,6 +2,10 @@
 // Speed and size of the WebAssembly build under node: one full estimate
 // (JSON in, report JSON out) and a 10,000-point context × concurrency sweep.
 // Usage: node scripts/bench.cjs [--json]
+//        node scripts/bench.cjs --compare A.js B.js ...   the same estimates from several
+//          builds of the module, interleaved in one process (15 rounds of 500 calls each;
+//          the fastest round per build), so a machine whose speed wanders between
+//          invocations still compares them fairly
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,14 +17,36 @@ function median(xs) {
   return s[Math.floor(s.length / 2)];
 }
 
-async function main() {
-  const mod = await require(file)();
-  const scenarios = {
+const SCENARIOS = {
     'Llama-3.1-8B, vLLM, H100': { model: 'meta-llama/Llama-3.1-8B', inference: { context: 8192 } },
     'DeepSeek-V3, vLLM, 8×H200': { model: 'deepseek-ai/DeepSeek-V3', hardware: { gpu: 'H200', count: 8 }, inference: { context: 32768, tensor_parallel: 8 } },
     'Llama-3.1-70B Q4_K_M, llama.cpp': { model: 'meta-llama/Llama-3.1-70B', weights: 'gguf:Q4_K_M', hardware: { gpu: 'RTX-4090', count: 2 },
       inference: { engine: 'llama.cpp', context: 8192, pipeline_parallel: 2 } },
-  };
+};
+
+/** The fastest of 15 interleaved rounds per build and scenario, in µs per estimate. */
+async function compare(files) {
+  const mods = [];
+  for (const f of files) mods.push(await require(path.resolve(f))());
+  const texts = Object.values(SCENARIOS).map((s) => JSON.stringify(s));
+  const best = mods.map(() => texts.map(() => Infinity));
+  for (const m of mods) for (const t of texts) for (let i = 0; i < 500; i++) m.estimate(t);  // warm up
+  for (let round = 0; round < 15; round++) {
+    mods.forEach((m, k) => texts.forEach((t, j) => {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < 500; i++) m.estimate(t);
+      best[k][j] = Math.min(best[k][j], Number(process.hrtime.bigint() - t0) / 1e3 / 500);
+    }));
+  }
+  console.log(`${'build'.padEnd(40)} ${Object.keys(SCENARIOS).map((n) => n.padStart(32)).join(' ')}`);
+  files.forEach((f, k) => console.log(`${f.padEnd(40)} ${best[k].map((x) => `${x.toFixed(2)} µs`.padStart(32)).join(' ')}`));
+}
+
+async function main() {
+  const at = process.argv.indexOf('--compare');
+  if (at >= 0) return compare(process.argv.slice(at + 1));
+  const mod = await require(file)();
+  const scenarios = SCENARIOS;
   const results = { module_bytes: fs.statSync(file).size, estimate_us: {}, sweep_10k_ms: {} };
   for (const [name, s] of Object.entries(scenarios)) {
     const text = JSON.stringify(s);
