@@ -1228,7 +1228,7 @@
   var said = (key, ...args) => ({ message: english.t(key, ...args), i18n: [key, ...args] });
   var core = {
     defaults: { workload: "inference", engine: "", gpu: "", engines: {}, training: {}, generation: {} },
-    /** Workloads the module reads (from its own error message for an unknown one). */
+    /** Workloads the module reads (catalog().defaults.workloads). */
     workloads: ["inference"]
   };
   var workloadOf = (state) => state.wl || core.defaults.workload;
@@ -1559,12 +1559,6 @@
       return { ok: false, error: { path: "", message: english.t("error.call", fn, e.message), i18n: ["error.call", fn, e.message] } };
     }
   }
-  function readWorkloads(module, defaults) {
-    const probe = call(module, "estimate", JSON.stringify({ v: 1, workload: "?" }));
-    const m = !probe.ok && probe.error && /allowed: (.+)$/.exec(probe.error.message || "");
-    const names = m ? m[1].split(/,\s*/).map((x) => x.trim().replace(/^"|"$/g, "")).filter(Boolean) : [];
-    return names.length ? names : [defaults.workload || "inference"];
-  }
   function pickerEntries(models) {
     return models.map((m) => {
       const size = `${(m.params / 1e9).toFixed(m.params < 1e10 ? 2 : 1)}B`;
@@ -1813,7 +1807,7 @@
         return;
       }
       core.defaults = { ...core.defaults, ...this._catalog.defaults };
-      core.workloads = readWorkloads(module, core.defaults);
+      core.workloads = core.defaults.workloads && core.defaults.workloads.length ? core.defaults.workloads : [core.defaults.workload];
       this._entries = pickerEntries(this._catalog.models);
       if (!this._state.model && this._catalog.models.length) {
         const preferred = this._catalog.models.find((m) => m.id === "meta-llama/Llama-3.1-8B");

@@ -7,7 +7,7 @@ import { DEFAULT_STATE, ATTRIBUTES, numberKind } from './fields.js';
 import {
   core, workloadOf, usesPipeline, stateToHash, hashToState, buildScenario, scenarioToState, ERROR_FIELDS,
 } from './state.js';
-import { loadModule, call, readWorkloads, pickerEntries } from './module.js';
+import { loadModule, call, pickerEntries } from './module.js';
 import { translator, currentLanguage, languageOf, splitMarks } from './i18n/index.js';
 
 // Where this script was loaded from: the standalone page sits beside it.
@@ -255,7 +255,8 @@ export class VramBudgetElement extends HTMLElement {
       return;
     }
     core.defaults = { ...core.defaults, ...this._catalog.defaults };
-    core.workloads = readWorkloads(module, core.defaults);
+    // The workloads the core reads, from its own defaults (no probe estimate at start).
+    core.workloads = core.defaults.workloads && core.defaults.workloads.length ? core.defaults.workloads : [core.defaults.workload];
     this._entries = pickerEntries(this._catalog.models);
     if (!this._state.model && this._catalog.models.length) {
       const preferred = this._catalog.models.find((m) => m.id === 'meta-llama/Llama-3.1-8B');

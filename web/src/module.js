@@ -23,14 +23,6 @@ export function call(module, fn, ...args) {
     return { ok: false, error: { path: '', message: english.t('error.call', fn, e.message), i18n: ['error.call', fn, e.message] } };
   }
 }
-/** The workloads the module reads: its answer to an unknown one lists them. */
-export function readWorkloads(module, defaults) {
-  const probe = call(module, 'estimate', JSON.stringify({ v: 1, workload: '?' }));
-  const m = !probe.ok && probe.error && /allowed: (.+)$/.exec(probe.error.message || '');
-  const names = m ? m[1].split(/,\s*/).map((x) => x.trim().replace(/^"|"$/g, '')).filter(Boolean) : [];
-  return names.length ? names : [defaults.workload || 'inference'];
-}
-
 /** The catalog's models, sorted, each with the text the type-ahead matches. */
 export function pickerEntries(models) {
   return models.map((m) => {

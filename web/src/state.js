@@ -14,7 +14,7 @@ const said = (key, ...args) => ({ message: english.t(key, ...args), i18n: [key, 
  *  generation setting allows. Set once the module answers. */
 export const core = {
   defaults: { workload: 'inference', engine: '', gpu: '', engines: {}, training: {}, generation: {} },
-  /** Workloads the module reads (from its own error message for an unknown one). */
+  /** Workloads the module reads (catalog().defaults.workloads). */
   workloads: ['inference'],
 };
 
