@@ -1,6 +1,7 @@
 #include "vram/scenario.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -159,13 +160,18 @@ void parse_gpu(const json& hw, const Catalog& catalog, Scenario& out) {
     return;
   }
   if (!g->is_object()) throw InputError("/hardware/gpu", "must be a catalog id or {\"name\", \"memory_bytes\"}");
-  io::warn_unknown_keys(*g, "/hardware/gpu", {"name", "memory_bytes", "price_usd_per_hour"}, out.warnings);
+  io::warn_unknown_keys(*g, "/hardware/gpu", {"name", "memory_bytes", "price_usd_per_hour", "compute_capability"},
+                        out.warnings);
   out.gpu.id = "custom";
   out.gpu.name = io::optional_string(*g, "name", "/hardware/gpu").value_or("custom GPU");
   // 1 GiB to 64 TiB: anything outside is a typo (a GB count, or bits).
   out.gpu.memory =
       Bytes::of(io::require_int(*g, "memory_bytes", "/hardware/gpu", {std::int64_t{1} << 30, std::int64_t{1} << 46}));
   out.gpu.price_usd_per_hour = io::optional_number(*g, "price_usd_per_hour", "/hardware/gpu", 0, 1e6);
+  // CUDA compute capability as torch prints it (8.9, 9.0, 12.0): kernels and padding that depend on it.
+  if (const auto cc = io::optional_number(*g, "compute_capability", "/hardware/gpu", 3.0, 15.9)) {
+    out.gpu.compute_capability = static_cast<int>(std::lround(*cc * 10));
+  }
 }
 
 /// llama.cpp --cache-type-k/-v accept f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl,

@@ -7,6 +7,7 @@
 #include "test_support.hpp"
 #include "vram/accuracy.hpp"
 #include "vram/budget/runtime.hpp"
+#include "vram/budget/weights.hpp"
 #include "vram/engines/vllm.hpp"
 #include "vram/error.hpp"
 
@@ -475,4 +476,75 @@ TEST_CASE("enable_expert_parallel needs experts, and says when it changes nothin
   const Component* w = r.find_component("weights");
   REQUIRE(w != nullptr);
   CHECK(w->formula.find("the 8 routed experts whole over 4 expert-parallel ranks (rank 0 holds 2)") != std::string::npos);
+}
+
+TEST_CASE("MXFP4 experts are padded as the GPU's MoE kernel lays them out", "[vllm][moe][mxfp4]") {
+  // get_mxfp4_backend by compute capability: Marlin off sm90/sm100, Triton on sm90, FlashInfer on sm100.
+  CHECK(mxfp4_moe_layout(80).backend == Mxfp4MoeBackend::marlin);
+  CHECK(mxfp4_moe_layout(89).backend == Mxfp4MoeBackend::marlin);
+  CHECK(mxfp4_moe_layout(120).backend == Mxfp4MoeBackend::marlin);
+  CHECK(mxfp4_moe_layout(90).backend == Mxfp4MoeBackend::triton);
+  CHECK(mxfp4_moe_layout(90).intermediate_multiple == 64);
+  CHECK(mxfp4_moe_layout(90).hidden_multiple == 1);
+  CHECK(mxfp4_moe_layout(100).backend == Mxfp4MoeBackend::flashinfer);
+  CHECK(mxfp4_moe_layout(0).backend == Mxfp4MoeBackend::none);
+
+  const Tensor gate{TensorRole::expert_gate, 0, 2880, 2880};
+  const Tensor down{TensorRole::expert_down, 0, 2880, 2880};
+  const Tensor q{TensorRole::attn_q, 0, 2880, 2880};
+  WeightPlacement marlin;
+  marlin.expert_intermediate_multiple = 128;
+  marlin.expert_hidden_multiple = 256;
+  // gpt-oss: hidden 2880 → 3072 (256 × 12); intermediate 2880 → 2944 (128 × 23).
+  CHECK(padded_expert_shape(gate, {2880, 2880}, marlin).rows == 2944);
+  CHECK(padded_expert_shape(gate, {2880, 2880}, marlin).cols == 3072);
+  CHECK(padded_expert_shape(down, {2880, 2880}, marlin).rows == 3072);
+  CHECK(padded_expert_shape(down, {2880, 2880}, marlin).cols == 2944);
+  CHECK(padded_expert_shape(q, {2880, 2880}, marlin).rows == 2880);
+
+  // gpt-oss-20b on one A100 (Marlin): 24 layers × 32 experts × 3 matrices ×
+  // (2,944 × 3,072 − 2,880 × 2,880 = 749,568) = 1,727,004,672 more values,
+  // × 17 / 32 B = 917,471,232 B over the stored 13,761,264,768 B.
+  const nlohmann::json a100 = {{"model", "openai/gpt-oss-20b"},
+                               {"hardware", {{"gpu", "A100-80GB"}}},
+                               {"inference", {{"engine", "vllm"}, {"context", 8192}}}};
+  const auto weights = [](const Report& rep) {
+    const Component* c = rep.find_component("weights");
+    return c ? c->bytes.in_bytes() : -1;
+  };
+  const Report r = test::run(a100);
+  CHECK(weights(r) == 13'761'264'768 + 917'471'232);
+  const Component* w = r.find_component("weights");
+  REQUIRE(w != nullptr);
+  CHECK(w->formula.find("1,727,004,672 padding values (Marlin MoE: intermediate per rank to a multiple of 128, "
+                        "hidden to 256)") != std::string::npos);
+
+  // Two H100s (Triton): the intermediate per rank 1,440 → 1,472, hidden unpadded:
+  // 24 × 32 × 3 × (1,472 − 1,440) × 2,880 = 212,336,640 values × 17 / 32 = 112,803,840 B.
+  nlohmann::json h100 = a100;
+  h100["hardware"] = {{"gpu", "H100-SXM-80GB"}, {"count", 2}};
+  h100["inference"]["tensor_parallel"] = 2;
+  const Report t = test::run(h100);
+  const Component* tw = t.find_component("weights");
+  REQUIRE(tw != nullptr);
+  CHECK(tw->formula.find("= 112,803,840 B") != std::string::npos);
+
+  // A custom GPU without a compute capability: counted as stored, and said so;
+  // with one, as that architecture pads.
+  nlohmann::json custom = a100;
+  custom["hardware"] = {{"gpu", {{"name", "an A100"}, {"memory_bytes", 85'899'345'920}}}};
+  const Report c = test::run(custom);
+  CHECK(weights(c) == 13'761'264'768);
+  CHECK(std::any_of(c.warnings.begin(), c.warnings.end(),
+                    [](const std::string& s) { return s.find("MXFP4 experts") != std::string::npos; }));
+  custom["hardware"]["gpu"]["compute_capability"] = 8.0;
+  CHECK(weights(test::run(custom)) == 13'761'264'768 + 917'471'232);
+  custom["hardware"]["gpu"]["compute_capability"] = "8.0";
+  try {
+    test::scenario(custom);
+    FAIL("accepted a compute capability that is not a number");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/hardware/gpu/compute_capability");
+    CHECK(std::string(e.what()).find("from 3 to 15.9") != std::string::npos);
+  }
 }

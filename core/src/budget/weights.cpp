@@ -48,6 +48,16 @@ bool is_expert(const Tensor& t, const Architecture& arch) {
   }
 }
 
+ShardShape padded_expert_shape(const Tensor& t, ShardShape s, const WeightPlacement& p) {
+  const auto up = [](std::int64_t n, std::int64_t m) { return m > 1 ? checked::mul(ceil_div(n, m), m) : n; };
+  switch (t.role) {
+    case TensorRole::expert_gate:
+    case TensorRole::expert_up: return {up(s.rows, p.expert_intermediate_multiple), up(s.cols, p.expert_hidden_multiple)};
+    case TensorRole::expert_down: return {up(s.rows, p.expert_hidden_multiple), up(s.cols, p.expert_intermediate_multiple)};
+    default: return s;
+  }
+}
+
 namespace {
 /// Two codec objects may share a name (a GGUF base type and the same type in
 /// its mix table): one part per name, largest first.
@@ -101,7 +111,7 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
     // Expert parallelism: whole experts per rank (vLLM's determine_expert_map gives
     // rank 0 ceil(E / ep) of them), not a tensor-parallel slice of each.
     const bool expert = p.expert_parallel > 1 && is_expert(t, model.arch);
-    const ShardShape s = shard_shape(t, model.arch, expert ? 1 : p.tensor_parallel, p.vocab_multiple);
+    const ShardShape s = padded_expert_shape(t, shard_shape(t, model.arch, expert ? 1 : p.tensor_parallel, p.vocab_multiple), p);
     const std::int64_t count = expert ? ceil_div(t.count, p.expert_parallel) : t.count;
     const std::int64_t per_layer = t.rows * t.cols * t.count;
     const bool varies_by_layer = t.role == TensorRole::attn_v || t.role == TensorRole::attn_o ||
@@ -128,7 +138,9 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
 bool operator==(const WeightPlacement& a, const WeightPlacement& b) {
   return a.tensor_parallel == b.tensor_parallel && a.first_layer == b.first_layer && a.end_layer == b.end_layer &&
          a.embedding == b.embedding && a.head == b.head && a.vision == b.vision && a.mtp == b.mtp &&
-         a.vocab_multiple == b.vocab_multiple && a.expert_parallel == b.expert_parallel;
+         a.vocab_multiple == b.vocab_multiple && a.expert_parallel == b.expert_parallel &&
+         a.expert_intermediate_multiple == b.expert_intermediate_multiple &&
+         a.expert_hidden_multiple == b.expert_hidden_multiple;
 }
 
 const WeightsEstimate& WeightsMemo::get(const Model& model, const WeightFormat& format, const WeightPlacement& p) {

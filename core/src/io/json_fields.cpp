@@ -99,15 +99,12 @@ std::optional<double> optional_number(const json& obj, std::string_view key, con
                                       double max) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::nullopt;
-  if (!it->is_number()) {
-    throw InputError(join_path(path, key), "must be a number from " + std::to_string(min) + " to " +
-                                               std::to_string(max) + "; got " + std::string(it->type_name()));
-  }
-  const double d = it->get<double>();
-  if (!std::isfinite(d) || d < min || d > max) {
+  const double d = it->is_number() ? it->get<double>() : 0;
+  if (!it->is_number() || !std::isfinite(d) || d < min || d > max) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "must be a number from %g to %g; got ", min, max);
-    throw InputError(join_path(path, key), buf + describe_value(*it));
+    throw InputError(join_path(path, key),
+                     buf + (it->is_number() ? describe_value(*it) : std::string(it->type_name())));
   }
   return d;
 }

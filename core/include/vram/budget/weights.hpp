@@ -31,6 +31,11 @@ struct WeightPlacement {
   /// Expert-parallel ranks: each holds whole experts, the first ceil(E / ep) of
   /// them on rank 0, instead of a tensor-parallel slice of every expert.
   std::int64_t expert_parallel = 1;
+  /// Routed-expert matrices stored padded, as a MoE kernel lays them out: the
+  /// expert intermediate width (per rank) rounded up to a multiple of the
+  /// first, the hidden width to a multiple of the second (1: no padding).
+  std::int64_t expert_intermediate_multiple = 1;
+  std::int64_t expert_hidden_multiple = 1;
 };
 
 /// A routed expert's weight or bias (stacked `count` = experts).
@@ -43,6 +48,9 @@ struct ShardShape {
 };
 ShardShape shard_shape(const Tensor& t, const Architecture& arch, std::int64_t tensor_parallel,
                        std::int64_t vocab_multiple);
+/// One rank's shard of a routed-expert matrix as stored with the placement's
+/// padding: gate/up [intermediate x hidden], down [hidden x intermediate].
+ShardShape padded_expert_shape(const Tensor& t, ShardShape s, const WeightPlacement& p);
 
 /// Weight bytes on one GPU, with a per-codec breakdown for the formula.
 struct WeightsEstimate {

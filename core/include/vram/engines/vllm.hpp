@@ -151,6 +151,26 @@ Bytes moe_workspace_bytes(const Architecture& arch, std::int64_t tokens, std::in
 /// gpu_model_runner.py make_empty_intermediate_tensors, v0.19.0).
 Term pipeline_buffers_term(std::int64_t tokens, std::int64_t hidden, std::int64_t elem_bytes);
 
+/// The MoE kernel vLLM runs MXFP4 experts with, and the padding its weight
+/// layout needs (vllm/model_executor/layers/quantization/mxfp4.py
+/// get_mxfp4_backend, Mxfp4MoEMethod.create_weights).
+enum class Mxfp4MoeBackend : std::uint8_t {
+  none,        ///< not a CUDA GPU (ROCm's alignment is not modelled): stored as in the checkpoint
+  marlin,      ///< sm80/86/89/120: intermediate to 128, hidden to 256
+  triton,      ///< sm90 (triton_kernels): intermediate to 64
+  flashinfer,  ///< sm100 family (FlashInfer): intermediate and hidden to 256
+};
+struct Mxfp4MoeLayout {
+  Mxfp4MoeBackend backend = Mxfp4MoeBackend::none;
+  std::int64_t intermediate_multiple = 1;
+  std::int64_t hidden_multiple = 1;
+};
+/// By CUDA compute capability × 10 (0: not CUDA).
+Mxfp4MoeLayout mxfp4_moe_layout(int compute_capability);
+/// Bytes the padded layout adds over the stored experts: `extra_elements`
+/// more fp4 values (and their scales) at 17 B per 32.
+Term mxfp4_moe_padding_term(const Mxfp4MoeLayout& layout, Bytes padded, Bytes stored, std::int64_t extra_elements);
+
 /// KV cache layout after vLLM's grouping of layers with the same attention
 /// type into groups of equal size (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).
 struct KvLayout {

@@ -86,6 +86,29 @@ struct StageAccount {
   }
 };
 
+/// Elements as stored (padding included), over every part.
+std::int64_t stored_elements(const WeightsEstimate& w) {
+  std::int64_t n = 0;
+  for (const auto& part : w.parts) n = checked::add(n, part.params);
+  return n;
+}
+
+/// MXFP4 experts as the MoE kernel lays them out: the stored weights plus the
+/// padding its backend needs (mxfp4_moe_layout), when there is any.
+Term with_mxfp4_padding(const Setting& c, Term w, WeightPlacement place) {
+  const Mxfp4MoeLayout layout = mxfp4_moe_layout(c.s.gpu.compute_capability);
+  if (c.s.weights.kind != FormatKind::mxfp4 || c.a.experts == 0 || layout.backend == Mxfp4MoeBackend::none) return w;
+  const WeightsEstimate& stored = c.memo->get(*c.s.model, c.s.weights, place);
+  const std::int64_t stored_n = stored_elements(stored);
+  const Bytes stored_bytes = stored.bytes;
+  place.expert_intermediate_multiple = layout.intermediate_multiple;
+  place.expert_hidden_multiple = layout.hidden_multiple;
+  const WeightsEstimate& padded = c.memo->get(*c.s.model, c.s.weights, place);
+  if (padded.bytes == stored_bytes) return w;
+  Term pad = mxfp4_moe_padding_term(layout, padded.bytes, stored_bytes, stored_elements(padded) - stored_n);
+  return Term::sum(terms(std::move(w), std::move(pad)));
+}
+
 /// The weights one stage holds, the checkpoint's exact size spread over ranks
 /// in the inventory's proportions when it is given.
 Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa) {
@@ -111,6 +134,7 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
                              .with(given.in_bytes(), full.in_bytes());
     w = Term::product(terms(std::move(w)), {share}, Rounding::nearest);
   }
+  w = with_mxfp4_padding(c, std::move(w), place);
   const std::int32_t last = sa.end_layer - 1;
   if (place.expert_parallel > 1) {
     w.note = "split over {} tensor-parallel ranks, the {} routed experts whole over {} expert-parallel ranks "
@@ -360,6 +384,11 @@ void add_assumption_warnings(const Setting& c, Report& r) {
     r.warnings.push_back(
         "hardware.interconnect not given for this GPU: NVLink through NVSwitch assumed for the NCCL and all-reduce "
         "buffers; set it to pcie, pcie-p2p, nvlink-pairs, nvlink or xgmi");
+  }
+  if (c.s.weights.kind == FormatKind::mxfp4 && c.a.experts > 0 && c.s.gpu.compute_capability == 0) {
+    r.warnings.push_back(
+        "MXFP4 experts: the MoE kernel's padding depends on the CUDA compute capability, unknown for this GPU "
+        "(ROCm, or a custom GPU without hardware.gpu.compute_capability): the experts are counted as stored");
   }
 }
 
