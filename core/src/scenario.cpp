@@ -422,6 +422,7 @@ void parse_vllm_block(const json& inf, const std::string& p, Scenario& out) {
   vs.version = io::optional_string(*v, "version", vp).value_or("");
   parse_vllm_engine(*v, vp, vs);
   vs.enable_expert_parallel = io::optional_bool(*v, "enable_expert_parallel", vp).value_or(false);
+  vs.flashinfer_sampler = io::optional_bool(*v, "flashinfer_sampler", vp);
   if (vs.enable_expert_parallel && out.model && out.model->arch.experts == 0) {
     throw InputError(vp + "/enable_expert_parallel",
                      "needs a mixture-of-experts model; " + out.model_ref + " has no routed experts (set false or leave it out)");

@@ -548,3 +548,44 @@ TEST_CASE("MXFP4 experts are padded as the GPU's MoE kernel lays them out", "[vl
     CHECK(std::string(e.what()).find("from 3 to 15.9") != std::string::npos);
   }
 }
+
+TEST_CASE("the sampler step follows FlashInfer's presence and the version's default", "[vllm][sampler]") {
+  // Qwen2.5-7B, 256 rows, T = 2048: 256 × 152,064 × (2 + 4 + 4 + 4) = 544,997,376
+  // + 2,560 × 3,584 × 2 = 18,350,080 + 32 MiB = 596,901,888 B.
+  CHECK(flashinfer_sampler_term(256, 2048, 152'064, 3'584, 2).bytes.in_bytes() == 596'901'888);
+  CHECK(consistent(flashinfer_sampler_term(256, 2048, 152'064, 3'584, 2)));
+  // V1's default until v0.11.0 (vllm-project/vllm#26859 turned it off for v0.11.1).
+  CHECK(flashinfer_sampler_by_default(parse_version("0.9.2")));
+  CHECK(flashinfer_sampler_by_default(parse_version("0.10.1.1")));
+  CHECK(flashinfer_sampler_by_default(parse_version("0.11.0")));
+  CHECK_FALSE(flashinfer_sampler_by_default(parse_version("0.11.1")));
+  CHECK_FALSE(flashinfer_sampler_by_default(parse_version("0.15.0")));
+  CHECK_FALSE(flashinfer_sampler_by_default(parse_version("0.10.1.1", VllmEngine::v0)));
+
+  nlohmann::json s = {{"model", "Qwen/Qwen2.5-7B-Instruct"},
+                      {"hardware", {{"gpu", "A100-80GB"}}},
+                      {"inference",
+                       {{"engine", "vllm"},
+                        {"context", 16384},
+                        {"vllm", {{"gpu_memory_utilization", 0.25}, {"version", "0.10.1.1"}}}}}};
+  const Report fi = test::run(s);
+  const Component* act = fi.find_component("activations");
+  REQUIRE(act != nullptr);
+  CHECK(act->formula.find("FlashInfer top-k/top-p") != std::string::npos);
+  CHECK(std::any_of(fi.warnings.begin(), fi.warnings.end(),
+                    [](const std::string& w) { return w.find("FlashInfer is not available") != std::string::npos; }));
+  s["inference"]["vllm"]["flashinfer_sampler"] = false;  // "FlashInfer is not available" in the log: PyTorch's sort
+  const Report sorted = test::run(s);
+  CHECK(test::metric(fi, "activation_bytes") == 596'901'888.0);
+  CHECK(test::metric(sorted, "activation_bytes") ==
+        static_cast<double>(sort_sampler_term(256, 2048, 152'064, 3'584, 2).bytes.in_bytes()));
+  CHECK(std::none_of(sorted.warnings.begin(), sorted.warnings.end(),
+                     [](const std::string& w) { return w.find("FlashInfer is not available") != std::string::npos; }));
+  s["inference"]["vllm"]["flashinfer_sampler"] = "yes";
+  try {
+    test::scenario(s);
+    FAIL("accepted a string for a boolean");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/inference/vllm/flashinfer_sampler");
+  }
+}

@@ -63,9 +63,10 @@ KvDtype kv_dtype_of(KvKind kind);
 /// The fields of `inference.vllm` and `inference.llama_cpp`: read by the
 /// parser, and exported (`scenario_defaults_json`) so the page shows each
 /// engine's fields without a list of its own.
-inline constexpr std::array<std::string_view, 11> kVllmFields{
+inline constexpr std::array<std::string_view, 12> kVllmFields{
     "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size", "enforce_eager", "version",
-    "max_model_len", "engine", "cudagraph_capture_sizes", "cudagraph_mode", "enable_expert_parallel"};
+    "max_model_len", "engine", "cudagraph_capture_sizes", "cudagraph_mode", "enable_expert_parallel",
+    "flashinfer_sampler"};
 inline constexpr std::array<std::string_view, 9> kLlamaCppFields{
     "n_gpu_layers", "n_batch", "n_ubatch", "flash_attn", "n_seq_max", "n_ctx", "split_mode", "main_gpu", "tensor_split"};
 
@@ -95,6 +96,9 @@ struct VllmSettings {
   /// --enable-expert-parallel: the routed experts divided whole over the
   /// tensor-parallel ranks (expert-parallel size = TP), not sliced by TP.
   bool enable_expert_parallel = false;
+  /// VLLM_USE_FLASHINFER_SAMPLER: top-k/top-p through FlashInfer's kernel
+  /// (true) or PyTorch's sort (false); unset: the version's default.
+  std::optional<bool> flashinfer_sampler;
 };
 
 /// llama.cpp --split-mode: how several GPUs share one model.

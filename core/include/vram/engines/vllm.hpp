@@ -121,6 +121,17 @@ Term early_v1_sampler_term(std::int64_t tokens, std::int64_t vocab, std::int64_t
 Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
                        std::int64_t elem_bytes);
 
+/// The V1 sampler step through FlashInfer's top-k/top-p kernel (V1's default
+/// up to v0.11.0 where FlashInfer is installed): the logits, their fp32 copy,
+/// the top-k-masked logits and their softmax, no sort:
+/// rows × V × (b + 4 + 4 + 4) + (T + 2·rows) × H × b + 32 MiB.
+/// Qwen2.5-7B, 256 rows, T = 2048: 256 × 152,064 × 14 + 2,560 × 3,584 × 2 + 32 MiB = 596,901,888 B.
+Term flashinfer_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                             std::int64_t elem_bytes);
+/// Whether the version samples through FlashInfer when the scenario does not
+/// say (VLLM_USE_FLASHINFER_SAMPLER unset): V1 from v0.9 up to v0.11.0.
+bool flashinfer_sampler_by_default(const Version& v);
+
 /// Rows of the top-k/top-p scratch: min(next power of two of min(SMs, rows), SMs).
 std::int64_t sampler_scratch_rows(std::int64_t sms, std::int64_t rows);
 

@@ -157,6 +157,9 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
 /// before v0.9, a sort-based top-k/top-p until v0.17, the Triton kernel since.
 Term sampler_step(const Setting& c, std::int64_t T, std::int64_t R) {
   if (c.ver.v1_engine() && !c.ver.at_least(0, 9)) return early_v1_sampler_term(T, c.a.vocab, c.a.hidden, c.b);
+  if (c.inf.vllm.flashinfer_sampler.value_or(flashinfer_sampler_by_default(c.ver))) {
+    return flashinfer_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b);
+  }
   if (c.ver.v1_engine() && !c.ver.at_least(0, 17)) return sort_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b);
   return profile_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b, c.sms, c.s.gpu.sm_count <= 0);
 }
@@ -384,6 +387,12 @@ void add_assumption_warnings(const Setting& c, Report& r) {
     r.warnings.push_back(
         "hardware.interconnect not given for this GPU: NVLink through NVSwitch assumed for the NCCL and all-reduce "
         "buffers; set it to pcie, pcie-p2p, nvlink-pairs, nvlink or xgmi");
+  }
+  if (!c.inf.vllm.flashinfer_sampler && flashinfer_sampler_by_default(c.ver)) {
+    r.warnings.push_back(
+        "vLLM " + known + " samples top-k/top-p through FlashInfer where it is installed (vLLM's images; pip: "
+        "vllm[flashinfer]): assumed here; set inference.vllm.flashinfer_sampler to false when the log says "
+        "\"FlashInfer is not available\"");
   }
   if (c.s.weights.kind == FormatKind::mxfp4 && c.a.experts > 0 && c.s.gpu.compute_capability == 0) {
     r.warnings.push_back(

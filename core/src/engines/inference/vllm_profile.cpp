@@ -28,6 +28,11 @@ constexpr std::string_view kSortSamplerSource =
     "accuracy/results/version-sweep, Qwen3-14B on an H100, activation 5.64 GiB on 0.15-0.16, 2.23 GiB on 0.17-0.18); "
     "pytorch aten/src/ATen/native/cuda/SortStable.cu segmented_sort_pairs (int64 source indices, cub radix sort with "
     "alternate key and value buffers)";
+constexpr std::string_view kFlashInferSamplerSource =
+    "vllm/v1/sample/ops/topk_topp_sampler.py TopKTopPSampler.forward_cuda, flashinfer_sample (v0.10.1.1: FlashInfer "
+    "when installed unless VLLM_USE_FLASHINFER_SAMPLER=0, log line 'Using FlashInfer for top-p & top-k sampling'; off "
+    "by default from v0.11.1, vllm-project/vllm#26859); flashinfer python/flashinfer/sampling.py "
+    "top_k_top_p_sampling_from_logits (top_k_first: top_k_mask_logits, then softmax, then top_p_sampling_from_probs)";
 constexpr std::string_view kPipelineSource = "vllm/v1/worker/gpu_model_runner.py make_empty_intermediate_tensors (v0.19.0)";
 
 /// cuBLAS workspace, allocated through the caching allocator on first use:
@@ -139,6 +144,26 @@ Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t voca
                            part({kCublasWorkspace})))
       .named("sampler step, sort-based top-k/top-p (v0.9-0.16)")
       .cite(kSortSamplerSource);
+}
+
+Term flashinfer_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                             std::int64_t b) {
+  const Factor seqs = Factor::of(rows, "seqs");
+  const Factor v = Factor::of(vocab, "vocab");
+  auto part = [](Factors f) { return Term::product(std::move(f)); };
+  return sum_nonzero(terms(part({seqs, v, Factor::of(b, "B logits")}),
+                           part({seqs, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}),
+                           part({seqs, v, Factor::of(4, "B top-k masked logits")}),
+                           part({seqs, v, Factor::of(4, "B probabilities")}),
+                           part({Factor::of(checked::add(tokens, checked::mul(2, rows)), "rows (tokens + 2 × seqs)"),
+                                 Factor::of(hidden, "hidden"), Factor::bytes(b)}),
+                           part({kCublasWorkspace})))
+      .named("sampler step, FlashInfer top-k/top-p (no sort)")
+      .cite(kFlashInferSamplerSource);
+}
+
+bool flashinfer_sampler_by_default(const Version& v) {
+  return v.v1_engine() && v.at_least(0, 9) && (!v.at_least(0, 11) || (v.minor == 11 && v.major == 0 && v.patch == 0));
 }
 
 Term profile_forward_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
