@@ -445,3 +445,62 @@ TEST_CASE("Wan I2V encodes its conditioning video beside the resident DiT", "[ge
   CHECK(phases.find("\"phase\":\"encode\",\"component\":\"vae\"") != std::string::npos);
   CHECK(r.find_component("activations") != nullptr);  // the denoise still peaks at 720p
 }
+
+TEST_CASE("SD3.5: q/k RMSNorms and MMDiT-X dual attention, counted from the configs", "[generation][inventory]") {
+  const Part& large = part("stabilityai/stable-diffusion-3.5-large", "transformer");
+  CHECK(large.inventory.params() == 8'056'627'520);
+  // qk_norm "rms_norm": norm_q, norm_k, norm_added_q, norm_added_k of 64 each in all 38 blocks
+  // (the context-pre-only last block keeps its added q/k projections): 38 × 4 × 64 = 9,728.
+  Part plain = large;
+  plain.config.qk_norm = QkNorm::none;
+  CHECK(large.inventory.params() - inventory_of(plain, "/t").params() == 9'728);
+  // SD3.5-medium = the SD3-medium MMDiT (2,028,328,000, same width and depth)
+  //   + q/k norms 24 × 4 × 64 = 6,144
+  //   + 13 dual blocks × (modulation 9d instead of 6d: 3 × 1536² + 3 × 1536 = 7,082,496;
+  //                       attn2 q, k, v, out: 4 × (1536² + 1536) = 9,443,328; its norm_q, norm_k: 128)
+  //   = 2,028,328,000 + 6,144 + 13 × 16,525,952 = 2,243,171,520.
+  const Part& medium = part("stabilityai/stable-diffusion-3.5-medium", "transformer");
+  CHECK(medium.inventory.params() == 2'243'171'520);
+  CHECK(medium.config.dual_attention_layers.size() == 13);
+  // The dual blocks' modulation is one Linear(1536, 9 × 1536) each (the largest leaf module).
+  bool wide = false;
+  for (const auto& g : medium.inventory.linear) wide = wide || (g.out == 9 * 1536 && g.count == 13);
+  CHECK(wide);
+  // Working set: the SD3 joint block over 4096 + 333 tokens, batch 2, bf16, plus attn2's input
+  // held across the joint attention: 4096 image tokens × 2 × 1536 × 2 B.
+  DenoiseShape j;
+  j.tokens = j.full_tokens = 4096;
+  j.text_tokens = 77 + 256;
+  j.batch = 2;
+  CHECK(denoiser_working_set(medium, j).bytes ==
+        Bytes::of((4096LL + 333) * 2 * 2 * (6 * 1536 + 2 * 6144) + 4096LL * 2 * 1536 * 2));
+  CHECK(denoiser_working_set(large, j).bytes == Bytes::of((4096LL + 333) * 2 * 2 * (6 * 2432 + 2 * 9728)));
+  const Report r = test::run({{"workload", "image"}, {"model", "stabilityai/stable-diffusion-3.5-medium"}});
+  CHECK(r.find_component("vae_decode") != nullptr);
+}
+
+TEST_CASE("bad SD3.5 transformer configs name the field and what is allowed", "[generation][errors]") {
+  const json p = json::parse(
+      test::read_file(std::string(VRAM_SOURCE_DIR) + "/models/pipelines/stabilityai__stable-diffusion-3.5-medium.json"));
+  auto with = [&](const char* key, const json& v) {
+    json m = p;
+    m["id"] = "my/sd35";
+    if (v.is_null())
+      m["components"][3]["config"].erase(key);
+    else
+      m["components"][3]["config"][key] = v;
+    return json{{"workload", "image"}, {"model", m}};
+  };
+  std::string msg;
+  CHECK(error_path(with("dual_attention_layers", {0, 24}), &msg) == "/model/components/3/config/dual_attention_layers/1");
+  CHECK(msg.find("allowed: 0 to 23") != std::string::npos);
+  CHECK(error_path(with("dual_attention_layers", {3, 3})) == "/model/components/3/config/dual_attention_layers/1");
+  CHECK(error_path(with("dual_attention_layers", {-1})) == "/model/components/3/config/dual_attention_layers/0");
+  CHECK(error_path(with("qk_norm", "layer_norm"), &msg) == "/model/components/3/config/qk_norm");
+  CHECK(msg.find("allowed: none, rms_norm") != std::string::npos);
+  CHECK(error_path(with("pooled_dim", nullptr)) == "/model/components/3/config/pooled_dim");
+  CHECK(error_path(with("head_dim", nullptr)) == "/model/components/3/config/head_dim");
+  json on_t5 = with("qk_norm", "rms_norm");
+  on_t5["model"]["components"][2]["config"]["qk_norm"] = "rms_norm";
+  CHECK(error_path(on_t5) == "/model/components/2/config/qk_norm");
+}

@@ -65,15 +65,33 @@ Term flux_working_set(const Component& d, const DenoiseShape& s) {
       .cite(kFluxSource);
 }
 
+/// MMDiT-X (SD3.5-medium): a block with a second image self-attention takes
+/// norm_hidden_states2 from SD35AdaLayerNormZeroX with the first one and holds
+/// it through the joint attention until attn2 runs on the image tokens (diffusers
+/// v0.35 attention.py JointTransformerBlock.forward); attn2 itself covers only the
+/// image tokens, so its q, k, v and output stay within the joint attention's.
+Term mmdit_dual_input(const Component& d, const DenoiseShape& s) {
+  return Term::product({Factor::of(Count(s.tokens) * s.batch, "image tokens"), Factor::of(d.config.hidden, "hidden"),
+                        Factor::bytes(s.elem, "attn2 input held across the joint attention")})
+      .named("dual-attention block")
+      .cite("diffusers v0.35 attention.py JointTransformerBlock.forward (use_dual_attention: norm_hidden_states2 "
+            "computed by norm1, consumed by attn2 after the joint attention)");
+}
+
+/// The RMSNorm q/k normalisation of SD3.5 (normalization.py RMSNorm.forward)
+/// makes fp32 temporaries of one of q or k at a time inside the attention; they
+/// stay below the MLP's tensors, which the sum below already holds, so they add nothing.
 Term mmdit_working_set(const Component& d, const DenoiseShape& s) {
   const Count t = (Count(s.tokens) + s.text_tokens) * s.batch;
   const Count per_token = Count(s.elem) * (Count(6) * d.config.hidden + Count(2) * d.config.ffn);
-  return Term::product({Factor::of(t, "joint tokens"),
-                        Factor::of(per_token, "B/token (residual, norm, q, k, v, attention out: 6 per hidden; MLP and "
-                                              "GELU: 2 per ffn)")})
-      .named("joint block")
-      .cite("diffusers v0.35 attention.py JointTransformerBlock and attention_processor.py JointAttnProcessor2_0 "
-            "(image and text tokens attend jointly through SDPA)");
+  Term joint = Term::product({Factor::of(t, "joint tokens"),
+                              Factor::of(per_token, "B/token (residual, norm, q, k, v, attention out: 6 per hidden; "
+                                                    "MLP and GELU: 2 per ffn)")})
+                   .named("joint block")
+                   .cite("diffusers v0.35 attention.py JointTransformerBlock and attention_processor.py "
+                         "JointAttnProcessor2_0 (image and text tokens attend jointly through SDPA)");
+  if (d.config.dual_attention_layers.empty()) return joint;
+  return Term::sum(terms(std::move(joint), mmdit_dual_input(d, s)));
 }
 
 /// Down-path outputs the UNet keeps for its skip connections.

@@ -64,6 +64,10 @@ inline constexpr std::array<Choice<StoredDtype>, 3> kStoredDtypes{
     {{StoredDtype::fp32, "fp32"}, {StoredDtype::bf16, "bf16"}, {StoredDtype::fp16, "fp16"}}};
 std::int64_t dtype_bytes(StoredDtype d);
 
+/// Normalisation of queries and keys inside attention (diffusers Attention `qk_norm`).
+enum class QkNorm : std::uint8_t { none, rms_norm };
+inline constexpr std::array<Choice<QkNorm>, 2> kQkNorms{{{QkNorm::none, "none"}, {QkNorm::rms_norm, "rms_norm"}}};
+
 /// One group of identical nn.Linear layers: `count` × [out × in] (+ bias).
 struct LinearGroup {
   std::int64_t in = 0;
@@ -98,6 +102,8 @@ struct ComponentConfig {
   bool per_token_time = false;       ///< Wan 2.2 TI2V: a timestep per token (modulation per token)
   std::int64_t image_embed_dim = 0;  ///< Wan I2V img_emb input width (CLIP ViT-H: 1280)
   std::array<std::int64_t, 3> patch{1, 1, 1};  ///< t, h, w
+  QkNorm qk_norm = QkNorm::none;     ///< SD3.5: RMSNorm on q and k of every attention
+  std::vector<std::int64_t> dual_attention_layers;  ///< SD3.5 MMDiT-X: blocks with a second image self-attention
   std::int64_t tokens = 0;           ///< text encoder: sequence length the pipeline pads to
   // UNet
   std::vector<std::int64_t> block_channels;  ///< UNet block_out_channels / 2D VAE block_out_channels

@@ -4,6 +4,8 @@
 // bitsandbytes, torchao, quanto and GGUF convert) and counts everything else
 // (embeddings, norms, convolutions, biases, modulation tables). The totals are
 // checked against the published parameter count of each pipeline file.
+#include <utility>
+
 #include "vram/error.hpp"
 #include "vram/generation/pipeline.hpp"
 #include "vram/units.hpp"
@@ -98,27 +100,44 @@ Inventory flux(const ComponentConfig& c) {
   return inv;
 }
 
+/// q/k normalisation weights of `norms` RMSNorms over one head (diffusers v0.35
+/// attention_processor.py Attention.__init__: qk_norm "rms_norm" makes norm_q and
+/// norm_k, and norm_added_q and norm_added_k where the attention has added
+/// projections; normalization.py RMSNorm: a head_dim weight, no bias).
+Count qk_norm_weights(const ComponentConfig& c, Count norms) {
+  return c.qk_norm == QkNorm::rms_norm ? norms * c.head_dim : Count(0);
+}
+
 /// SD3Transformer2DModel (diffusers v0.35 transformer_sd3.py): patch
 /// embedding, timestep and pooled-text embedders, context embedder, joint
 /// blocks (AdaLayerNormZero for both streams, joint attention with added
 /// projections, two GELU MLPs) whose last one is context-pre-only
 /// (AdaLayerNormContinuous, no context output or MLP), norm_out and proj_out.
+/// SD3.5 (attention.py JointTransformerBlock): with qk_norm every joint
+/// attention has four RMSNorms (the last block keeps its added q/k
+/// projections, so its added norms too); a block in dual_attention_layers
+/// (MMDiT-X) has SD35AdaLayerNormZeroX (Linear(dim, 9 × dim) instead of
+/// 6 × dim) and attn2, a self-attention on the image stream (q, k, v, out
+/// with biases, norm_q and norm_k).
 Inventory mmdit(const ComponentConfig& c) {
   Inventory inv;
   const Count d = c.hidden, L = c.layers;
+  const Count dual = static_cast<std::int64_t>(c.dual_attention_layers.size());
   const Count patch = Count(c.patch[1]) * c.patch[2];
   inv.other = Count(c.in_channels) * patch * d + d;  // Conv2d patch embedding
   add(inv, c.freq_dim, d, 1);
   add(inv, d, d, 2);
   add(inv, c.pooled_dim, d, 1);
   add(inv, c.text_dim, d, 1);
-  add(inv, d, 6 * d, L * 2 - 1);
+  add(inv, d, 6 * d, L * 2 - 1 - dual);
+  if (dual > 0) add(inv, d, 9 * d, dual);
   add(inv, d, 2 * d, 1);
-  add(inv, d, d, L * 8 - 1);
+  add(inv, d, d, L * 8 - 1 + dual * 4);
   add(inv, d, c.ffn, L * 2 - 1);
   add(inv, c.ffn, d, L * 2 - 1);
   add(inv, d, 2 * d, 1);
   add(inv, d, Count(c.out_channels) * patch, 1);
+  inv.other = Count(inv.other) + qk_norm_weights(c, L * 4 + dual * 2);
   return inv;
 }
 
@@ -161,6 +180,12 @@ void require_fields(const Component& c, const std::string& path) {
   need(k.layers, "layers");
   need(k.ffn, "ffn");
   if (c.kind == ComponentKind::t5_encoder) need(k.head_dim, "head_dim");
+  if (c.kind == ComponentKind::mmdit) {
+    for (const auto& [v, name] : {std::pair{k.in_channels, "in_channels"}, {k.out_channels, "out_channels"},
+                                  {k.text_dim, "text_dim"}, {k.pooled_dim, "pooled_dim"}, {k.freq_dim, "freq_dim"}})
+      need(v, name);
+    if (k.qk_norm != QkNorm::none) need(k.head_dim, "head_dim");
+  }
 }
 
 }  // namespace
