@@ -504,3 +504,17 @@ TEST_CASE("bad SD3.5 transformer configs name the field and what is allowed", "[
   on_t5["model"]["components"][2]["config"]["qk_norm"] = "rms_norm";
   CHECK(error_path(on_t5) == "/model/components/2/config/qk_norm");
 }
+
+TEST_CASE("SD3's stored positional table is held beside the parameters", "[generation][weights]") {
+  // pos_embed [1, 192², 1536] (pos_embed_max_size 192), a persistent buffer loaded in fp16:
+  // 2,028,328,000 × 2 + 192 × 192 × 1536 × 2 = 4,056,656,000 + 113,246,208 B.
+  const Part& sd3 = part("stabilityai/stable-diffusion-3-medium-diffusers", "transformer");
+  CHECK(sd3.inventory.buffers == 192LL * 192 * 1536);
+  CHECK(component_weights(sd3, plain("fp16")).bytes == Bytes::of(4'056'656'000LL + 113'246'208));
+  // SD3.5-medium's table is 384 × 384 × 1536 (bf16: 452,984,832 B); quantizing leaves it in bf16.
+  const Part& medium = part("stabilityai/stable-diffusion-3.5-medium", "transformer");
+  CHECK(component_weights(medium, plain("bf16")).bytes == Bytes::of(2'243'171'520LL * 2 + 384LL * 384 * 1536 * 2));
+  const Term nf4 = component_weights(medium, quantized("nf4"));
+  const std::int64_t lin = medium.inventory.linear_weights();
+  CHECK(nf4.bytes == Bytes::of(lin * 36 / 64 + (2'243'171'520LL - lin) * 2 + 384LL * 384 * 1536 * 2));
+}

@@ -83,6 +83,8 @@ struct LinearGroup {
 struct Inventory {
   std::vector<LinearGroup> linear;
   std::int64_t other = 0;  ///< non-linear parameters, biases included
+  std::int64_t buffers = 0;   ///< non-parameter tensors the module holds on the GPU (positional tables)
+  bool buffers_fp32 = false;  ///< a non-persistent buffer: built in fp32, never cast by from_pretrained(torch_dtype)
   std::int64_t params() const;
   std::int64_t linear_weights() const;      ///< quantizable linear weights (keep excluded)
   std::int64_t kept_linear_weights() const; ///< linear weights of `keep` groups
@@ -104,6 +106,7 @@ struct ComponentConfig {
   std::array<std::int64_t, 3> patch{1, 1, 1};  ///< t, h, w
   QkNorm qk_norm = QkNorm::none;     ///< SD3.5: RMSNorm on q and k of every attention
   std::vector<std::int64_t> dual_attention_layers;  ///< SD3.5 MMDiT-X: blocks with a second image self-attention
+  std::int64_t pos_embed_max_size = 0;  ///< SD3: side of the stored square positional table (in patches)
   std::int64_t tokens = 0;           ///< text encoder: sequence length the pipeline pads to
   // UNet
   std::vector<std::int64_t> block_channels;  ///< UNet block_out_channels / 2D VAE block_out_channels

@@ -108,6 +108,14 @@ Count qk_norm_weights(const ComponentConfig& c, Count norms) {
   return c.qk_norm == QkNorm::rms_norm ? norms * c.head_dim : Count(0);
 }
 
+/// SD3's positional table (diffusers v0.35 embeddings.py PatchEmbed with
+/// pos_embed_max_size): a persistent buffer [1, max², dim], stored in the
+/// checkpoint and loaded in torch_dtype (model_loading_utils.py
+/// load_model_dict_into_meta casts every floating tensor of the state dict).
+Count sd3_pos_embed(const ComponentConfig& c) {
+  return Count(c.pos_embed_max_size) * c.pos_embed_max_size * c.hidden;
+}
+
 /// SD3Transformer2DModel (diffusers v0.35 transformer_sd3.py): patch
 /// embedding, timestep and pooled-text embedders, context embedder, joint
 /// blocks (AdaLayerNormZero for both streams, joint attention with added
@@ -138,6 +146,7 @@ Inventory mmdit(const ComponentConfig& c) {
   add(inv, d, 2 * d, 1);
   add(inv, d, Count(c.out_channels) * patch, 1);
   inv.other = Count(inv.other) + qk_norm_weights(c, L * 4 + dual * 2);
+  inv.buffers = sd3_pos_embed(c);
   return inv;
 }
 

@@ -91,6 +91,7 @@ void read_transformer_fields(const json& j, const std::string& p, ComponentConfi
   c.cross_dim = field(j, "cross_dim", p);
   c.qk_norm = io::optional_enum(j, "qk_norm", p, kQkNorms).value_or(QkNorm::none);
   c.dual_attention_layers = int_list(j, "dual_attention_layers", p);
+  c.pos_embed_max_size = io::optional_int(j, "pos_embed_max_size", p, {0, 4096}).value_or(0);
   const auto patch = int_list(j, "patch", p);
   if (!patch.empty()) {
     if (patch.size() != 3) throw InputError(p + "/patch", "must be [t, h, w]");
