@@ -518,3 +518,65 @@ TEST_CASE("SD3's stored positional table is held beside the parameters", "[gener
   const std::int64_t lin = medium.inventory.linear_weights();
   CHECK(nf4.bytes == Bytes::of(lin * 36 / 64 + (2'243'171'520LL - lin) * 2 + 384LL * 384 * 1536 * 2));
 }
+
+TEST_CASE("PixArt-Sigma: adaLN-single transformer counted from its config", "[generation][inventory]") {
+  const Part& dit = part("PixArt-alpha/PixArt-Sigma-XL-2-1024-MS", "transformer");
+  // d = 1152, ffn 4608, 28 blocks, patch 2, in 4, out 8:
+  //   patch embedding 4·2·2·1152 + 1152                           =      19,584
+  //   timestep embedder 256·1152 + 1152 + 1152² + 1152             =   1,624,320
+  //   adaLN-single Linear(1152, 6·1152)                            =   7,969,536
+  //   caption projection 4096·1152 + 1152 + 1152² + 1152           =   6,048,000
+  //   per block: 8 attention linears 1152² + 1152 (q, k, v, out; q, k, v, out of the
+  //     cross-attention, whose k, v read the 1152-wide caption) 10,626,048, MLP
+  //     5,313,024 + 5,309,568, scale_shift_table 6·1152 → 21,255,552 × 28 = 595,155,456
+  //   scale_shift_table 2·1152 + proj_out 1152·32 + 32              =      39,200
+  //   total                                                         = 610,856,096
+  CHECK(dit.inventory.params() == 610'856'096);
+  // The positional table: a non-persistent fp32 buffer over (128 / 2)² positions.
+  CHECK(dit.inventory.buffers == 64LL * 64 * 1152);
+  CHECK(component_weights(dit, plain("fp16")).bytes == Bytes::of(610'856'096LL * 2 + 64LL * 64 * 1152 * 4));
+  // PixArt-alpha's micro-conditions add two size embedders 256 → 384 → 384:
+  // 2 × (256·384 + 384 + 384² + 384) = 493,056.
+  Part alpha = dit;
+  alpha.config.use_additional_conditions = true;
+  CHECK(inventory_of(alpha, "/t").params() - dit.inventory.params() == 493'056);
+  // Working set at 1024² with CFG (batch 2), fp16: the MLP phase peaks,
+  // 8192 tokens × (2 × 1152 + 2 × 4608) × 2 B, plus the projected caption 600 × 1152 × 2 B.
+  DenoiseShape s;
+  s.tokens = s.full_tokens = 4096;
+  s.cross_tokens = 300;
+  s.batch = 2;
+  CHECK(denoiser_working_set(dit, s).bytes == Bytes::of(8192LL * 11520 * 2 + 600LL * 1152 * 2));
+  // Naive attention adds the self-attention scores over the image tokens only.
+  s.attention = GenAttention::naive;
+  CHECK(denoiser_working_set(dit, s).bytes ==
+        Bytes::of(8192LL * 11520 * 2 + 600LL * 1152 * 2 + 2LL * 16 * 4096 * 4096 * 2 * 2));
+  const Report r = test::run({{"workload", "image"}, {"model", "PixArt-alpha/PixArt-Sigma-XL-2-1024-MS"}});
+  // T5, transformer (and its fp32 table) and VAE resident in fp16 while the T5 encodes or the VAE decodes.
+  CHECK(test::metric(r, "weights_bytes") ==
+        (4'762'310'656.0 + 610'856'096.0 + 83'653'863.0) * 2 + 64.0 * 64 * 1152 * 4);
+}
+
+TEST_CASE("bad PixArt transformer configs name the field and what is allowed", "[generation][errors]") {
+  const json p = json::parse(
+      test::read_file(std::string(VRAM_SOURCE_DIR) + "/models/pipelines/PixArt-alpha__PixArt-Sigma-XL-2-1024-MS.json"));
+  auto with = [&](const char* key, const json& v) {
+    json m = p;
+    m["id"] = "my/pixart";
+    if (v.is_null())
+      m["components"][1]["config"].erase(key);
+    else
+      m["components"][1]["config"][key] = v;
+    return json{{"workload", "image"}, {"model", m}};
+  };
+  std::string msg;
+  CHECK(error_path(with("cross_dim", nullptr)) == "/model/components/1/config/cross_dim");
+  CHECK(error_path(with("sample_size", nullptr), &msg) == "/model/components/1/config/sample_size");
+  CHECK(msg.find("multiple of the patch") != std::string::npos);
+  CHECK(error_path(with("qk_norm", "rms_norm")) == "/model/components/1/config/qk_norm");
+  CHECK(error_path(with("dual_attention_layers", {0})) == "/model/components/1/config/dual_attention_layers");
+  json kind = with("heads", 16);
+  kind["model"]["components"][1]["kind"] = "pixart";
+  CHECK(error_path(kind, &msg) == "/model/components/1/kind");
+  CHECK(msg.find("pixart_dit") != std::string::npos);
+}

@@ -94,6 +94,40 @@ Term mmdit_working_set(const Component& d, const DenoiseShape& s) {
   return Term::sum(terms(std::move(joint), mmdit_dual_input(d, s)));
 }
 
+constexpr std::string_view kPixartSource =
+    "diffusers v0.35 pixart_transformer_2d.py PixArtTransformer2DModel.forward (the projected caption held for every "
+    "block), attention.py BasicTransformerBlock.forward with norm_type ada_norm_single (self-attention, cross-attention "
+    "and MLP run one after another) and attention_processor.py AttnProcessor2_0 (q, k, v live until the output "
+    "projection; the SDPA output is copied when its heads are merged)";
+
+/// One PixArt block peaks at the largest of its three phases over the image
+/// tokens: self-attention (residual, modulated norm, q, k, v, attention output
+/// and its head-merged copy: 7 per hidden), cross-attention (residual, q,
+/// attention output and copy: 4 per hidden; k and v over the text tokens) and
+/// the MLP (residual, modulated norm: 2 per hidden; projection and GELU: 2 per ffn).
+Term pixart_block_peak(const Component& d, const DenoiseShape& s) {
+  const Count t = Count(s.tokens) * s.batch, h = d.config.hidden;
+  Term self_attn = Term::product({Factor::of(t, "image tokens"), Factor::of(7 * h, "elements/token"), Factor::bytes(s.elem)})
+                       .named("self-attention");
+  Term cross = Term::sum(terms(
+      Term::product({Factor::of(t, "image tokens"), Factor::of(4 * h, "elements/token"), Factor::bytes(s.elem)})
+          .named("image side"),
+      Term::product({Factor::of(Count(s.cross_tokens) * s.batch, "text tokens"), Factor::of(2 * h, "k, v elements/token"),
+                     Factor::bytes(s.elem)})
+          .named("k, v")));
+  Term mlp = Term::product({Factor::of(t, "image tokens"), Factor::of(2 * h + Count(2) * d.config.ffn, "elements/token"),
+                            Factor::bytes(s.elem)})
+                 .named("MLP");
+  return Term::max_of(terms(std::move(self_attn), std::move(cross).named("cross-attention"), std::move(mlp)));
+}
+
+Term pixart_working_set(const Component& d, const DenoiseShape& s) {
+  Term caption = Term::product({Factor::of(Count(s.cross_tokens) * s.batch, "text tokens"),
+                                Factor::of(d.config.hidden, "hidden"), Factor::bytes(s.elem)})
+                     .named("projected caption");
+  return Term::sum(terms(pixart_block_peak(d, s), std::move(caption))).cite(kPixartSource);
+}
+
 /// Down-path outputs the UNet keeps for its skip connections.
 Term unet_skips(const Component& d, const DenoiseShape& s) {
   const ComponentConfig& c = d.config;
@@ -147,10 +181,12 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::unet: return unet_working_set(d, s);
     case ComponentKind::flux:
     case ComponentKind::mmdit:
-    case ComponentKind::wan_dit: {
-      Term base = d.kind == ComponentKind::flux    ? flux_working_set(d, s)
-                  : d.kind == ComponentKind::mmdit ? mmdit_working_set(d, s)
-                                                   : wan_working_set(d, s);
+    case ComponentKind::wan_dit:
+    case ComponentKind::pixart_dit: {
+      Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
+                  : d.kind == ComponentKind::mmdit      ? mmdit_working_set(d, s)
+                  : d.kind == ComponentKind::pixart_dit ? pixart_working_set(d, s)
+                                                        : wan_working_set(d, s);
       if (s.attention == GenAttention::efficient) return base;
       return Term::sum(terms(std::move(base), naive_scores(d, s)));
     }

@@ -27,16 +27,18 @@ enum class ComponentKind : std::uint8_t {
   mmdit,        ///< SD3 / SD3.5 MMDiT (SD3Transformer2DModel): joint blocks, the last context-pre-only
   unet,         ///< UNet2DConditionModel (SD, SDXL); counted, not inventoried
   wan_dit,      ///< Wan 2.x DiT (WanModel)
+  pixart_dit,   ///< PixArtTransformer2DModel: adaLN-single blocks, self-attention and cross-attention to T5 tokens
   vae_2d,       ///< AutoencoderKL (2D)
   vae_3d,       ///< causal 3D video VAE (Wan VAE)
 };
-inline constexpr std::array<Choice<ComponentKind>, 9> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 10> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
                                                                       {ComponentKind::mmdit, "mmdit"},
                                                                       {ComponentKind::unet, "unet"},
                                                                       {ComponentKind::wan_dit, "wan_dit"},
+                                                                      {ComponentKind::pixart_dit, "pixart_dit"},
                                                                       {ComponentKind::vae_2d, "vae_2d"},
                                                                       {ComponentKind::vae_3d, "vae_3d"}}};
 
@@ -107,6 +109,8 @@ struct ComponentConfig {
   QkNorm qk_norm = QkNorm::none;     ///< SD3.5: RMSNorm on q and k of every attention
   std::vector<std::int64_t> dual_attention_layers;  ///< SD3.5 MMDiT-X: blocks with a second image self-attention
   std::int64_t pos_embed_max_size = 0;  ///< SD3: side of the stored square positional table (in patches)
+  std::int64_t sample_size = 0;         ///< PixArt: latent side its positional table is built for
+  bool use_additional_conditions = false;  ///< PixArt-alpha: resolution and aspect-ratio embedders
   std::int64_t tokens = 0;           ///< text encoder: sequence length the pipeline pads to
   // UNet
   std::vector<std::int64_t> block_channels;  ///< UNet block_out_channels / 2D VAE block_out_channels

@@ -150,6 +150,44 @@ Inventory mmdit(const ComponentConfig& c) {
   return inv;
 }
 
+/// PixArtTransformer2DModel (diffusers v0.35 pixart_transformer_2d.py; attention.py
+/// BasicTransformerBlock with norm_type "ada_norm_single"; normalization.py
+/// AdaLayerNormSingle; embeddings.py PixArtAlphaCombinedTimestepSizeEmbeddings,
+/// PixArtAlphaTextProjection): Conv2d patch embedding; adaLN-single (timestep
+/// embedder 256 → d → d, with use_additional_conditions two size embedders
+/// 256 → d/3 → d/3, one shared Linear(d, 6d)); caption projection
+/// caption_channels → d → d; per block a self-attention (q, k, v, out), a
+/// cross-attention (q and out over d, k and v from cross_attention_dim), a
+/// GELU-tanh MLP d → ffn → d, all with biases, and a 6 × d scale_shift_table
+/// (its LayerNorms have no affine weights); the final 2 × d scale_shift_table
+/// and proj_out. The positional table is a non-persistent fp32 buffer over the
+/// (sample_size / patch)² positions of the native size.
+Inventory pixart_dit(const ComponentConfig& c) {
+  Inventory inv;
+  const Count d = c.hidden, L = c.layers;
+  const Count patch = Count(c.patch[1]) * c.patch[2];
+  inv.other = Count(c.in_channels) * patch * d + d;  // Conv2d patch embedding
+  add(inv, c.freq_dim, d, 1);
+  add(inv, d, d, 1);
+  if (c.use_additional_conditions) {
+    add(inv, c.freq_dim, d / 3, 2);
+    add(inv, d / 3, d / 3, 2);
+  }
+  add(inv, d, 6 * d, 1);
+  add(inv, c.text_dim, d, 1);
+  add(inv, d, d, 1);
+  add(inv, d, d, L * 6);
+  add(inv, c.cross_dim, d, L * 2);
+  add(inv, d, c.ffn, L);
+  add(inv, c.ffn, d, L);
+  inv.other = Count(inv.other) + L * 6 * d + 2 * d;
+  add(inv, d, Count(c.out_channels) * patch, 1);
+  const Count grid = c.sample_size / c.patch[1];
+  inv.buffers = grid * grid * d;
+  inv.buffers_fp32 = true;
+  return inv;
+}
+
 /// WanModel (Wan2.1 @9737cba9 wan/modules/model.py): 3D patch embedding,
 /// text and time embeddings, per block self- and cross-attention (q/k/v/o,
 /// RMS q/k norms), the affine cross-attention LayerNorm, the GELU FFN and the
@@ -195,6 +233,11 @@ void require_fields(const Component& c, const std::string& path) {
       need(v, name);
     if (k.qk_norm != QkNorm::none) need(k.head_dim, "head_dim");
   }
+  if (c.kind == ComponentKind::pixart_dit)
+    for (const auto& [v, name] : {std::pair{k.in_channels, "in_channels"}, {k.out_channels, "out_channels"},
+                                  {k.text_dim, "text_dim"}, {k.cross_dim, "cross_dim"}, {k.freq_dim, "freq_dim"},
+                                  {k.heads, "heads"}})
+      need(v, name);
 }
 
 }  // namespace
@@ -206,6 +249,7 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::flux: require_fields(c, path); return flux(c.config);
     case ComponentKind::mmdit: require_fields(c, path); return mmdit(c.config);
     case ComponentKind::wan_dit: require_fields(c, path); return wan_dit(c.config);
+    case ComponentKind::pixart_dit: require_fields(c, path); return pixart_dit(c.config);
     case ComponentKind::clip_vision:
     case ComponentKind::unet:
     case ComponentKind::vae_2d:

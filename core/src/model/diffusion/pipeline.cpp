@@ -18,7 +18,8 @@ Role role_of(ComponentKind k) {
     case ComponentKind::flux:
     case ComponentKind::mmdit:
     case ComponentKind::unet:
-    case ComponentKind::wan_dit: return Role::denoiser;
+    case ComponentKind::wan_dit:
+    case ComponentKind::pixart_dit: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d: return Role::vae;
   }
@@ -92,6 +93,8 @@ void read_transformer_fields(const json& j, const std::string& p, ComponentConfi
   c.qk_norm = io::optional_enum(j, "qk_norm", p, kQkNorms).value_or(QkNorm::none);
   c.dual_attention_layers = int_list(j, "dual_attention_layers", p);
   c.pos_embed_max_size = io::optional_int(j, "pos_embed_max_size", p, {0, 4096}).value_or(0);
+  c.sample_size = io::optional_int(j, "sample_size", p, {0, 4096}).value_or(0);
+  c.use_additional_conditions = io::optional_bool(j, "use_additional_conditions", p).value_or(false);
   const auto patch = int_list(j, "patch", p);
   if (!patch.empty()) {
     if (patch.size() != 3) throw InputError(p + "/patch", "must be [t, h, w]");
@@ -162,12 +165,18 @@ void check_component(const Component& c, const std::string& p) {
       need(k.layers >= 1, "layers", "at least 1 joint block");
       check_dual_layers(k, cp);
       break;
-    default:
-      if (!k.dual_attention_layers.empty())
-        throw InputError(cp + "/dual_attention_layers", "is read for mmdit components only (SD3.5 MMDiT-X)");
-      if (k.qk_norm != QkNorm::none) throw InputError(cp + "/qk_norm", "is read for mmdit components only (SD3.5)");
+    case ComponentKind::pixart_dit:
+      need(k.sample_size >= k.patch[1] && k.sample_size % k.patch[1] == 0, "sample_size",
+           "the latent side the positional table is built for, a multiple of the patch");
+      need(k.hidden % 3 == 0 || !k.use_additional_conditions, "hidden",
+           "a multiple of 3 with use_additional_conditions (size embedders of hidden / 3)");
       break;
+    default: break;
   }
+  if (c.kind == ComponentKind::mmdit) return;
+  if (!k.dual_attention_layers.empty())
+    throw InputError(cp + "/dual_attention_layers", "is read for mmdit components only (SD3.5 MMDiT-X)");
+  if (k.qk_norm != QkNorm::none) throw InputError(cp + "/qk_norm", "is read for mmdit components only (SD3.5)");
 }
 
 Component read_component(const json& j, const std::string& p) {
