@@ -445,3 +445,138 @@ TEST_CASE("Wan I2V encodes its conditioning video beside the resident DiT", "[ge
   CHECK(phases.find("\"phase\":\"encode\",\"component\":\"vae\"") != std::string::npos);
   CHECK(r.find_component("activations") != nullptr);  // the denoise still peaks at 720p
 }
+
+TEST_CASE("SD3.5: q/k RMSNorms and MMDiT-X dual attention, counted from the configs", "[generation][inventory]") {
+  const Part& large = part("stabilityai/stable-diffusion-3.5-large", "transformer");
+  CHECK(large.inventory.params() == 8'056'627'520);
+  // qk_norm "rms_norm": norm_q, norm_k, norm_added_q, norm_added_k of 64 each in all 38 blocks
+  // (the context-pre-only last block keeps its added q/k projections): 38 × 4 × 64 = 9,728.
+  Part plain = large;
+  plain.config.qk_norm = QkNorm::none;
+  CHECK(large.inventory.params() - inventory_of(plain, "/t").params() == 9'728);
+  // SD3.5-medium = the SD3-medium MMDiT (2,028,328,000, same width and depth)
+  //   + q/k norms 24 × 4 × 64 = 6,144
+  //   + 13 dual blocks × (modulation 9d instead of 6d: 3 × 1536² + 3 × 1536 = 7,082,496;
+  //                       attn2 q, k, v, out: 4 × (1536² + 1536) = 9,443,328; its norm_q, norm_k: 128)
+  //   = 2,028,328,000 + 6,144 + 13 × 16,525,952 = 2,243,171,520.
+  const Part& medium = part("stabilityai/stable-diffusion-3.5-medium", "transformer");
+  CHECK(medium.inventory.params() == 2'243'171'520);
+  CHECK(medium.config.dual_attention_layers.size() == 13);
+  // The dual blocks' modulation is one Linear(1536, 9 × 1536) each (the largest leaf module).
+  bool wide = false;
+  for (const auto& g : medium.inventory.linear) wide = wide || (g.out == 9 * 1536 && g.count == 13);
+  CHECK(wide);
+  // Working set: the SD3 joint block over 4096 + 333 tokens, batch 2, bf16, plus attn2's input
+  // held across the joint attention: 4096 image tokens × 2 × 1536 × 2 B.
+  DenoiseShape j;
+  j.tokens = j.full_tokens = 4096;
+  j.text_tokens = 77 + 256;
+  j.batch = 2;
+  CHECK(denoiser_working_set(medium, j).bytes ==
+        Bytes::of((4096LL + 333) * 2 * 2 * (6 * 1536 + 2 * 6144) + 4096LL * 2 * 1536 * 2));
+  CHECK(denoiser_working_set(large, j).bytes == Bytes::of((4096LL + 333) * 2 * 2 * (6 * 2432 + 2 * 9728)));
+  const Report r = test::run({{"workload", "image"}, {"model", "stabilityai/stable-diffusion-3.5-medium"}});
+  CHECK(r.find_component("vae_decode") != nullptr);
+}
+
+TEST_CASE("bad SD3.5 transformer configs name the field and what is allowed", "[generation][errors]") {
+  const json p = json::parse(
+      test::read_file(std::string(VRAM_SOURCE_DIR) + "/models/pipelines/stabilityai__stable-diffusion-3.5-medium.json"));
+  auto with = [&](const char* key, const json& v) {
+    json m = p;
+    m["id"] = "my/sd35";
+    if (v.is_null())
+      m["components"][3]["config"].erase(key);
+    else
+      m["components"][3]["config"][key] = v;
+    return json{{"workload", "image"}, {"model", m}};
+  };
+  std::string msg;
+  CHECK(error_path(with("dual_attention_layers", {0, 24}), &msg) == "/model/components/3/config/dual_attention_layers/1");
+  CHECK(msg.find("allowed: 0 to 23") != std::string::npos);
+  CHECK(error_path(with("dual_attention_layers", {3, 3})) == "/model/components/3/config/dual_attention_layers/1");
+  CHECK(error_path(with("dual_attention_layers", {-1})) == "/model/components/3/config/dual_attention_layers/0");
+  CHECK(error_path(with("qk_norm", "layer_norm"), &msg) == "/model/components/3/config/qk_norm");
+  CHECK(msg.find("allowed: none, rms_norm") != std::string::npos);
+  CHECK(error_path(with("pooled_dim", nullptr)) == "/model/components/3/config/pooled_dim");
+  CHECK(error_path(with("head_dim", nullptr)) == "/model/components/3/config/head_dim");
+  json on_t5 = with("qk_norm", "rms_norm");
+  on_t5["model"]["components"][2]["config"]["qk_norm"] = "rms_norm";
+  CHECK(error_path(on_t5) == "/model/components/2/config/qk_norm");
+}
+
+TEST_CASE("SD3's stored positional table is held beside the parameters", "[generation][weights]") {
+  // pos_embed [1, 192², 1536] (pos_embed_max_size 192), a persistent buffer loaded in fp16:
+  // 2,028,328,000 × 2 + 192 × 192 × 1536 × 2 = 4,056,656,000 + 113,246,208 B.
+  const Part& sd3 = part("stabilityai/stable-diffusion-3-medium-diffusers", "transformer");
+  CHECK(sd3.inventory.buffers == 192LL * 192 * 1536);
+  CHECK(component_weights(sd3, plain("fp16")).bytes == Bytes::of(4'056'656'000LL + 113'246'208));
+  // SD3.5-medium's table is 384 × 384 × 1536 (bf16: 452,984,832 B); quantizing leaves it in bf16.
+  const Part& medium = part("stabilityai/stable-diffusion-3.5-medium", "transformer");
+  CHECK(component_weights(medium, plain("bf16")).bytes == Bytes::of(2'243'171'520LL * 2 + 384LL * 384 * 1536 * 2));
+  const Term nf4 = component_weights(medium, quantized("nf4"));
+  const std::int64_t lin = medium.inventory.linear_weights();
+  CHECK(nf4.bytes == Bytes::of(lin * 36 / 64 + (2'243'171'520LL - lin) * 2 + 384LL * 384 * 1536 * 2));
+}
+
+TEST_CASE("PixArt-Sigma: adaLN-single transformer counted from its config", "[generation][inventory]") {
+  const Part& dit = part("PixArt-alpha/PixArt-Sigma-XL-2-1024-MS", "transformer");
+  // d = 1152, ffn 4608, 28 blocks, patch 2, in 4, out 8:
+  //   patch embedding 4·2·2·1152 + 1152                           =      19,584
+  //   timestep embedder 256·1152 + 1152 + 1152² + 1152             =   1,624,320
+  //   adaLN-single Linear(1152, 6·1152)                            =   7,969,536
+  //   caption projection 4096·1152 + 1152 + 1152² + 1152           =   6,048,000
+  //   per block: 8 attention linears 1152² + 1152 (q, k, v, out; q, k, v, out of the
+  //     cross-attention, whose k, v read the 1152-wide caption) 10,626,048, MLP
+  //     5,313,024 + 5,309,568, scale_shift_table 6·1152 → 21,255,552 × 28 = 595,155,456
+  //   scale_shift_table 2·1152 + proj_out 1152·32 + 32              =      39,200
+  //   total                                                         = 610,856,096
+  CHECK(dit.inventory.params() == 610'856'096);
+  // The positional table: a non-persistent fp32 buffer over (128 / 2)² positions.
+  CHECK(dit.inventory.buffers == 64LL * 64 * 1152);
+  CHECK(component_weights(dit, plain("fp16")).bytes == Bytes::of(610'856'096LL * 2 + 64LL * 64 * 1152 * 4));
+  // PixArt-alpha's micro-conditions add two size embedders 256 → 384 → 384:
+  // 2 × (256·384 + 384 + 384² + 384) = 493,056.
+  Part alpha = dit;
+  alpha.config.use_additional_conditions = true;
+  CHECK(inventory_of(alpha, "/t").params() - dit.inventory.params() == 493'056);
+  // Working set at 1024² with CFG (batch 2), fp16: the MLP phase peaks,
+  // 8192 tokens × (2 × 1152 + 2 × 4608) × 2 B, plus the projected caption 600 × 1152 × 2 B.
+  DenoiseShape s;
+  s.tokens = s.full_tokens = 4096;
+  s.cross_tokens = 300;
+  s.batch = 2;
+  CHECK(denoiser_working_set(dit, s).bytes == Bytes::of(8192LL * 11520 * 2 + 600LL * 1152 * 2));
+  // Naive attention adds the self-attention scores over the image tokens only.
+  s.attention = GenAttention::naive;
+  CHECK(denoiser_working_set(dit, s).bytes ==
+        Bytes::of(8192LL * 11520 * 2 + 600LL * 1152 * 2 + 2LL * 16 * 4096 * 4096 * 2 * 2));
+  const Report r = test::run({{"workload", "image"}, {"model", "PixArt-alpha/PixArt-Sigma-XL-2-1024-MS"}});
+  // T5, transformer (and its fp32 table) and VAE resident in fp16 while the T5 encodes or the VAE decodes.
+  CHECK(test::metric(r, "weights_bytes") ==
+        (4'762'310'656.0 + 610'856'096.0 + 83'653'863.0) * 2 + 64.0 * 64 * 1152 * 4);
+}
+
+TEST_CASE("bad PixArt transformer configs name the field and what is allowed", "[generation][errors]") {
+  const json p = json::parse(
+      test::read_file(std::string(VRAM_SOURCE_DIR) + "/models/pipelines/PixArt-alpha__PixArt-Sigma-XL-2-1024-MS.json"));
+  auto with = [&](const char* key, const json& v) {
+    json m = p;
+    m["id"] = "my/pixart";
+    if (v.is_null())
+      m["components"][1]["config"].erase(key);
+    else
+      m["components"][1]["config"][key] = v;
+    return json{{"workload", "image"}, {"model", m}};
+  };
+  std::string msg;
+  CHECK(error_path(with("cross_dim", nullptr)) == "/model/components/1/config/cross_dim");
+  CHECK(error_path(with("sample_size", nullptr), &msg) == "/model/components/1/config/sample_size");
+  CHECK(msg.find("multiple of the patch") != std::string::npos);
+  CHECK(error_path(with("qk_norm", "rms_norm")) == "/model/components/1/config/qk_norm");
+  CHECK(error_path(with("dual_attention_layers", {0})) == "/model/components/1/config/dual_attention_layers");
+  json kind = with("heads", 16);
+  kind["model"]["components"][1]["kind"] = "pixart";
+  CHECK(error_path(kind, &msg) == "/model/components/1/kind");
+  CHECK(msg.find("pixart_dit") != std::string::npos);
+}

@@ -20,9 +20,19 @@ Bytes linear_bytes(const Inventory& inv, const Codec& codec) {
   return b;
 }
 
+/// Buffers the module holds beside its parameters (SD3's stored positional
+/// table, in the component's dtype; PixArt's, built in fp32 at init and never cast).
+Term buffer_bytes(const Inventory& inv, std::int64_t elem) {
+  return Term::product({Factor::of(inv.buffers, "buffer elements (positional table)"),
+                        Factor::bytes(inv.buffers_fp32 ? 4 : elem, inv.buffers_fp32 ? "fp32" : "")})
+      .named("buffers");
+}
+
 Term plain_weights(const Component& c, const StoredFormat& f) {
   const std::int64_t bits = f.format.linear.elem_bits;
-  return Term::product({Factor::of(c.inventory.params(), "params"), Factor::bytes(bits / 8, f.format.linear.name)})
+  Term params = Term::product({Factor::of(c.inventory.params(), "params"), Factor::bytes(bits / 8, f.format.linear.name)});
+  if (c.inventory.buffers == 0) return std::move(params).named(c.name).cite(kPlainSource);
+  return Term::sum(terms(std::move(params).named("parameters"), buffer_bytes(c.inventory, bits / 8)))
       .named(c.name)
       .cite(kPlainSource);
 }
@@ -46,6 +56,7 @@ Term quantized_weights(const Component& c, const StoredFormat& f) {
   }
   parts.push_back(Term::product({Factor::of(rest, "other params"), Factor::bytes(rest_elem, f.format.other.name)})
                       .named("embeddings, norms, biases"));
+  if (inv.buffers > 0) parts.push_back(buffer_bytes(inv, rest_elem));
   return Term::sum(std::move(parts)).named(c.name).cite(kQuantSource);
 }
 

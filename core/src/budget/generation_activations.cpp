@@ -65,15 +65,67 @@ Term flux_working_set(const Component& d, const DenoiseShape& s) {
       .cite(kFluxSource);
 }
 
+/// MMDiT-X (SD3.5-medium): a block with a second image self-attention takes
+/// norm_hidden_states2 from SD35AdaLayerNormZeroX with the first one and holds
+/// it through the joint attention until attn2 runs on the image tokens (diffusers
+/// v0.35 attention.py JointTransformerBlock.forward); attn2 itself covers only the
+/// image tokens, so its q, k, v and output stay within the joint attention's.
+Term mmdit_dual_input(const Component& d, const DenoiseShape& s) {
+  return Term::product({Factor::of(Count(s.tokens) * s.batch, "image tokens"), Factor::of(d.config.hidden, "hidden"),
+                        Factor::bytes(s.elem, "attn2 input held across the joint attention")})
+      .named("dual-attention block")
+      .cite("diffusers v0.35 attention.py JointTransformerBlock.forward (use_dual_attention: norm_hidden_states2 "
+            "computed by norm1, consumed by attn2 after the joint attention)");
+}
+
+/// The RMSNorm q/k normalisation of SD3.5 (normalization.py RMSNorm.forward)
+/// makes fp32 temporaries of one of q or k at a time inside the attention; they
+/// stay below the MLP's tensors, which the sum below already holds, so they add nothing.
 Term mmdit_working_set(const Component& d, const DenoiseShape& s) {
   const Count t = (Count(s.tokens) + s.text_tokens) * s.batch;
   const Count per_token = Count(s.elem) * (Count(6) * d.config.hidden + Count(2) * d.config.ffn);
-  return Term::product({Factor::of(t, "joint tokens"),
-                        Factor::of(per_token, "B/token (residual, norm, q, k, v, attention out: 6 per hidden; MLP and "
-                                              "GELU: 2 per ffn)")})
-      .named("joint block")
-      .cite("diffusers v0.35 attention.py JointTransformerBlock and attention_processor.py JointAttnProcessor2_0 "
-            "(image and text tokens attend jointly through SDPA)");
+  Term joint = Term::product({Factor::of(t, "joint tokens"),
+                              Factor::of(per_token, "B/token (residual, norm, q, k, v, attention out: 6 per hidden; "
+                                                    "MLP and GELU: 2 per ffn)")})
+                   .named("joint block")
+                   .cite("diffusers v0.35 attention.py JointTransformerBlock and attention_processor.py "
+                         "JointAttnProcessor2_0 (image and text tokens attend jointly through SDPA)");
+  if (d.config.dual_attention_layers.empty()) return joint;
+  return Term::sum(terms(std::move(joint), mmdit_dual_input(d, s)));
+}
+
+constexpr std::string_view kPixartSource =
+    "diffusers v0.35 pixart_transformer_2d.py PixArtTransformer2DModel.forward (the projected caption held for every "
+    "block), attention.py BasicTransformerBlock.forward with norm_type ada_norm_single (self-attention, cross-attention "
+    "and MLP run one after another) and attention_processor.py AttnProcessor2_0 (q, k, v live until the output "
+    "projection; the SDPA output is copied when its heads are merged)";
+
+/// One PixArt block peaks at the largest of its three phases over the image
+/// tokens: self-attention (residual, modulated norm, q, k, v, attention output
+/// and its head-merged copy: 7 per hidden), cross-attention (residual, q,
+/// attention output and copy: 4 per hidden; k and v over the text tokens) and
+/// the MLP (residual, modulated norm: 2 per hidden; projection and GELU: 2 per ffn).
+Term pixart_block_peak(const Component& d, const DenoiseShape& s) {
+  const Count t = Count(s.tokens) * s.batch, h = d.config.hidden;
+  Term self_attn = Term::product({Factor::of(t, "image tokens"), Factor::of(7 * h, "elements/token"), Factor::bytes(s.elem)})
+                       .named("self-attention");
+  Term cross = Term::sum(terms(
+      Term::product({Factor::of(t, "image tokens"), Factor::of(4 * h, "elements/token"), Factor::bytes(s.elem)})
+          .named("image side"),
+      Term::product({Factor::of(Count(s.cross_tokens) * s.batch, "text tokens"), Factor::of(2 * h, "k, v elements/token"),
+                     Factor::bytes(s.elem)})
+          .named("k, v")));
+  Term mlp = Term::product({Factor::of(t, "image tokens"), Factor::of(2 * h + Count(2) * d.config.ffn, "elements/token"),
+                            Factor::bytes(s.elem)})
+                 .named("MLP");
+  return Term::max_of(terms(std::move(self_attn), std::move(cross).named("cross-attention"), std::move(mlp)));
+}
+
+Term pixart_working_set(const Component& d, const DenoiseShape& s) {
+  Term caption = Term::product({Factor::of(Count(s.cross_tokens) * s.batch, "text tokens"),
+                                Factor::of(d.config.hidden, "hidden"), Factor::bytes(s.elem)})
+                     .named("projected caption");
+  return Term::sum(terms(pixart_block_peak(d, s), std::move(caption))).cite(kPixartSource);
 }
 
 /// Down-path outputs the UNet keeps for its skip connections.
@@ -129,10 +181,12 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::unet: return unet_working_set(d, s);
     case ComponentKind::flux:
     case ComponentKind::mmdit:
-    case ComponentKind::wan_dit: {
-      Term base = d.kind == ComponentKind::flux    ? flux_working_set(d, s)
-                  : d.kind == ComponentKind::mmdit ? mmdit_working_set(d, s)
-                                                   : wan_working_set(d, s);
+    case ComponentKind::wan_dit:
+    case ComponentKind::pixart_dit: {
+      Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
+                  : d.kind == ComponentKind::mmdit      ? mmdit_working_set(d, s)
+                  : d.kind == ComponentKind::pixart_dit ? pixart_working_set(d, s)
+                                                        : wan_working_set(d, s);
       if (s.attention == GenAttention::efficient) return base;
       return Term::sum(terms(std::move(base), naive_scores(d, s)));
     }

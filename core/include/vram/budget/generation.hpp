@@ -33,6 +33,7 @@ struct DenoiseShape {
   std::int64_t tokens = 0;       ///< image tokens per sample on this GPU (sequence parallel divides them)
   std::int64_t full_tokens = 0;  ///< image tokens per sample before the split
   std::int64_t text_tokens = 0;  ///< joint-attention text tokens (FLUX)
+  std::int64_t cross_tokens = 0; ///< cross-attention text tokens (PixArt: the T5 tokens)
   std::int64_t batch = 1;        ///< samples per forward (CFG batched doubles it)
   std::int64_t elem = 2;         ///< bytes of the compute dtype
   std::int64_t sequence_parallel = 1;

@@ -27,16 +27,18 @@ enum class ComponentKind : std::uint8_t {
   mmdit,        ///< SD3 / SD3.5 MMDiT (SD3Transformer2DModel): joint blocks, the last context-pre-only
   unet,         ///< UNet2DConditionModel (SD, SDXL); counted, not inventoried
   wan_dit,      ///< Wan 2.x DiT (WanModel)
+  pixart_dit,   ///< PixArtTransformer2DModel: adaLN-single blocks, self-attention and cross-attention to T5 tokens
   vae_2d,       ///< AutoencoderKL (2D)
   vae_3d,       ///< causal 3D video VAE (Wan VAE)
 };
-inline constexpr std::array<Choice<ComponentKind>, 9> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 10> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
                                                                       {ComponentKind::mmdit, "mmdit"},
                                                                       {ComponentKind::unet, "unet"},
                                                                       {ComponentKind::wan_dit, "wan_dit"},
+                                                                      {ComponentKind::pixart_dit, "pixart_dit"},
                                                                       {ComponentKind::vae_2d, "vae_2d"},
                                                                       {ComponentKind::vae_3d, "vae_3d"}}};
 
@@ -64,6 +66,10 @@ inline constexpr std::array<Choice<StoredDtype>, 3> kStoredDtypes{
     {{StoredDtype::fp32, "fp32"}, {StoredDtype::bf16, "bf16"}, {StoredDtype::fp16, "fp16"}}};
 std::int64_t dtype_bytes(StoredDtype d);
 
+/// Normalisation of queries and keys inside attention (diffusers Attention `qk_norm`).
+enum class QkNorm : std::uint8_t { none, rms_norm };
+inline constexpr std::array<Choice<QkNorm>, 2> kQkNorms{{{QkNorm::none, "none"}, {QkNorm::rms_norm, "rms_norm"}}};
+
 /// One group of identical nn.Linear layers: `count` × [out × in] (+ bias).
 struct LinearGroup {
   std::int64_t in = 0;
@@ -79,6 +85,8 @@ struct LinearGroup {
 struct Inventory {
   std::vector<LinearGroup> linear;
   std::int64_t other = 0;  ///< non-linear parameters, biases included
+  std::int64_t buffers = 0;   ///< non-parameter tensors the module holds on the GPU (positional tables)
+  bool buffers_fp32 = false;  ///< a non-persistent buffer: built in fp32, never cast by from_pretrained(torch_dtype)
   std::int64_t params() const;
   std::int64_t linear_weights() const;      ///< quantizable linear weights (keep excluded)
   std::int64_t kept_linear_weights() const; ///< linear weights of `keep` groups
@@ -98,6 +106,11 @@ struct ComponentConfig {
   bool per_token_time = false;       ///< Wan 2.2 TI2V: a timestep per token (modulation per token)
   std::int64_t image_embed_dim = 0;  ///< Wan I2V img_emb input width (CLIP ViT-H: 1280)
   std::array<std::int64_t, 3> patch{1, 1, 1};  ///< t, h, w
+  QkNorm qk_norm = QkNorm::none;     ///< SD3.5: RMSNorm on q and k of every attention
+  std::vector<std::int64_t> dual_attention_layers;  ///< SD3.5 MMDiT-X: blocks with a second image self-attention
+  std::int64_t pos_embed_max_size = 0;  ///< SD3: side of the stored square positional table (in patches)
+  std::int64_t sample_size = 0;         ///< PixArt: latent side its positional table is built for
+  bool use_additional_conditions = false;  ///< PixArt-alpha: resolution and aspect-ratio embedders
   std::int64_t tokens = 0;           ///< text encoder: sequence length the pipeline pads to
   // UNet
   std::vector<std::int64_t> block_channels;  ///< UNet block_out_channels / 2D VAE block_out_channels

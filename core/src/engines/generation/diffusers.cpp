@@ -115,6 +115,14 @@ std::int64_t text_tokens(const Setup& u) {
   return k == ComponentKind::mmdit ? t5 + clip : t5;
 }
 
+/// Text tokens a cross-attention denoiser attends to: PixArt, the T5 tokens.
+std::int64_t cross_tokens(const Setup& u) {
+  if (u.p->first(Role::denoiser)->kind != ComponentKind::pixart_dit) return 0;
+  std::int64_t t5 = 0;
+  for (const auto* c : u.p->all(Role::text_encoder)) t5 = std::max(t5, c->config.tokens);
+  return t5;
+}
+
 PhaseBudget denoise_phase(const Setup& u, const Placed& den) {
   PhaseBudget b;
   b.phase = Phase::denoise;
@@ -124,6 +132,7 @@ PhaseBudget denoise_phase(const Setup& u, const Placed& den) {
   s.full_tokens = u.geo.tokens;
   s.tokens = checked::ceil_div(u.geo.tokens, u.g.sequence_parallel);
   s.text_tokens = text_tokens(u);
+  s.cross_tokens = cross_tokens(u);
   s.batch = u.g.batch * u.cfg_batch;
   s.elem = u.elem;
   s.sequence_parallel = u.g.sequence_parallel;
@@ -238,13 +247,14 @@ std::string_view weights_id(const Setup& u, const Placed& x) {
   return "weights";
 }
 
-constexpr std::array<Choice<ComponentKind>, 9> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
+constexpr std::array<Choice<ComponentKind>, 10> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
                                                              {ComponentKind::t5_encoder, "Weights: T5 encoder"},
                                                              {ComponentKind::clip_vision, "Weights: CLIP image encoder"},
                                                              {ComponentKind::flux, "Weights: FLUX transformer"},
                                                              {ComponentKind::mmdit, "Weights: SD3 transformer"},
                                                              {ComponentKind::unet, "Weights: UNet"},
                                                              {ComponentKind::wan_dit, "Weights: Wan DiT"},
+                                                             {ComponentKind::pixart_dit, "Weights: PixArt transformer"},
                                                              {ComponentKind::vae_2d, "Weights: VAE"},
                                                              {ComponentKind::vae_3d, "Weights: video VAE"}}};
 

@@ -4,6 +4,8 @@
 // bitsandbytes, torchao, quanto and GGUF convert) and counts everything else
 // (embeddings, norms, convolutions, biases, modulation tables). The totals are
 // checked against the published parameter count of each pipeline file.
+#include <utility>
+
 #include "vram/error.hpp"
 #include "vram/generation/pipeline.hpp"
 #include "vram/units.hpp"
@@ -98,27 +100,91 @@ Inventory flux(const ComponentConfig& c) {
   return inv;
 }
 
+/// q/k normalisation weights of `norms` RMSNorms over one head (diffusers v0.35
+/// attention_processor.py Attention.__init__: qk_norm "rms_norm" makes norm_q and
+/// norm_k, and norm_added_q and norm_added_k where the attention has added
+/// projections; normalization.py RMSNorm: a head_dim weight, no bias).
+Count qk_norm_weights(const ComponentConfig& c, Count norms) {
+  return c.qk_norm == QkNorm::rms_norm ? norms * c.head_dim : Count(0);
+}
+
+/// SD3's positional table (diffusers v0.35 embeddings.py PatchEmbed with
+/// pos_embed_max_size): a persistent buffer [1, max², dim], stored in the
+/// checkpoint and loaded in torch_dtype (model_loading_utils.py
+/// load_model_dict_into_meta casts every floating tensor of the state dict).
+Count sd3_pos_embed(const ComponentConfig& c) {
+  return Count(c.pos_embed_max_size) * c.pos_embed_max_size * c.hidden;
+}
+
 /// SD3Transformer2DModel (diffusers v0.35 transformer_sd3.py): patch
 /// embedding, timestep and pooled-text embedders, context embedder, joint
 /// blocks (AdaLayerNormZero for both streams, joint attention with added
 /// projections, two GELU MLPs) whose last one is context-pre-only
 /// (AdaLayerNormContinuous, no context output or MLP), norm_out and proj_out.
+/// SD3.5 (attention.py JointTransformerBlock): with qk_norm every joint
+/// attention has four RMSNorms (the last block keeps its added q/k
+/// projections, so its added norms too); a block in dual_attention_layers
+/// (MMDiT-X) has SD35AdaLayerNormZeroX (Linear(dim, 9 × dim) instead of
+/// 6 × dim) and attn2, a self-attention on the image stream (q, k, v, out
+/// with biases, norm_q and norm_k).
 Inventory mmdit(const ComponentConfig& c) {
   Inventory inv;
   const Count d = c.hidden, L = c.layers;
+  const Count dual = static_cast<std::int64_t>(c.dual_attention_layers.size());
   const Count patch = Count(c.patch[1]) * c.patch[2];
   inv.other = Count(c.in_channels) * patch * d + d;  // Conv2d patch embedding
   add(inv, c.freq_dim, d, 1);
   add(inv, d, d, 2);
   add(inv, c.pooled_dim, d, 1);
   add(inv, c.text_dim, d, 1);
-  add(inv, d, 6 * d, L * 2 - 1);
+  add(inv, d, 6 * d, L * 2 - 1 - dual);
+  if (dual > 0) add(inv, d, 9 * d, dual);
   add(inv, d, 2 * d, 1);
-  add(inv, d, d, L * 8 - 1);
+  add(inv, d, d, L * 8 - 1 + dual * 4);
   add(inv, d, c.ffn, L * 2 - 1);
   add(inv, c.ffn, d, L * 2 - 1);
   add(inv, d, 2 * d, 1);
   add(inv, d, Count(c.out_channels) * patch, 1);
+  inv.other = Count(inv.other) + qk_norm_weights(c, L * 4 + dual * 2);
+  inv.buffers = sd3_pos_embed(c);
+  return inv;
+}
+
+/// PixArtTransformer2DModel (diffusers v0.35 pixart_transformer_2d.py; attention.py
+/// BasicTransformerBlock with norm_type "ada_norm_single"; normalization.py
+/// AdaLayerNormSingle; embeddings.py PixArtAlphaCombinedTimestepSizeEmbeddings,
+/// PixArtAlphaTextProjection): Conv2d patch embedding; adaLN-single (timestep
+/// embedder 256 → d → d, with use_additional_conditions two size embedders
+/// 256 → d/3 → d/3, one shared Linear(d, 6d)); caption projection
+/// caption_channels → d → d; per block a self-attention (q, k, v, out), a
+/// cross-attention (q and out over d, k and v from cross_attention_dim), a
+/// GELU-tanh MLP d → ffn → d, all with biases, and a 6 × d scale_shift_table
+/// (its LayerNorms have no affine weights); the final 2 × d scale_shift_table
+/// and proj_out. The positional table is a non-persistent fp32 buffer over the
+/// (sample_size / patch)² positions of the native size.
+Inventory pixart_dit(const ComponentConfig& c) {
+  Inventory inv;
+  const Count d = c.hidden, L = c.layers;
+  const Count patch = Count(c.patch[1]) * c.patch[2];
+  inv.other = Count(c.in_channels) * patch * d + d;  // Conv2d patch embedding
+  add(inv, c.freq_dim, d, 1);
+  add(inv, d, d, 1);
+  if (c.use_additional_conditions) {
+    add(inv, c.freq_dim, d / 3, 2);
+    add(inv, d / 3, d / 3, 2);
+  }
+  add(inv, d, 6 * d, 1);
+  add(inv, c.text_dim, d, 1);
+  add(inv, d, d, 1);
+  add(inv, d, d, L * 6);
+  add(inv, c.cross_dim, d, L * 2);
+  add(inv, d, c.ffn, L);
+  add(inv, c.ffn, d, L);
+  inv.other = Count(inv.other) + L * 6 * d + 2 * d;
+  add(inv, d, Count(c.out_channels) * patch, 1);
+  const Count grid = c.sample_size / c.patch[1];
+  inv.buffers = grid * grid * d;
+  inv.buffers_fp32 = true;
   return inv;
 }
 
@@ -161,6 +227,17 @@ void require_fields(const Component& c, const std::string& path) {
   need(k.layers, "layers");
   need(k.ffn, "ffn");
   if (c.kind == ComponentKind::t5_encoder) need(k.head_dim, "head_dim");
+  if (c.kind == ComponentKind::mmdit) {
+    for (const auto& [v, name] : {std::pair{k.in_channels, "in_channels"}, {k.out_channels, "out_channels"},
+                                  {k.text_dim, "text_dim"}, {k.pooled_dim, "pooled_dim"}, {k.freq_dim, "freq_dim"}})
+      need(v, name);
+    if (k.qk_norm != QkNorm::none) need(k.head_dim, "head_dim");
+  }
+  if (c.kind == ComponentKind::pixart_dit)
+    for (const auto& [v, name] : {std::pair{k.in_channels, "in_channels"}, {k.out_channels, "out_channels"},
+                                  {k.text_dim, "text_dim"}, {k.cross_dim, "cross_dim"}, {k.freq_dim, "freq_dim"},
+                                  {k.heads, "heads"}})
+      need(v, name);
 }
 
 }  // namespace
@@ -172,6 +249,7 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::flux: require_fields(c, path); return flux(c.config);
     case ComponentKind::mmdit: require_fields(c, path); return mmdit(c.config);
     case ComponentKind::wan_dit: require_fields(c, path); return wan_dit(c.config);
+    case ComponentKind::pixart_dit: require_fields(c, path); return pixart_dit(c.config);
     case ComponentKind::clip_vision:
     case ComponentKind::unet:
     case ComponentKind::vae_2d:

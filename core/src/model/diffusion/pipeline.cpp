@@ -18,7 +18,8 @@ Role role_of(ComponentKind k) {
     case ComponentKind::flux:
     case ComponentKind::mmdit:
     case ComponentKind::unet:
-    case ComponentKind::wan_dit: return Role::denoiser;
+    case ComponentKind::wan_dit:
+    case ComponentKind::pixart_dit: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d: return Role::vae;
   }
@@ -89,6 +90,11 @@ void read_transformer_fields(const json& j, const std::string& p, ComponentConfi
   c.image_embed_dim = field(j, "image_embed_dim", p);
   c.tokens = field(j, "tokens", p);
   c.cross_dim = field(j, "cross_dim", p);
+  c.qk_norm = io::optional_enum(j, "qk_norm", p, kQkNorms).value_or(QkNorm::none);
+  c.dual_attention_layers = int_list(j, "dual_attention_layers", p);
+  c.pos_embed_max_size = io::optional_int(j, "pos_embed_max_size", p, {0, 4096}).value_or(0);
+  c.sample_size = io::optional_int(j, "sample_size", p, {0, 4096}).value_or(0);
+  c.use_additional_conditions = io::optional_bool(j, "use_additional_conditions", p).value_or(false);
   const auto patch = int_list(j, "patch", p);
   if (!patch.empty()) {
     if (patch.size() != 3) throw InputError(p + "/patch", "must be [t, h, w]");
@@ -111,6 +117,21 @@ void read_vae_fields(const json& j, const std::string& p, ComponentConfig& c) {
     for (const auto& v : *it) c.temporal_upsample.push_back(v.is_boolean() && v.get<bool>());
   c.halve_after_upsample = io::optional_bool(j, "halve_after_upsample", p).value_or(false);
   c.out_patch = io::optional_int(j, "out_patch", p, {1, 8}).value_or(1);
+}
+
+/// MMDiT-X: each listed block exists (an index below `layers`) and is listed once.
+void check_dual_layers(const ComponentConfig& k, const std::string& cp) {
+  const std::string p = cp + "/dual_attention_layers";
+  for (std::size_t i = 0; i < k.dual_attention_layers.size(); ++i) {
+    const std::int64_t b = k.dual_attention_layers[i];
+    if (b >= k.layers)
+      throw InputError(p + "/" + std::to_string(i), "block " + std::to_string(b) + " is beyond the " +
+                                                        std::to_string(k.layers) + " layers; allowed: 0 to " +
+                                                        std::to_string(k.layers - 1));
+    for (std::size_t j = 0; j < i; ++j)
+      if (k.dual_attention_layers[j] == b)
+        throw InputError(p + "/" + std::to_string(i), "block " + std::to_string(b) + " is listed twice");
+  }
 }
 
 /// Bounds every field the budget terms divide by or shift with, so a pasted
@@ -140,8 +161,22 @@ void check_component(const Component& c, const std::string& p) {
         need(k.base_dim >= 1 && !k.dim_mult.empty() && k.dim_mult.size() <= 8 && k.temporal >= 1, "dim_mult",
              "base_dim, 1 to 8 dim_mult levels and temporal");
       break;
+    case ComponentKind::mmdit:
+      need(k.layers >= 1, "layers", "at least 1 joint block");
+      check_dual_layers(k, cp);
+      break;
+    case ComponentKind::pixart_dit:
+      need(k.sample_size >= k.patch[1] && k.sample_size % k.patch[1] == 0, "sample_size",
+           "the latent side the positional table is built for, a multiple of the patch");
+      need(k.hidden % 3 == 0 || !k.use_additional_conditions, "hidden",
+           "a multiple of 3 with use_additional_conditions (size embedders of hidden / 3)");
+      break;
     default: break;
   }
+  if (c.kind == ComponentKind::mmdit) return;
+  if (!k.dual_attention_layers.empty())
+    throw InputError(cp + "/dual_attention_layers", "is read for mmdit components only (SD3.5 MMDiT-X)");
+  if (k.qk_norm != QkNorm::none) throw InputError(cp + "/qk_norm", "is read for mmdit components only (SD3.5)");
 }
 
 Component read_component(const json& j, const std::string& p) {
