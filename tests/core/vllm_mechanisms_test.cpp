@@ -310,9 +310,10 @@ TEST_CASE("the CUDA context by architecture, and NCCL's communicators at start",
 }
 
 TEST_CASE("an unknown family with linear-attention or state-space layers is refused at its field", "[model][input]") {
-  nlohmann::json cfg = {{"model_type", "qwen3_next"},     {"hidden_size", 2048},         {"num_hidden_layers", 48},
-                        {"num_attention_heads", 16},      {"num_key_value_heads", 2},    {"intermediate_size", 5120},
-                        {"vocab_size", 151936},           {"linear_num_value_heads", 32}, {"linear_key_head_dim", 128},
+  // Fields of Qwen3-Next, Nemotron-H and Granite 4.0 hybrid under a model_type the estimator does not know.
+  nlohmann::json cfg = {{"model_type", "acme_next"},   {"hidden_size", 2048},          {"num_hidden_layers", 48},
+                        {"num_attention_heads", 16},   {"num_key_value_heads", 2},     {"intermediate_size", 5120},
+                        {"vocab_size", 151936},        {"linear_num_value_heads", 32}, {"linear_key_head_dim", 128},
                         {"full_attention_interval", 4}};
   auto refused_at = [](const nlohmann::json& config) {
     try {
@@ -325,15 +326,15 @@ TEST_CASE("an unknown family with linear-attention or state-space layers is refu
   CHECK(refused_at(cfg) == "/model/config/linear_num_value_heads");
   nlohmann::json nemotron = cfg;
   for (const char* k : {"linear_num_value_heads", "linear_key_head_dim", "full_attention_interval"}) nemotron.erase(k);
-  nemotron["model_type"] = "nemotron_h";
+  nemotron["model_type"] = "acme_h";
   nemotron["hybrid_override_pattern"] = "M-M-M-M*-M-M-M-M*-";
   CHECK(refused_at(nemotron) == "/model/config/hybrid_override_pattern");
-  // Unknown layer names in layer_types are refused at their entry.
+  // Unknown layer names in layer_types are refused at their entry, even for a known hybrid family.
   nlohmann::json granite = nemotron;
   granite.erase("hybrid_override_pattern");
   granite["model_type"] = "granitemoehybrid";
   granite["layer_types"] = nlohmann::json::array();
-  for (int i = 0; i < 48; ++i) granite["layer_types"].push_back(i % 6 == 5 ? "attention" : "mamba");
+  for (int i = 0; i < 48; ++i) granite["layer_types"].push_back(i % 6 == 5 ? "attention" : "retention");
   CHECK(refused_at(granite) == "/model/config/layer_types/0");
   // A plain unknown decoder is still counted, with a note.
   nlohmann::json plain = nemotron;

@@ -23,9 +23,23 @@ enum class LayerKind : std::uint8_t {
   sliding_attention,  ///< attention over the last `window` tokens only
   chunked_attention,  ///< attention within fixed chunks of `window` tokens (Llama 4 local layers)
   mla,                ///< DeepSeek multi-head latent attention (one latent cached)
-  mamba,              ///< selective state-space layer: constant state per sequence
+  mamba,              ///< selective state-space layer (Mamba-1): constant state per sequence
   cross_attention,    ///< attends to encoder (image) tokens only: no per-token cache of the text
+  mamba2,             ///< Mamba-2 (SSD) layer: multi-head state with grouped B/C, constant per sequence
+  linear_attention,   ///< Gated DeltaNet linear attention (Qwen3-Next): constant state per sequence
+  mlp_only,           ///< a block with no token mixer (Nemotron-H "-" layers): nothing cached
 };
+
+/// Layers that keep a constant recurrent state per sequence instead of a per-token cache.
+constexpr bool holds_recurrent_state(LayerKind k) {
+  return k == LayerKind::mamba || k == LayerKind::mamba2 || k == LayerKind::linear_attention;
+}
+
+/// Layers that cache keys and values per token (self-attention of any window, MLA).
+constexpr bool caches_tokens(LayerKind k) {
+  return k == LayerKind::full_attention || k == LayerKind::sliding_attention || k == LayerKind::chunked_attention ||
+         k == LayerKind::mla;
+}
 
 struct LayerSpec {
   LayerKind kind = LayerKind::full_attention;
@@ -116,6 +130,9 @@ struct BlockLayout {
   int norms_per_layer = 2;
   bool shared_expert_gate = false;        ///< Qwen2-MoE sigmoid gate on the shared expert
   bool score_correction_bias = false;     ///< DeepSeek-V3 e_score_correction_bias
+  bool attn_output_gate = false;          ///< q_proj also yields a per-head output gate (Qwen3-Next): 2 × q rows
+  bool ssm_conv_bias = false;             ///< Mamba-2 conv1d bias
+  bool ssm_proj_bias = false;             ///< Mamba-2 in_proj / out_proj biases
   std::int64_t moe_every = 1;             ///< MoE on layers with (i + 1) % moe_every == 0
   std::int64_t first_dense = 0;           ///< first_k_dense_replace
   std::int64_t dense_intermediate = 0;    ///< width of non-MoE MLPs in MoE models
@@ -134,6 +151,9 @@ enum class Family : std::uint8_t {
   t5,        ///< encoder-decoder T5
   mamba,     ///< pure Mamba
   jamba,     ///< Jamba (Mamba + attention + MoE)
+  granite_hybrid,  ///< IBM Granite 4.0 hybrid (Mamba-2 + attention, each followed by an MLP or MoE)
+  nemotron_h,      ///< NVIDIA Nemotron-H (one mixer or one MLP per block, hybrid_override_pattern)
+  qwen3_next,      ///< Qwen3-Next (Gated DeltaNet + gated attention, MoE with a shared expert, MTP)
 };
 const char* to_string(Family f);
 
@@ -167,6 +187,16 @@ struct Architecture {
   std::int64_t ssm_state = 0;
   std::int64_t ssm_conv = 0;
   std::int64_t ssm_dt_rank = 0;
+  // Mamba-2 (ssm_inner, ssm_state, ssm_conv shared with Mamba-1)
+  std::int64_t ssm_heads = 0;
+  std::int64_t ssm_head_dim = 0;
+  std::int64_t ssm_groups = 0;
+  // Gated DeltaNet (linear attention)
+  std::int64_t linear_k_heads = 0;
+  std::int64_t linear_v_heads = 0;
+  std::int64_t linear_k_dim = 0;
+  std::int64_t linear_v_dim = 0;
+  std::int64_t linear_conv = 0;
   // Encoder-decoder
   std::int64_t encoder_layers = 0;     ///< 0 for decoder-only models
   std::vector<LayerSpec> layer_specs;  ///< one per decoder layer
@@ -174,6 +204,10 @@ struct Architecture {
   BlockLayout block;
   std::vector<std::string> notes;  ///< assumptions made while reading the config
 };
+
+/// True when some layer keeps a recurrent state of nonzero width (Mamba-1 with
+/// ssm_inner, Mamba-2, Gated DeltaNet).
+bool has_recurrent_state(const Architecture& arch);
 
 /// A resolved model: its architecture and tensor inventory.
 struct Model {

@@ -17,6 +17,9 @@ std::int64_t kv_heads_per_rank(const Architecture& a, std::int64_t tp) {
 Bytes kv_bytes_per_token_layer(const Architecture& a, const LayerSpec& layer, const KvDtype& d, std::int64_t tp) {
   switch (layer.kind) {
     case LayerKind::mamba:
+    case LayerKind::mamba2:
+    case LayerKind::linear_attention:
+    case LayerKind::mlp_only:
     case LayerKind::cross_attention: return Bytes{};
     case LayerKind::mla:
       // One latent per token, replicated on every tensor-parallel rank.
@@ -70,13 +73,40 @@ Bytes kv_bytes_for_sequence(const Architecture& a, const KvDtype& d, std::int64_
   return b;
 }
 
+std::int64_t mamba2_groups_per_shard_set(std::int64_t groups, std::int64_t tp) {
+  // MambaStateShapeCalculator.extra_groups_for_head_shards: groups that do not
+  // divide over the ranks are replicated up to tp groups.
+  return groups % tp == 0 ? groups : checked::add(groups, tp - groups);
+}
+
+StateElems recurrent_state_elems(const Architecture& a, LayerKind kind, std::int64_t tp) {
+  switch (kind) {
+    case LayerKind::mamba: {
+      const std::int64_t inner = a.ssm_inner / tp;
+      return {checked::mul(inner, a.ssm_conv - 1), checked::mul(inner, a.ssm_state)};
+    }
+    case LayerKind::mamba2: {
+      const std::int64_t groups = mamba2_groups_per_shard_set(a.ssm_groups, tp);
+      const std::int64_t conv_dim = checked::add(a.ssm_inner, checked::product(2, groups, a.ssm_state));
+      return {checked::mul(conv_dim / tp, a.ssm_conv - 1),
+              checked::product(a.ssm_heads / tp, a.ssm_head_dim, a.ssm_state)};
+    }
+    case LayerKind::linear_attention: {
+      const std::int64_t conv_dim = checked::add(checked::product(2, a.linear_k_heads, a.linear_k_dim),
+                                                 checked::mul(a.linear_v_heads, a.linear_v_dim));
+      return {checked::mul(conv_dim / tp, a.linear_conv - 1),
+              checked::product(a.linear_v_heads / tp, a.linear_v_dim, a.linear_k_dim)};
+    }
+    default: return {};
+  }
+}
+
 Bytes mamba_state_bytes_per_sequence(const Architecture& a, std::int64_t state_bits, std::int64_t tp,
                                      std::int32_t first, std::int32_t end) {
-  const std::int64_t inner = a.ssm_inner / tp;
   return sum_layers(a, first, end, [&](const LayerSpec& l) {
-    if (l.kind != LayerKind::mamba) return Bytes{};
-    return bytes_for_bits(checked::product(inner, a.ssm_conv - 1, state_bits)) +
-           bytes_for_bits(checked::product(inner, a.ssm_state, state_bits));
+    if (!holds_recurrent_state(l.kind)) return Bytes{};
+    const StateElems e = recurrent_state_elems(a, l.kind, tp);
+    return bytes_for_bits(checked::mul(e.conv, state_bits)) + bytes_for_bits(checked::mul(e.ssm, state_bits));
   });
 }
 
@@ -86,14 +116,35 @@ constexpr std::string_view kKvSource =
     "K and V per layer and token: Vaswani et al. 2017 (arXiv:1706.03762) §3.2; grouped KV heads: Ainslie et al. "
     "2023 (arXiv:2305.13245); MLA latent: DeepSeek-V2 (arXiv:2405.04434) §2.1.2";
 constexpr std::string_view kMambaSource = "Gu & Dao 2023 (arXiv:2312.00752) §3.4: a constant state per sequence";
+constexpr std::string_view kStateShapeSource =
+    "vllm/model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator.mamba2_state_shape, "
+    "gated_delta_net_state_shape, extra_groups_for_head_shards (vLLM main at commit 02d7108); Mamba-2: Dao & Gu 2024 "
+    "(arXiv:2405.21060); Gated DeltaNet: Yang et al. 2024 (arXiv:2412.06464)";
 
 /// Layers of each kind in [first, end).
 struct LayerCounts {
   std::int64_t attention = 0;  ///< full, sliding and chunked
   std::int64_t mla = 0;
-  std::int64_t mamba = 0;
+  std::int64_t mamba = 0;   ///< Mamba-1 and Mamba-2
+  std::int64_t linear = 0;  ///< Gated DeltaNet
   std::int64_t cross = 0;
 };
+
+/// Counts `kind` into `n`: true for a layer that caches tokens.
+bool count_kind(LayerCounts& n, LayerKind kind) {
+  switch (kind) {
+    case LayerKind::full_attention:
+    case LayerKind::sliding_attention:
+    case LayerKind::chunked_attention: ++n.attention; return true;
+    case LayerKind::mla: ++n.mla; return true;
+    case LayerKind::mamba:
+    case LayerKind::mamba2: ++n.mamba; return false;
+    case LayerKind::linear_attention: ++n.linear; return false;
+    case LayerKind::cross_attention: ++n.cross; return false;
+    case LayerKind::mlp_only: return false;
+  }
+  return false;
+}
 
 /// Calls `f` on each layer of [first, end).
 template <typename F>
@@ -104,16 +155,7 @@ void for_layers(const Architecture& a, std::int32_t first, std::int32_t end, F&&
 
 LayerCounts count_layers(const Architecture& a, std::int32_t first, std::int32_t end) {
   LayerCounts n;
-  for_layers(a, first, end, [&](const LayerSpec& l) {
-    switch (l.kind) {
-      case LayerKind::full_attention:
-      case LayerKind::sliding_attention:
-      case LayerKind::chunked_attention: ++n.attention; break;
-      case LayerKind::mla: ++n.mla; break;
-      case LayerKind::mamba: ++n.mamba; break;
-      case LayerKind::cross_attention: ++n.cross; break;
-    }
-  });
+  for_layers(a, first, end, [&](const LayerSpec& l) { count_kind(n, l.kind); });
   return n;
 }
 
@@ -150,6 +192,10 @@ void append_row_factors(Factors& f, const Architecture& a, bool mla, const KvDty
 
 /// What the layers without a per-token cache do instead.
 Term&& with_layer_note(Term&& t, const LayerCounts& n) {
+  if (n.linear > 0 && n.mamba > 0)
+    return std::move(t).noted("{} Mamba and {} Gated DeltaNet layers hold a constant state instead",
+                              {n.mamba, n.linear});
+  if (n.linear > 0) return std::move(t).noted("{} Gated DeltaNet layers hold a constant state instead", {n.linear});
   if (n.cross > 0 && n.mamba > 0)
     return std::move(t).noted("{} cross-attention layers cache image tokens only; {} Mamba layers hold a constant "
                               "state instead",
@@ -184,12 +230,7 @@ struct LayerCensus {
 LayerCensus census(const Architecture& a, std::int32_t first, std::int32_t end) {
   LayerCensus c;
   for_layers(a, first, end, [&](const LayerSpec& l) {
-    switch (l.kind) {
-      case LayerKind::mamba: ++c.counts.mamba; return;
-      case LayerKind::cross_attention: ++c.counts.cross; return;
-      case LayerKind::mla: ++c.counts.mla; break;
-      default: ++c.counts.attention; break;
-    }
+    if (!count_kind(c.counts, l.kind)) return;
     const bool capped = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
     const std::int64_t window = capped ? l.window : 0;
     auto it = std::find_if(c.types.begin(), c.types.end(),
@@ -255,10 +296,76 @@ Term kv_sequences_term(const Architecture& a, const KvDtype& d, std::int64_t tp,
   return with_layer_note(sum_nonzero(std::move(parts)).cite(kKvSource), layers.counts);
 }
 
+namespace {
+
+/// Mamba-2 states of `layers` layers: conv (d_conv − 1) × (d_inner + 2 × groups ×
+/// d_state) / tp and SSM heads / tp × head_dim × d_state, each in `bytes`.
+Term mamba2_state_term(const Architecture& a, std::int64_t bytes, std::int64_t tp, std::int64_t sequences,
+                       std::int64_t layers) {
+  const std::int64_t groups = mamba2_groups_per_shard_set(a.ssm_groups, tp);
+  const std::int64_t conv_dim = checked::add(a.ssm_inner, checked::product(2, groups, a.ssm_state));
+  const Factor seqs = Factor::of(sequences, "sequences");
+  const Factor n = Factor::of(layers, "Mamba-2 layers");
+  Term conv =
+      Term::product({seqs, n, Factor::of(a.ssm_conv - 1, "conv positions (d_conv − 1)"),
+                     Factor::of(conv_dim / tp, "channels (d_inner + 2 × {} groups × d_state) / TP").with(groups),
+                     Factor::bytes(bytes)});
+  Term ssm =
+      Term::product({seqs, n, Factor::of(a.ssm_heads / tp, "heads / TP"), Factor::of(a.ssm_head_dim, "head dims"),
+                     Factor::of(a.ssm_state, "SSM states (d_state)"), Factor::bytes(bytes)});
+  return Term::sum(terms(std::move(conv), std::move(ssm)));
+}
+
+/// Gated DeltaNet states of `layers` layers: conv (kernel − 1) × (2 × key + value
+/// width) / tp and recurrent value heads / tp × head_v_dim × head_k_dim.
+Term deltanet_state_term(const Architecture& a, std::int64_t bytes, std::int64_t tp, std::int64_t sequences,
+                         std::int64_t layers) {
+  const std::int64_t conv_dim = checked::add(checked::product(2, a.linear_k_heads, a.linear_k_dim),
+                                             checked::mul(a.linear_v_heads, a.linear_v_dim));
+  const Factor seqs = Factor::of(sequences, "sequences");
+  const Factor n = Factor::of(layers, "Gated DeltaNet layers");
+  Term conv = Term::product({seqs, n, Factor::of(a.linear_conv - 1, "conv positions (kernel − 1)"),
+                             Factor::of(conv_dim / tp, "channels (2 × key + value) / TP"), Factor::bytes(bytes)});
+  Term rec = Term::product({seqs, n, Factor::of(a.linear_v_heads / tp, "value heads / TP"),
+                            Factor::of(a.linear_v_dim, "value dims"), Factor::of(a.linear_k_dim, "key dims"),
+                            Factor::bytes(bytes)});
+  return Term::sum(terms(std::move(conv), std::move(rec)));
+}
+
+/// Layers of one recurrent kind in [first, end).
+std::int64_t layers_of(const Architecture& a, LayerKind kind, std::int32_t first, std::int32_t end) {
+  std::int64_t n = 0;
+  for_layers(a, first, end, [&](const LayerSpec& l) { n += l.kind == kind; });
+  return n;
+}
+
+/// Mamba-2 and Gated DeltaNet states, whole-byte dtypes.
+Term multihead_state_term(const Architecture& a, std::int64_t bits, std::int64_t tp, std::int64_t sequences,
+                          std::int32_t first, std::int32_t end) {
+  Terms parts;
+  if (const std::int64_t n = layers_of(a, LayerKind::mamba2, first, end); n > 0)
+    parts.push_back(mamba2_state_term(a, bits / 8, tp, sequences, n));
+  if (const std::int64_t n = layers_of(a, LayerKind::linear_attention, first, end); n > 0)
+    parts.push_back(deltanet_state_term(a, bits / 8, tp, sequences, n));
+  return sum_nonzero(std::move(parts)).cite(kStateShapeSource);
+}
+
+}  // namespace
+
 Term mamba_state_term(const Architecture& a, std::int64_t bits, std::int64_t tp, std::int64_t sequences,
                       std::int32_t first, std::int32_t end) {
+  const LayerCounts counts = count_layers(a, first, end);
+  const std::int64_t multihead = layers_of(a, LayerKind::mamba2, first, end) + counts.linear;
+  if (multihead > 0 && bits % 8 == 0 && layers_of(a, LayerKind::mamba, first, end) == 0)
+    return multihead_state_term(a, bits, tp, sequences, first, end);
+  if (multihead > 0) {
+    const Bytes one = mamba_state_bytes_per_sequence(a, bits, tp, first, end);
+    return Term::product(
+               {Factor::of(sequences, "sequences"), Factor::of(one.in_bytes(), "B recurrent state per sequence")})
+        .cite(kStateShapeSource);
+  }
   // Without a state width no layer holds a state (the figure is 0 either way).
-  const std::int64_t layers = a.ssm_inner == 0 ? 0 : count_layers(a, first, end).mamba;
+  const std::int64_t layers = a.ssm_inner == 0 ? 0 : counts.mamba;
   if (layers == 0) return Term::given(Bytes{}).named("no Mamba layers");
   if (bits % 8 != 0) {
     const Bytes one = mamba_state_bytes_per_sequence(a, bits, tp, first, end);

@@ -119,6 +119,8 @@ void read_block_layout(BlockLayout& s, const json& cfg, const std::string& path,
   s.norms_per_layer = is_one_of(mt, {"gemma2", "gemma3", "gemma3_text"}) ? 4 : 2;
 }
 
+}  // namespace
+
 Architecture parse_llama_like(const json& cfg, const std::string& path, const std::string& mt) {
   Architecture a;
   BlockLayout& s = a.block;
@@ -139,6 +141,8 @@ Architecture parse_llama_like(const json& cfg, const std::string& path, const st
   }
   return a;
 }
+
+namespace {
 
 Architecture parse_deepseek(const json& cfg, const std::string& path, const std::string& mt) {
   Architecture a = parse_llama_like(cfg, path, mt);
@@ -261,8 +265,10 @@ void refuse_unknown_mixers(const json& cfg, const std::string& path, const std::
     if (!cfg.contains(f)) continue;
     throw InputError(join_path(path, f),
                      "describes layers other than softmax attention (linear attention or state-space mixers), and "
-                     "model_type \"" + mt + "\" is not a known family; known families with such layers: jamba, mamba, "
-                     "falcon_mamba");
+                     "model_type \"" +
+                         mt +
+                         "\" is not a known family; known families with such layers: jamba, mamba, "
+                         "falcon_mamba, granitemoehybrid, nemotron_h, qwen3_next");
   }
 }
 
@@ -274,6 +280,9 @@ Architecture parse_family(const json& cfg, const std::string& path, const std::s
   if (mt == "bloom") return parse_bloom(cfg, path, mt);
   if (is_one_of(mt, {"mamba", "falcon_mamba"})) return parse_mamba(cfg, path, mt);
   if (mt == "jamba") return parse_jamba(cfg, path, mt);
+  if (mt == "granitemoehybrid") return parse_granite_hybrid(cfg, path, mt);
+  if (mt == "nemotron_h") return parse_nemotron_h(cfg, path, mt);
+  if (mt == "qwen3_next") return parse_qwen3_next(cfg, path, mt);
   if (mt == "phi") return parse_phi(cfg, path, mt);
   if (is_one_of(mt, {"deepseek_v2", "deepseek_v3", "kimi_k2"})) return parse_deepseek(cfg, path, mt);
   static const char* const kLlamaLike[] = {"llama",       "mistral",   "mixtral", "qwen2",     "qwen2_moe",

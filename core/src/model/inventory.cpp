@@ -77,7 +77,9 @@ void add_attention(LinearAdder& add, const Architecture& a, const BlockLayout& s
   }
   const std::int64_t q = mul(a.heads, a.head_dim);
   const std::int64_t kv = mul(a.kv_heads, a.head_dim);
-  add.linear(TensorRole::attn_q, i, q, h, Shard::rows, s.qkv_bias, 1, stage);
+  // Qwen3-Next's gated attention: q_proj yields the query and a per-head output gate.
+  const std::int64_t q_rows = s.attn_output_gate ? mul(2, q) : q;
+  add.linear(TensorRole::attn_q, i, q_rows, h, Shard::rows, s.qkv_bias, 1, stage);
   add.linear(TensorRole::attn_k, i, kv, h, Shard::kv_rows, s.qkv_bias, 1, stage);
   add.linear(TensorRole::attn_v, i, kv, h, Shard::kv_rows, s.qkv_bias, 1, stage);
   add.linear(TensorRole::attn_o, i, h, q, Shard::cols, s.o_bias, 1, stage);
@@ -127,15 +129,61 @@ void add_mamba_mixer(LinearAdder& add, const Architecture& a, const BlockLayout&
   }
 }
 
+// Mamba-2 mixer (Dao & Gu 2024; transformers Mamba2Mixer and its copies in
+// granitemoehybrid, bamba, nemotron_h): in_proj to z, x, B, C and dt; a
+// depthwise conv1d over x, B, C; per-head dt_bias, A_log and D; a gated
+// RMSNorm over the width; out_proj.
+void add_mamba2_mixer(LinearAdder& add, const Architecture& a, const BlockLayout& s, std::int32_t i) {
+  const std::int64_t d = a.ssm_inner;
+  const std::int64_t conv_dim = checked::add(d, checked::product(2, a.ssm_groups, a.ssm_state));
+  add.linear(TensorRole::ssm_in, i, checked::add(checked::add(d, conv_dim), a.ssm_heads), a.hidden, Shard::rows,
+             s.ssm_proj_bias);
+  add.matrix(TensorRole::ssm_conv, i, conv_dim, a.ssm_conv, Shard::rows);
+  if (s.ssm_conv_bias) add.vector(TensorRole::bias, i, conv_dim, Shard::rows);
+  add.vector(TensorRole::ssm_dt, i, a.ssm_heads, Shard::rows);     // dt_bias
+  add.vector(TensorRole::ssm_state, i, a.ssm_heads, Shard::rows);  // A_log
+  add.vector(TensorRole::ssm_state, i, a.ssm_heads, Shard::rows);  // D
+  add.vector(TensorRole::norm, i, d, Shard::rows);                 // gated RMSNorm
+  add.linear(TensorRole::ssm_out, i, a.hidden, d, Shard::cols, s.ssm_proj_bias);
+}
+
+// Gated DeltaNet (Yang et al. 2024, arXiv:2412.06464; transformers
+// Qwen3NextGatedDeltaNet): in_proj_qkvz to q, k (key width each), v and the
+// output gate z (value width each); in_proj_ba to the per-value-head beta and
+// decay; a depthwise conv1d over q, k, v without bias; dt_bias and A_log per
+// value head; a gated RMSNorm of one value head's width; out_proj.
+void add_gated_deltanet(LinearAdder& add, const Architecture& a, std::int32_t i, TensorStage stage) {
+  const std::int64_t key = mul(a.linear_k_heads, a.linear_k_dim);
+  const std::int64_t value = mul(a.linear_v_heads, a.linear_v_dim);
+  const std::int64_t conv_dim = checked::add(mul(2, key), value);
+  add.linear(TensorRole::ssm_in, i, checked::add(mul(2, key), mul(2, value)), a.hidden, Shard::rows, false, 1, stage);
+  add.linear(TensorRole::ssm_in, i, mul(2, a.linear_v_heads), a.hidden, Shard::rows, false, 1, stage);
+  add.out.push_back({TensorRole::ssm_conv, i, conv_dim, a.linear_conv, 1, stage, Shard::rows, false});
+  add.vector(TensorRole::ssm_dt, i, a.linear_v_heads, Shard::rows, 1, stage);     // dt_bias
+  add.vector(TensorRole::ssm_state, i, a.linear_v_heads, Shard::rows, 1, stage);  // A_log
+  add.vector(TensorRole::norm, i, a.linear_v_dim, Shard::replicated, 1, stage);
+  add.linear(TensorRole::ssm_out, i, a.hidden, value, Shard::cols, false, 1, stage);
+}
+
+/// The token mixer of one layer; false when the layer has none.
+bool add_mixer(LinearAdder& add, const Architecture& a, const BlockLayout& s, std::int32_t i, const LayerSpec& spec,
+               TensorStage stage) {
+  switch (spec.kind) {
+    case LayerKind::mamba: add_mamba_mixer(add, a, s, i, a.family == Family::jamba); return true;
+    case LayerKind::mamba2: add_mamba2_mixer(add, a, s, i); return true;
+    case LayerKind::linear_attention: add_gated_deltanet(add, a, i, stage); return true;
+    case LayerKind::mlp_only: return false;
+    default: add_attention(add, a, s, i, spec, stage); return true;
+  }
+}
+
 void add_decoder_layer(LinearAdder& add, const Architecture& a, const BlockLayout& s, std::int32_t i,
                        const LayerSpec& spec, TensorStage stage) {
   for (int n = 0; n < s.norms_per_layer; ++n) add_norm(add, s, i, a.hidden, stage);
-  if (spec.kind == LayerKind::mamba) {
-    add_mamba_mixer(add, a, s, i, a.family == Family::jamba);
-    if (a.family == Family::mamba) return;
-  } else {
-    add_attention(add, a, s, i, spec, stage);
-  }
+  const bool mixer = add_mixer(add, a, s, i, spec, stage);
+  if (a.family == Family::mamba) return;
+  // Nemotron-H: a block is a mixer or an MLP, never both.
+  if (a.family == Family::nemotron_h && mixer) return;
   if (spec.moe) {
     add_moe(add, a, s, i, stage);
   } else {
@@ -181,7 +229,22 @@ std::vector<Tensor> t5_inventory(const Architecture& a, const BlockLayout& s) {
 
 // DeepSeek multi-token-prediction layers: a full MoE decoder layer plus its own
 // embedding, head, two norms and a 2h -> h projection (DeepSeek-V3 README_WEIGHTS.md).
+// Qwen3-Next multi-token-prediction layers: a gated-attention MoE decoder
+// layer, the two pre-fc norms, the 2h -> h fc and a final norm; embedding and
+// head shared with the model (its checkpoint's mtp.* tensors).
+void add_qwen3_next_mtp(LinearAdder& add, const Architecture& a, const BlockLayout& s) {
+  for (std::int64_t m = 0; m < s.mtp_layers; ++m) {
+    const auto i = static_cast<std::int32_t>(a.layers + m);
+    add.linear(TensorRole::mlp_down, i, a.hidden, mul(2, a.hidden), Shard::replicated, false, 1, TensorStage::mtp);
+    add.vector(TensorRole::norm, i, a.hidden, Shard::replicated, 1, TensorStage::mtp);  // pre_fc_norm_embedding
+    add.vector(TensorRole::norm, i, a.hidden, Shard::replicated, 1, TensorStage::mtp);  // pre_fc_norm_hidden
+    add_decoder_layer(add, a, s, i, LayerSpec{LayerKind::full_attention, 0, a.experts > 0}, TensorStage::mtp);
+    add.vector(TensorRole::norm, i, a.hidden, Shard::replicated, 1, TensorStage::mtp);
+  }
+}
+
 void add_mtp_layers(LinearAdder& add, const Architecture& a, const BlockLayout& s) {
+  if (a.family == Family::qwen3_next) return add_qwen3_next_mtp(add, a, s);
   for (std::int64_t m = 0; m < s.mtp_layers; ++m) {
     const auto i = static_cast<std::int32_t>(a.layers + m);
     LayerSpec spec{LayerKind::mla, 0, a.experts > 0};

@@ -17,6 +17,22 @@ using io::optional_int;
 
 namespace {
 
+// The layer types a hybrid family's layer_types may name beyond the attention
+// kinds: Qwen3-Next's "linear_attention" (Gated DeltaNet), Granite 4.0
+// hybrid's "mamba" (Mamba-2) and "attention".
+std::optional<LayerKind> family_layer_type(const std::string& mt, const std::string& s) {
+  if (mt == "qwen3_next" && s == "linear_attention") return LayerKind::linear_attention;
+  if (mt == "granitemoehybrid" && s == "mamba") return LayerKind::mamba2;
+  if (mt == "granitemoehybrid" && s == "attention") return LayerKind::full_attention;
+  return std::nullopt;
+}
+
+std::string family_layer_type_names(const std::string& mt) {
+  if (mt == "qwen3_next") return ", linear_attention";
+  if (mt == "granitemoehybrid") return ", mamba, attention";
+  return "";
+}
+
 // layer_types (one entry per layer): true when the config states it.
 bool apply_layer_types(Architecture& a, const json& cfg, const std::string& path,
                        const std::optional<std::int64_t>& window) {
@@ -42,9 +58,12 @@ bool apply_layer_types(Architecture& a, const json& cfg, const std::string& path
       if (!chunk)
         throw InputError(join_path(path, "attention_chunk_size"), "is required when layer_types has chunked layers");
       a.layer_specs[i] = {LayerKind::chunked_attention, *chunk, false};
+    } else if (const auto kind = family_layer_type(a.model_type, s)) {
+      a.layer_specs[i] = {*kind, 0, false};
     } else if (s != "full_attention") {
-      throw InputError(
-          p, "unknown layer type \"" + s + "\"; allowed: full_attention, sliding_attention, chunked_attention");
+      throw InputError(p, "unknown layer type \"" + s + "\" for model_type \"" + a.model_type +
+                              "\"; allowed: full_attention, sliding_attention, chunked_attention" +
+                              family_layer_type_names(a.model_type));
     }
   }
   return true;

@@ -32,6 +32,15 @@ Model model_from_param_count(std::int64_t params) {
   return m;
 }
 
+bool has_recurrent_state(const Architecture& a) {
+  for (const LayerSpec& l : a.layer_specs) {
+    if (l.kind == LayerKind::mamba && a.ssm_inner > 0) return true;
+    if (l.kind == LayerKind::mamba2 && a.ssm_heads > 0) return true;
+    if (l.kind == LayerKind::linear_attention && a.linear_v_heads > 0) return true;
+  }
+  return false;
+}
+
 std::int64_t parameter_count(const std::vector<Tensor>& tensors, std::optional<TensorStage> stage) {
   std::int64_t n = 0;
   for (const auto& t : tensors) {
@@ -99,6 +108,9 @@ const char* to_string(Family f) {
     case Family::t5: return "t5";
     case Family::mamba: return "mamba";
     case Family::jamba: return "jamba";
+    case Family::granite_hybrid: return "granite_hybrid";
+    case Family::nemotron_h: return "nemotron_h";
+    case Family::qwen3_next: return "qwen3_next";
   }
   return "decoder";
 }
@@ -111,6 +123,9 @@ const char* to_string(LayerKind kind) {
     case LayerKind::mla: return "multi-head latent attention";
     case LayerKind::mamba: return "mamba (recurrent state)";
     case LayerKind::cross_attention: return "cross-attention (image tokens)";
+    case LayerKind::mamba2: return "mamba-2 (recurrent state)";
+    case LayerKind::linear_attention: return "gated deltanet linear attention (recurrent state)";
+    case LayerKind::mlp_only: return "MLP only (no token mixer)";
   }
   return "layer";
 }

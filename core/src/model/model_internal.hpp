@@ -6,6 +6,8 @@
 //                    family defaults, the native dtype, typed containers
 //   families.cpp     one parser per family: decoder, deepseek, phi, bloom,
 //                    t5, mamba, jamba
+//   hybrid.cpp       Mamba-2 and linear-attention hybrids: granitemoehybrid,
+//                    nemotron_h, qwen3_next
 //   layout.cpp       the attention kind of each layer: sliding windows,
 //                    chunks, layer_types, cross-attention, hybrid Mamba
 //   vision.cpp       vision towers and projectors
@@ -64,6 +66,17 @@ Architecture parse_config_full(const json& config, const std::string& path);
 /// The family parser for `mt` (a llama-style decoder when unknown, with a note).
 Architecture parse_family(const json& cfg, const std::string& path, const std::string& mt,
                           std::vector<std::string>& notes);
+
+/// Llama-style decoder: attention shape, sizes, block layout, layer kinds, MoE.
+Architecture parse_llama_like(const json& cfg, const std::string& path, const std::string& mt);
+
+// ---- hybrid.cpp ----
+/// Granite 4.0 hybrid (granitemoehybrid): Mamba-2 and attention layers, each with an MLP or MoE.
+Architecture parse_granite_hybrid(const json& cfg, const std::string& path, const std::string& mt);
+/// Nemotron-H: one Mamba-2, attention or MLP block per character of hybrid_override_pattern.
+Architecture parse_nemotron_h(const json& cfg, const std::string& path, const std::string& mt);
+/// Qwen3-Next: Gated DeltaNet and gated attention layers, MoE with a shared expert, one MTP layer.
+Architecture parse_qwen3_next(const json& cfg, const std::string& path, const std::string& mt);
 
 // ---- layout.cpp ----
 /// One LayerSpec per decoder layer, with the sliding or chunked windows the

@@ -38,8 +38,27 @@ Bytes kv_bytes_per_token(const Architecture& arch, const KvDtype& dtype, std::in
 Bytes kv_bytes_for_sequence(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
                             std::int64_t tokens, std::int32_t first = 0, std::int32_t end = INT32_MAX);
 
-/// Recurrent state of one sequence in the Mamba layers: conv state
-/// d_inner × (d_conv - 1) plus SSM state d_inner × d_state, in `state_bits` bits.
+/// Elements of one layer's recurrent state on one tensor-parallel rank, as vLLM
+/// shapes it (mamba_utils.py MambaStateShapeCalculator):
+///   Mamba-1: conv d_inner / tp × (d_conv − 1), SSM d_inner / tp × d_state;
+///   Mamba-2: conv (d_inner + 2 × G × d_state) / tp × (d_conv − 1), SSM heads / tp ×
+///            head_dim × d_state, where G = n_groups, or tp when n_groups does not
+///            divide over tp (groups replicated: extra_groups_for_head_shards);
+///   Gated DeltaNet: conv (2 × k_heads × k_dim + v_heads × v_dim) / tp × (kernel − 1),
+///            recurrent v_heads / tp × v_dim × k_dim.
+/// Zero for layers without a recurrent state.
+struct StateElems {
+  std::int64_t conv = 0;
+  std::int64_t ssm = 0;
+};
+StateElems recurrent_state_elems(const Architecture& arch, LayerKind kind, std::int64_t tensor_parallel);
+
+/// Mamba-2 groups whose B and C one rank set holds: n_groups when tp divides
+/// it, else tp (vLLM replicates the groups so each head shard has its group).
+std::int64_t mamba2_groups_per_shard_set(std::int64_t groups, std::int64_t tensor_parallel);
+
+/// Recurrent state of one sequence in the recurrent layers (Mamba-1, Mamba-2,
+/// Gated DeltaNet): conv plus SSM state per layer (recurrent_state_elems), in `state_bits` bits.
 Bytes mamba_state_bytes_per_sequence(const Architecture& arch, std::int64_t state_bits, std::int64_t tensor_parallel,
                                      std::int32_t first = 0, std::int32_t end = INT32_MAX);
 

@@ -200,16 +200,19 @@ struct KvLayout {
 KvLayout kv_layout(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
                    std::int64_t block_size, std::int32_t first_layer, std::int32_t end_layer);
 
-/// vLLM's page alignment for models mixing attention and Mamba layers (V1,
-/// v0.11+): the attention block grows to 16 × cdiv(Mamba page, 16 × attention
-/// bytes per token), and the Mamba page is padded to the attention page, so
-/// every layer's page is the same size (vllm/model_executor/models/config.py
-/// HybridAttentionMambaModelConfig.verify_and_update_config). Jamba at TP 1:
+/// vLLM's page alignment for models mixing attention and recurrent layers
+/// (Mamba-1, Mamba-2, Gated DeltaNet; V1, v0.10.2+): the attention block grows
+/// to 16 × cdiv(state page, 16 × attention bytes per token), and the state page
+/// is padded to the attention page, so every layer's page is the same size
+/// (vllm/model_executor/models/config.py HybridAttentionMambaModelConfig.
+/// verify_and_update_config, the path without prefix caching). Jamba at TP 1:
 /// 311,296 B state per layer, 4,096 B per token → 80-token blocks, 327,680 B pages.
+/// Qwen3-Next-80B at TP 2: 548,864 B per Gated DeltaNet layer, 1,024 B per token
+/// → 544-token blocks, padded by 1.49 % (both as its v0.10.2 startup log prints).
 struct HybridPages {
   std::int64_t block_size = 0;  ///< tokens per attention block
   Bytes page;                   ///< one block of one layer, attention or Mamba
-  Bytes mamba_state;            ///< one sequence's state in one Mamba layer, before padding
+  Bytes mamba_state;            ///< one sequence's state in one recurrent layer, before padding
 };
 HybridPages hybrid_pages(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
                          std::int64_t block_size, std::int64_t state_bits);

@@ -107,7 +107,7 @@ Term kv_range_term(const Architecture& a, const InferenceSettings& inf, std::int
     parts.push_back(
         Term::product({Factor::of(g.layers, "layers"), held, Factor::of(g.per_cell.in_bytes(), "B per cell (K,V)")}));
   }
-  if (end > first && a.ssm_inner > 0) {
+  if (end > first && has_recurrent_state(a)) {
     // Recurrent layers keep an f32 state per sequence.
     Term rec = mamba_state_term(a, 32, 1, inf.llama_cpp.n_seq_max, static_cast<std::int32_t>(first),
                                 static_cast<std::int32_t>(end));

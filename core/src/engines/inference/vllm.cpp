@@ -180,12 +180,15 @@ Term stage_activation(const Setting& c, bool head) {
 }
 
 /// The KV cache a stage needs and the pool its remaining budget buys.
-/// Attention and Mamba layers together under V1's page alignment (v0.11+).
+/// Attention and recurrent (Mamba, Gated DeltaNet) layers together under V1's
+/// page alignment: from v0.10.2, whose startup log already prints "Setting
+/// attention block size to N tokens" (vllm/model_executor/models/config.py
+/// HybridAttentionMambaModelConfig, logged at config.py:390 in v0.10.2).
 bool aligned_hybrid(const Setting& c) {
-  if (c.a.ssm_inner == 0 || !c.ver.v1_engine() || !c.ver.at_least(0, 11)) return false;
-  return std::any_of(c.a.layer_specs.begin(), c.a.layer_specs.end(), [](const LayerSpec& l) {
-    return l.kind != LayerKind::mamba && l.kind != LayerKind::cross_attention;
-  });
+  const bool aligned_version = c.ver.at_least(0, 11) || (c.ver.minor == 10 && c.ver.patch >= 2);
+  if (!has_recurrent_state(c.a) || !c.ver.v1_engine() || !aligned_version) return false;
+  return std::any_of(c.a.layer_specs.begin(), c.a.layer_specs.end(),
+                     [](const LayerSpec& l) { return caches_tokens(l.kind); });
 }
 
 void stage_hybrid_kv(const Setting& c, StageAccount& sa) {
@@ -208,7 +211,7 @@ void stage_kv(const Setting& c, StageAccount& sa) {
   // (vllm/v1/kv_cache_interface.py MambaSpec; mamba_ssm_cache_dtype "auto").
   const std::int64_t state_bits = 8 * c.b;
   // Without a state width no Mamba layer holds a state (and the sum is 0).
-  if (c.a.ssm_inner == 0) return;
+  if (!has_recurrent_state(c.a)) return;
   const Bytes state = mamba_state_bytes_per_sequence(c.a, state_bits, c.tp, sa.first_layer, sa.end_layer);
   if (state == Bytes{}) return;
   const Bytes kv_per_seq = kv_bytes_for_sequence(c.a, inf.kv, c.tp, checked::ceil_div(inf.context, bs) * bs,
@@ -221,9 +224,20 @@ void stage_kv(const Setting& c, StageAccount& sa) {
 }
 
 /// The CUDA graphs one stage captures: the version's sizes and mode, its layers.
+/// The graph mode the engine runs: the version's default, except that V1 sets
+/// FULL_AND_PIECEWISE for hybrid and Mamba models when none is given (vllm/
+/// model_executor/models/config.py MambaModelConfig.verify_and_update_config;
+/// logged as "Hybrid or mamba-based model detected: setting cudagraph mode to
+/// FULL_AND_PIECEWISE" by v0.10.2, the default for every model from v0.11).
+GraphMode engine_graph_mode(const Setting& c) {
+  const GraphMode mode = graph_mode(c.inf.vllm, c.ver);
+  if (c.inf.vllm.cudagraph_mode || mode != GraphMode::piecewise || !aligned_hybrid(c)) return mode;
+  return GraphMode::full_and_piecewise;
+}
+
 Term stage_graphs(const Setting& c, std::int32_t first, std::int32_t end) {
   const std::int64_t layers = c.a.family == Family::bare ? 0 : end - first;
-  const GraphMode mode = graph_mode(c.inf.vllm, c.ver);
+  const GraphMode mode = engine_graph_mode(c);
   const auto sizes = capture_sizes(c.inf.vllm, c.ver, c.lim.max_num_seqs, c.lim.max_num_batched_tokens);
   Term pools = cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0,
                                sizes.empty() ? 0 : sizes.back(), c.b);
@@ -372,8 +386,42 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
   r.detail("engine", e.str());
 }
 
+/// The first vLLM release that runs a family added after the oldest version modelled.
+struct FamilySupport {
+  int minor = 0;
+  int patch = 0;
+  std::string_view what;  ///< the architecture and where support was added
+};
+std::optional<FamilySupport> family_support(Family f) {
+  switch (f) {
+    case Family::qwen3_next:
+      return FamilySupport{10, 2, "Qwen3NextForCausalLM (vllm/model_executor/models/qwen3_next.py)"};
+    case Family::granite_hybrid:
+      return FamilySupport{9, 0, "GraniteMoeHybridForCausalLM (vllm-project/vllm pull request #17497, May 2025)"};
+    case Family::nemotron_h:
+      return FamilySupport{9, 1, "NemotronHForCausalLM (vllm-project/vllm pull request #18863, May-June 2025)"};
+    default: return std::nullopt;
+  }
+}
+
+/// A version older than the family's support: vLLM would refuse the architecture.
+void add_family_support_warning(const Setting& c, Report& r) {
+  const auto need = family_support(c.a.family);
+  if (!need || c.inf.vllm.version.empty() || c.ver.fit == VersionFit::unreadable) return;
+  const Version& v = c.ver;
+  const bool older =
+      v.fit == VersionFit::older || v.minor < need->minor || (v.minor == need->minor && v.patch < need->patch);
+  if (!older) return;
+  r.warnings.push_back("vLLM " + c.inf.vllm.version + " predates support for model_type \"" + c.a.model_type + "\" (" +
+                       std::string(need->what) + ", first released in vLLM 0." + std::to_string(need->minor) + "." +
+                       std::to_string(need->patch) +
+                       "): that version refuses the architecture; estimated as if "
+                       "it ran it");
+}
+
 /// What the estimate assumed about the version and the interconnect.
 void add_assumption_warnings(const Setting& c, Report& r) {
+  add_family_support_warning(c, r);
   const std::string& text = c.inf.vllm.version;
   const std::string known = "0." + std::to_string(c.ver.minor);
   if (c.ver.fit == VersionFit::unreadable) {

@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::string_view kPageSource = "vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes (v0.19.0)";
 constexpr std::string_view kHybridSource =
-    "vllm/model_executor/models/config.py HybridAttentionMambaModelConfig.verify_and_update_config (v0.11+; startup "
+    "vllm/model_executor/models/config.py HybridAttentionMambaModelConfig.verify_and_update_config (v0.10.2+; startup "
     "log 'Setting attention block size to N tokens to ensure that attention page size is >= mamba page size', "
     "'Padding mamba page size by X%'); vllm/v1/kv_cache_interface.py MambaSpec (one page per sequence)";
 
@@ -24,7 +24,7 @@ std::vector<TypeCount> attention_types(const Architecture& a, std::int32_t first
   const auto n = static_cast<std::int32_t>(a.layer_specs.size());
   for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) {
     const auto& l = a.layer_specs[i];
-    if (l.kind == LayerKind::mamba || l.kind == LayerKind::cross_attention) continue;
+    if (!caches_tokens(l.kind)) continue;
     const bool windowed = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
     const std::int64_t window = windowed ? l.window : 0;
     auto it = std::find_if(types.begin(), types.end(),
@@ -48,8 +48,16 @@ Bytes attention_token_bytes(const Architecture& a, const KvDtype& d, std::int64_
 std::int64_t mamba_layers(const Architecture& a, std::int32_t first, std::int32_t end) {
   const auto n = static_cast<std::int32_t>(a.layer_specs.size());
   std::int64_t count = 0;
-  for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) count += a.layer_specs[i].kind == LayerKind::mamba;
+  for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i)
+    count += holds_recurrent_state(a.layer_specs[i].kind);
   return count;
+}
+
+/// What the model's recurrent layers are called in a formula.
+std::string_view state_layers_label(const Architecture& a) {
+  const bool deltanet = std::any_of(a.layer_specs.begin(), a.layer_specs.end(),
+                                    [](const LayerSpec& l) { return l.kind == LayerKind::linear_attention; });
+  return deltanet ? "Gated DeltaNet layers" : "Mamba layers";
 }
 
 /// Groups of equal size over the types: one type, one group of all layers;
@@ -101,7 +109,8 @@ Term hybrid_kv_needed_term(const Architecture& a, const KvDtype& d, std::int64_t
   Term attention = kv_sequences_term(a, d, tp, concurrency, checked::ceil_div(context, h.block_size), h.block_size,
                                      first, end);
   attention.note = {};
-  Term state = Term::product({Factor::of(concurrency, "sequences"), Factor::of(mamba_layers(a, first, end), "Mamba layers"),
+  Term state = Term::product({Factor::of(concurrency, "sequences"),
+                              Factor::of(mamba_layers(a, first, end), state_layers_label(a)),
                               Factor::of(h.page.in_bytes(), "B page (state padded to the attention page)")});
   return sum_nonzero(terms(std::move(attention), std::move(state))).cite(kHybridSource);
 }

@@ -1,0 +1,176 @@
+// Parsers of the hybrid families whose layers are not all softmax attention:
+// Mamba-2 mixers beside attention (IBM Granite 4.0 hybrid, NVIDIA Nemotron-H) and Gated DeltaNet linear attention
+// beside gated attention (Qwen3-Next). Each reads the per-layer kinds from its config's own field and the defaults of
+// its transformers *Config class.
+//
+// Sources:
+//   granitemoehybrid: transformers src/transformers/models/granitemoehybrid/configuration_granitemoehybrid.py
+//     GraniteMoeHybridConfig (layer_types "mamba"/"attention", mamba_* fields; v4.56.0), modeling_granitemoehybrid.py
+//     GraniteMoeHybridMambaLayer (intermediate = mamba_expand × hidden), GraniteMoeHybridMoE + shared_mlp
+//   nemotron_h: configuration_nemotron_h.py NemotronHConfig.layers_block_type (hybrid_override_pattern: M mamba,
+//     * attention, - MLP, E MoE), modeling_nemotron_h.py NemotronHMamba2Mixer (intermediate = mamba_num_heads ×
+//     mamba_head_dim), NemotronHBlock (one norm, one mixer)
+//   qwen3_next: configuration_qwen3_next.py Qwen3NextConfig (layer_types default: linear_attention unless
+//     (i + 1) % full_attention_interval == 0; read at commit 008e574, the family added in v4.57.0),
+//     modeling_qwen3_next.py Qwen3NextAttention (q_proj 2 × heads × head_dim: query and output gate)
+#include <string>
+#include <vector>
+
+#include "model_internal.hpp"
+#include "vram/error.hpp"
+
+namespace vram::model_detail {
+
+using io::join_path;
+using io::optional_bool;
+using io::optional_int;
+
+namespace {
+
+/// Mamba-2 head width: mamba_d_head, or "auto" (absent) = intermediate / heads.
+std::int64_t mamba2_head_dim(const json& cfg, const std::string& path, std::int64_t inner, std::int64_t heads) {
+  const auto it = cfg.find("mamba_d_head");
+  if (it != cfg.end() && !it->is_string()) return io::require_int(cfg, "mamba_d_head", path, kDim);
+  if (inner % heads != 0) {
+    throw InputError(join_path(path, "mamba_n_heads"), "must divide the Mamba width mamba_expand × hidden_size (" +
+                                                           std::to_string(inner) + ") when mamba_d_head is \"auto\"");
+  }
+  return inner / heads;
+}
+
+/// The Mamba-2 fields of the Granite 4.0 hybrid configs (GraniteMoeHybridConfig defaults).
+void read_granite_mamba2(Architecture& a, const json& cfg, const std::string& path) {
+  const std::int64_t expand = optional_int(cfg, "mamba_expand", path, kCount).value_or(2);
+  a.ssm_inner = checked::mul(expand, a.hidden);
+  a.ssm_heads = optional_int(cfg, "mamba_n_heads", path, kCount).value_or(128);
+  a.ssm_head_dim = mamba2_head_dim(cfg, path, a.ssm_inner, a.ssm_heads);
+  a.ssm_groups = optional_int(cfg, "mamba_n_groups", path, kCount).value_or(1);
+  a.ssm_state = optional_int(cfg, "mamba_d_state", path, kDim).value_or(256);
+  a.ssm_conv = optional_int(cfg, "mamba_d_conv", path, kCount).value_or(4);
+  a.block.ssm_conv_bias = optional_bool(cfg, "mamba_conv_bias", path).value_or(true);
+  a.block.ssm_proj_bias = optional_bool(cfg, "mamba_proj_bias", path).value_or(false);
+}
+
+/// The Mamba-2 heads must tile the mixer's width, and the groups its heads.
+void check_mamba2_shape(const Architecture& a, const std::string& path, std::string_view heads_key,
+                        std::string_view groups_key) {
+  if (checked::mul(a.ssm_heads, a.ssm_head_dim) != a.ssm_inner) {
+    throw InputError(join_path(path, heads_key), "× head width " + std::to_string(a.ssm_head_dim) +
+                                                     " must equal the Mamba width " + std::to_string(a.ssm_inner) +
+                                                     "; got " + std::to_string(a.ssm_heads) + " heads");
+  }
+  if (a.ssm_heads % a.ssm_groups != 0) {
+    throw InputError(join_path(path, groups_key), "must divide the Mamba heads (" + std::to_string(a.ssm_heads) +
+                                                      "); got " + std::to_string(a.ssm_groups));
+  }
+}
+
+/// A copy of `cfg` without num_local_experts when it is 0: Granite 4.0 dense
+/// hybrids (h-micro, h-1b) state 0 experts and keep only the shared MLP.
+json without_zero_experts(const json& cfg) {
+  json c = cfg;
+  const auto it = c.find("num_local_experts");
+  if (it != c.end() && it->is_number_integer() && it->get<std::int64_t>() == 0) c.erase("num_local_experts");
+  return c;
+}
+
+}  // namespace
+
+Architecture parse_granite_hybrid(const json& cfg, const std::string& path, const std::string& mt) {
+  const json c = without_zero_experts(cfg);
+  Architecture a = parse_llama_like(c, path, mt);
+  a.family = Family::granite_hybrid;
+  read_granite_mamba2(a, c, path);
+  check_mamba2_shape(a, path, "mamba_n_heads", "mamba_n_groups");
+  if (const auto shared = optional_int(c, "shared_intermediate_size", path, {0, 10'000'000})) {
+    if (a.experts > 0) {
+      a.shared_experts_intermediate = *shared;  // shared_mlp beside the routed experts
+    } else {
+      a.block.dense_intermediate = *shared;  // the shared MLP is the only MLP
+    }
+  }
+  if (io::optional_string(c, "position_embedding_type", path).value_or("rope") == "nope") a.rotary_dim = 0;
+  return a;
+}
+
+namespace {
+
+/// Nemotron-H: one block kind per character of hybrid_override_pattern.
+void apply_nemotron_pattern(Architecture& a, const json& cfg, const std::string& path) {
+  const std::string p = join_path(path, "hybrid_override_pattern");
+  const auto pattern = io::optional_string(cfg, "hybrid_override_pattern", path);
+  if (!pattern) throw InputError(p, "is required: one character per layer (M Mamba-2, * attention, - MLP)");
+  if (static_cast<std::int64_t>(pattern->size()) != a.layers) {
+    throw InputError(p, "has " + std::to_string(pattern->size()) + " characters but num_hidden_layers is " +
+                            std::to_string(a.layers));
+  }
+  for (std::size_t i = 0; i < pattern->size(); ++i) {
+    const char ch = (*pattern)[i];
+    LayerSpec& l = a.layer_specs[i];
+    if (ch == 'M') {
+      l.kind = LayerKind::mamba2;
+    } else if (ch == '*') {
+      l.kind = LayerKind::full_attention;
+    } else if (ch == '-') {
+      l.kind = LayerKind::mlp_only;
+    } else {
+      throw InputError(p, std::string("has '") + ch + "' at layer " + std::to_string(i) +
+                              "; modelled: M (Mamba-2), * (attention), - (MLP); the MoE blocks (E) of later "
+                              "Nemotron-H releases are not");
+    }
+    l.moe = false;
+  }
+}
+
+}  // namespace
+
+Architecture parse_nemotron_h(const json& cfg, const std::string& path, const std::string& mt) {
+  Architecture a = parse_llama_like(cfg, path, mt);
+  a.family = Family::nemotron_h;
+  apply_nemotron_pattern(a, cfg, path);
+  a.ssm_heads = optional_int(cfg, "mamba_num_heads", path, kCount).value_or(128);
+  a.ssm_head_dim = optional_int(cfg, "mamba_head_dim", path, kDim).value_or(64);
+  a.ssm_inner = checked::mul(a.ssm_heads, a.ssm_head_dim);
+  // NemotronHConfig also accepts the mamba_* spellings of these fields.
+  a.ssm_groups = io::optional_int_any(cfg, {"n_groups", "mamba_n_groups"}, path, kCount).value_or(8);
+  a.ssm_state = optional_int(cfg, "ssm_state_size", path, kDim).value_or(128);
+  a.ssm_conv = io::optional_int_any(cfg, {"conv_kernel", "mamba_d_conv"}, path, kCount).value_or(4);
+  check_mamba2_shape(a, path, "mamba_num_heads", present_key(cfg, {"n_groups", "mamba_n_groups"}));
+  a.block.ssm_conv_bias =
+      optional_bool(cfg, cfg.contains("mamba_conv_bias") ? "mamba_conv_bias" : "use_conv_bias", path).value_or(true);
+  a.block.ssm_proj_bias =
+      optional_bool(cfg, cfg.contains("mamba_proj_bias") ? "mamba_proj_bias" : "use_bias", path).value_or(false);
+  a.block.gated_mlp = false;  // up_proj → relu² → down_proj
+  a.block.norms_per_layer = 1;
+  return a;
+}
+
+Architecture parse_qwen3_next(const json& cfg, const std::string& path, const std::string& mt) {
+  Architecture a = parse_llama_like(cfg, path, mt);
+  a.family = Family::qwen3_next;
+  if (!cfg.contains("layer_types")) {
+    const std::int64_t interval = optional_int(cfg, "full_attention_interval", path, kCount).value_or(4);
+    for (std::int64_t i = 0; i < a.layers; ++i) {
+      if ((i + 1) % interval != 0) a.layer_specs[static_cast<std::size_t>(i)].kind = LayerKind::linear_attention;
+    }
+  }
+  a.linear_k_heads = optional_int(cfg, "linear_num_key_heads", path, kCount).value_or(16);
+  a.linear_v_heads = optional_int(cfg, "linear_num_value_heads", path, kCount).value_or(32);
+  a.linear_k_dim = optional_int(cfg, "linear_key_head_dim", path, kDim).value_or(128);
+  a.linear_v_dim = optional_int(cfg, "linear_value_head_dim", path, kDim).value_or(128);
+  a.linear_conv = optional_int(cfg, "linear_conv_kernel_dim", path, kCount).value_or(4);
+  if (a.linear_v_heads % a.linear_k_heads != 0) {
+    throw InputError(join_path(path, "linear_num_key_heads"), "must divide linear_num_value_heads (" +
+                                                                  std::to_string(a.linear_v_heads) + "); got " +
+                                                                  std::to_string(a.linear_k_heads));
+  }
+  a.block.qk_norm = true;
+  a.block.attn_output_gate = true;
+  // The published checkpoints store one multi-token-prediction layer (mtp.*);
+  // its config does not say so (Qwen3-Next-80B-A3B-Instruct tensor listing).
+  a.block.mtp_layers =
+      io::optional_int_any(cfg, {"num_nextn_predict_layers", "mtp_num_hidden_layers"}, path, {0, 100}).value_or(1);
+  return a;
+}
+
+}  // namespace vram::model_detail

@@ -1,0 +1,271 @@
+// Hybrid and linear-attention models: Mamba-2 (Granite 4.0 hybrid, Nemotron-H)
+// and Gated DeltaNet (Qwen3-Next) layers, their weights, their per-sequence
+// state as vLLM shapes it, and vLLM's page alignment over them.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <climits>
+#include <cmath>
+#include <string>
+
+#include "test_support.hpp"
+#include "vram/budget/kv_cache.hpp"
+#include "vram/budget/term.hpp"
+#include "vram/engines/vllm.hpp"
+#include "vram/error.hpp"
+#include "vram/model.hpp"
+
+using namespace vram;
+using namespace vram::vllm;
+using nlohmann::json;
+
+namespace {
+
+constexpr KvDtype kBf16{"bf16", 1, 2};
+
+// A small Nemotron-H: one Mamba-2 block, one attention block, one MLP block.
+json tiny_nemotron() {
+  return {{"model_type", "nemotron_h"},
+          {"hidden_size", 256},
+          {"num_hidden_layers", 3},
+          {"hybrid_override_pattern", "M*-"},
+          {"num_attention_heads", 4},
+          {"num_key_value_heads", 2},
+          {"head_dim", 64},
+          {"intermediate_size", 512},
+          {"vocab_size", 1000},
+          {"mamba_num_heads", 8},
+          {"mamba_head_dim", 32},
+          {"n_groups", 1},
+          {"ssm_state_size", 16},
+          {"conv_kernel", 4},
+          {"use_conv_bias", true},
+          {"use_bias", false},
+          {"tie_word_embeddings", false},
+          {"torch_dtype", "bfloat16"}};
+}
+
+// A small Granite 4.0 hybrid: a Mamba-2 layer and an attention layer, each with a MoE and a shared MLP.
+json tiny_granite() {
+  return {{"model_type", "granitemoehybrid"},
+          {"hidden_size", 128},
+          {"num_hidden_layers", 2},
+          {"layer_types", {"mamba", "attention"}},
+          {"num_attention_heads", 4},
+          {"num_key_value_heads", 2},
+          {"intermediate_size", 64},
+          {"num_local_experts", 4},
+          {"num_experts_per_tok", 2},
+          {"shared_intermediate_size", 96},
+          {"vocab_size", 500},
+          {"tie_word_embeddings", true},
+          {"mamba_expand", 2},
+          {"mamba_n_heads", 8},
+          {"mamba_d_head", 32},
+          {"mamba_n_groups", 1},
+          {"mamba_d_state", 16},
+          {"mamba_d_conv", 4},
+          {"mamba_conv_bias", true},
+          {"mamba_proj_bias", false},
+          {"position_embedding_type", "nope"},
+          {"torch_dtype", "bfloat16"}};
+}
+
+Model model(const json& config) {
+  return model_from_config(config, "/model/config", "x");
+}
+
+std::string refused_at(const json& config) {
+  try {
+    test::scenario({{"model", {{"config", config}}}, {"inference", {{"context", 4096}}}});
+  } catch (const InputError& e) {
+    return e.path();
+  }
+  return "accepted";
+}
+
+bool has_warning(const Report& r, const std::string& text) {
+  return std::any_of(r.warnings.begin(), r.warnings.end(),
+                     [&](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
+json qwen3_next_h200_tp2(const char* version) {
+  return {{"model", "Qwen/Qwen3-Next-80B-A3B-Instruct"},
+          {"hardware", {{"gpu", "H200"}, {"count", 2}}},
+          {"inference",
+           {{"engine", "vllm"}, {"context", 262144}, {"tensor_parallel", 2}, {"vllm", {{"version", version}}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("Qwen3-Next: Gated DeltaNet every layer but each fourth, and its exact checkpoint", "[model][hybrid]") {
+  const Architecture& a = test::arch("Qwen/Qwen3-Next-80B-A3B-Instruct");
+  REQUIRE(a.layer_specs.size() == 48);
+  std::int64_t linear = 0;
+  for (const auto& l : a.layer_specs) linear += l.kind == LayerKind::linear_attention;
+  CHECK(linear == 36);
+  CHECK(a.layer_specs[3].kind == LayerKind::full_attention);  // (3 + 1) % full_attention_interval 4 == 0
+  CHECK(a.layer_specs[0].kind == LayerKind::linear_attention);
+  CHECK(a.family == Family::qwen3_next);
+  // embedding + lm_head 2 × 151,936 × 2,048 = 622,329,856
+  // 36 Gated DeltaNet: qkvz 12,288 × 2,048 + ba 64 × 2,048 + conv 8,192 × 4 + 32 + 32 + 128 + out 2,048 × 4,096
+  //                    = 33,718,464 each → 1,213,864,704
+  // 12 gated attention: q 8,192 × 2,048 + k, v 512 × 2,048 + o 2,048 × 4,096 + 2 × 256 = 27,263,488 → 327,161,856
+  // 48 MoE: 512 × 2,048 + 512 × 3 × 512 × 2,048 + 3 × 512 × 2,048 + 2,048 = 1,614,809,088; + 2 norms of 2,048
+  //         → 48 × 1,614,813,184 = 77,511,032,832
+  // final norm 2,048; MTP: fc 2,048 × 4,096 + 2 × 2,048 + (2 × 2,048 + 27,263,488 + 1,614,809,088) + 2,048 =
+  // 1,650,471,424 total 81,324,862,720 (the published checkpoint's tensor listing), × 2 B = 162,649,725,440 B.
+  const CatalogModel* m = test::catalog().find_model("Qwen/Qwen3-Next-80B-A3B-Instruct");
+  REQUIRE(m != nullptr);
+  CHECK(parameter_count(m->model.tensors) == 81'324'862'720);
+  CHECK(parameter_count(m->model.tensors, TensorStage::mtp) == 1'650'471'424);
+}
+
+TEST_CASE("Gated DeltaNet state per sequence, sharded as vLLM shards it", "[kv][hybrid][deltanet]") {
+  const Architecture& a = test::arch("Qwen/Qwen3-Next-80B-A3B-Instruct");
+  // conv (kernel 4 − 1) × (2 × 16 × 128 + 32 × 128 = 8,192) = 24,576; recurrent 32 × 128 × 128 = 524,288.
+  const StateElems one = recurrent_state_elems(a, LayerKind::linear_attention, 1);
+  CHECK(one.conv == 24'576);
+  CHECK(one.ssm == 524'288);
+  // TP 2: 3 × 4,096 = 12,288 and 16 × 128 × 128 = 262,144.
+  const StateElems two = recurrent_state_elems(a, LayerKind::linear_attention, 2);
+  CHECK(two.conv == 12'288);
+  CHECK(two.ssm == 262'144);
+  // bf16, TP 1: 36 layers × (24,576 + 524,288) × 2 B = 39,518,208 B.
+  CHECK(mamba_state_bytes_per_sequence(a, 16, 1).in_bytes() == 39'518'208);
+  // The term: 3 sequences at TP 2 = 3 × 36 × (12,288 + 262,144) × 2 B = 59,277,312 B.
+  const Term t = mamba_state_term(a, 16, 2, 3);
+  CHECK(t.bytes.in_bytes() == 59'277'312);
+  CHECK(t.bytes == mamba_state_bytes_per_sequence(a, 16, 2) * 3);
+  CHECK(consistent(t));
+  // Only the 12 attention layers cache tokens: 12 × 2 (K,V) × 2 KV heads × 256 × 2 B = 24,576 B per token.
+  CHECK(kv_bytes_per_token(a, kBf16, 1).in_bytes() == 24'576);
+}
+
+TEST_CASE("Nemotron-H: one block kind per pattern character and the Mamba-2 inventory", "[model][hybrid][mamba2]") {
+  const Model m = model(tiny_nemotron());
+  REQUIRE(m.arch.layer_specs.size() == 3);
+  CHECK(m.arch.layer_specs[0].kind == LayerKind::mamba2);
+  CHECK(m.arch.layer_specs[1].kind == LayerKind::full_attention);
+  CHECK(m.arch.layer_specs[2].kind == LayerKind::mlp_only);
+  // embedding + lm_head 2 × 1,000 × 256 = 512,000; final norm 256
+  // M: norm 256 + in_proj (2 × 256 + 2 × 1 × 16 + 8 = 552) × 256 = 141,312 + conv (256 + 32 = 288) × 4 = 1,152
+  //    + conv bias 288 + dt_bias, A_log, D 3 × 8 + gated norm 256 + out_proj 256 × 256 = 65,536 → 208,824
+  // *: norm 256 + q 256 × 256 + k, v 128 × 256 + o 256 × 256 = 196,608 → 196,864
+  // -: norm 256 + up 512 × 256 + down 256 × 512 = 262,144 → 262,400
+  CHECK(parameter_count(m.tensors) == 512'000 + 256 + 208'824 + 196'864 + 262'400);
+}
+
+TEST_CASE("Mamba-2 state per sequence, groups replicated when they do not divide over TP", "[kv][hybrid][mamba2]") {
+  const Model m = model(tiny_nemotron());
+  const Architecture& a = m.arch;
+  // TP 1: conv (4 − 1) × (256 + 2 × 1 × 16) = 864; SSM 8 heads × 32 × 16 = 4,096; × 2 B = 9,920 B.
+  CHECK(recurrent_state_elems(a, LayerKind::mamba2, 1).conv == 864);
+  CHECK(recurrent_state_elems(a, LayerKind::mamba2, 1).ssm == 4'096);
+  CHECK(mamba_state_bytes_per_sequence(a, 16, 1).in_bytes() == 9'920);
+  // TP 2, n_groups 1: groups extended to 1 + (2 − 1) = 2: conv 3 × (256 + 2 × 2 × 16) / 2 = 480; SSM 4 × 32 × 16 =
+  // 2,048.
+  CHECK(mamba2_groups_per_shard_set(1, 2) == 2);
+  CHECK(mamba2_groups_per_shard_set(8, 2) == 8);
+  CHECK(recurrent_state_elems(a, LayerKind::mamba2, 2).conv == 480);
+  CHECK(recurrent_state_elems(a, LayerKind::mamba2, 2).ssm == 2'048);
+  // TP 4: 4 groups: conv 3 × (256 + 128) / 4 = 288; SSM 2 × 32 × 16 = 1,024; × 2 B = 2,624 B.
+  CHECK(mamba_state_bytes_per_sequence(a, 16, 4).in_bytes() == 2'624);
+  const Term t = mamba_state_term(a, 16, 2, 5);
+  CHECK(t.bytes.in_bytes() == 5 * (480 + 2'048) * 2);
+  CHECK(consistent(t));
+  // No K/V in the Mamba-2 or MLP blocks: 1 layer × 2 × 2 KV heads × 64 × 2 B per token.
+  CHECK(kv_bytes_per_token(a, kBf16, 1).in_bytes() == 512);
+}
+
+TEST_CASE("Granite 4.0 hybrid: Mamba-2 and attention layers, each with experts and a shared MLP", "[model][hybrid]") {
+  const Model m = model(tiny_granite());
+  CHECK(m.arch.layer_specs[0].kind == LayerKind::mamba2);
+  CHECK(m.arch.layer_specs[1].kind == LayerKind::full_attention);
+  CHECK(m.arch.rotary_dim == 0);  // position_embedding_type "nope"
+  // embedding 500 × 128 = 64,000 (tied); final norm 128
+  // layer 0: 2 norms 256 + Mamba-2 (in_proj 552 × 128 = 70,656, conv 288 × 4 + 288, 3 × 8, norm 256, out 128 × 256)
+  //          = 105,144 + MoE (router 4 × 128 + experts 3 × 4 × 64 × 128 + shared 3 × 96 × 128) = 135,680 → 241,080
+  // layer 1: 2 norms 256 + attention (q, o 128 × 128, k, v 64 × 128) 49,152 + MoE 135,680 → 185,088
+  CHECK(parameter_count(m.tensors) == 64'000 + 128 + 241'080 + 185'088);
+  // num_local_experts 0 (h-micro, h-1b): the shared MLP alone, 3 × 96 × 128 = 36,864 per layer.
+  json dense = tiny_granite();
+  dense["num_local_experts"] = 0;
+  CHECK(parameter_count(model(dense).tensors) == 64'000 + 128 + 241'080 + 185'088 - 2 * (135'680 - 36'864));
+}
+
+TEST_CASE("vLLM aligns Qwen3-Next's pages as its v0.10.2 startup log prints them", "[vllm][kv][hybrid]") {
+  const Architecture& a = test::arch("Qwen/Qwen3-Next-80B-A3B-Instruct");
+  // TP 2: state 36 layers' one: (12,288 + 262,144) × 2 B = 548,864 B; attention 2 × 1 KV head × 256 × 2 B = 1,024 B
+  // per token → block 16 × cdiv(548,864, 16 × 1,024) = 16 × 34 = 544 tokens; page 544 × 1,024 = 557,056 B,
+  // the state padded by 8,192 / 548,864 = 1.49 % ("Setting attention block size to 544 tokens", "Padding mamba
+  // page size by 1.49%").
+  const HybridPages h = hybrid_pages(a, kBf16, 2, 16, 16);
+  CHECK(h.mamba_state.in_bytes() == 548'864);
+  CHECK(h.block_size == 544);
+  CHECK(h.page.in_bytes() == 557'056);
+  // 12 attention + 36 Gated DeltaNet layers: groups of 12 layers, 1 + 3 groups.
+  const KvLayout k = hybrid_kv_layout(a, kBf16, 2, 16, 16, 0, INT32_MAX);
+  CHECK(k.group_size == 12);
+  CHECK(k.groups == 4);
+  // The log's pool, 47,878,721,024 B: 47,878,721,024 / (557,056 × 12) = 7,162 block ids (num_gpu_blocks 7162);
+  // 7,162 / 4 groups = 1,790 × 544 = 973,760 tokens; a 262,144-token request needs cdiv(262,144, 544) = 482
+  // attention pages + 3 state pages → 7,162 / 485 = 14.77×.
+  const KvPool p = kv_pool(k, Bytes::of(47'878'721'024), 16, 262'144, 8192);
+  CHECK(p.blocks == 7'162);
+  CHECK(p.tokens == 973'760);
+  CHECK(std::round(p.max_concurrency * 100) / 100 == Approx(14.77));
+  // Needed by one sequence: 482 blocks × 544 tokens × 12 layers × 1,024 B + 36 × 557,056 B.
+  const Term need = hybrid_kv_needed_term(a, kBf16, 2, 16, 16, 262'144, 1, 0, INT32_MAX);
+  CHECK(need.bytes.in_bytes() == 482LL * 544 * 12 * 1024 + 36LL * 557'056);
+  CHECK(consistent(need));
+}
+
+TEST_CASE("the engine applies the alignment from v0.10.2 and warns before the family's support",
+          "[vllm][hybrid][version]") {
+  const Report v102 = test::run(qwen3_next_h200_tp2("0.10.2"));
+  CHECK(static_cast<std::int64_t>(test::metric(v102, "kv_capacity_tokens")) % 544 == 0);
+  CHECK_FALSE(has_warning(v102, "predates support"));
+  // v0.10.2 sets FULL_AND_PIECEWISE graphs for hybrid models itself ("Hybrid or mamba-based model detected: setting
+  // cudagraph mode to FULL_AND_PIECEWISE").
+  json explicit_mode = qwen3_next_h200_tp2("0.10.2");
+  explicit_mode["inference"]["vllm"]["cudagraph_mode"] = "FULL_AND_PIECEWISE";
+  CHECK(test::metric(v102, "cuda_graph_bytes") == test::metric(test::run(explicit_mode), "cuda_graph_bytes"));
+  explicit_mode["inference"]["vllm"]["cudagraph_mode"] = "PIECEWISE";
+  CHECK(test::metric(v102, "cuda_graph_bytes") > test::metric(test::run(explicit_mode), "cuda_graph_bytes"));
+  const Report v101 = test::run(qwen3_next_h200_tp2("0.10.1"));
+  CHECK(has_warning(v101, "predates support for model_type \"qwen3_next\""));
+  json granite = {{"model", {{"config", tiny_granite()}}},
+                  {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+                  {"inference", {{"engine", "vllm"}, {"context", 4096}, {"vllm", {{"version", "0.8.5"}}}}}};
+  CHECK(has_warning(test::run(granite), "predates support for model_type \"granitemoehybrid\""));
+}
+
+TEST_CASE("unknown mixers and layer types are refused at their field", "[model][hybrid][input]") {
+  // An unknown model_type whose config describes linear-attention or state-space layers.
+  json unknown = {{"model_type", "acme_hybrid"}, {"hidden_size", 2048},          {"num_hidden_layers", 48},
+                  {"num_attention_heads", 16},   {"num_key_value_heads", 2},     {"intermediate_size", 5120},
+                  {"vocab_size", 151936},        {"linear_num_value_heads", 32}, {"full_attention_interval", 4}};
+  CHECK(refused_at(unknown) == "/model/config/linear_num_value_heads");
+  unknown.erase("linear_num_value_heads");
+  unknown.erase("full_attention_interval");
+  unknown["layers_block_type"] = {"mamba", "attention"};
+  CHECK(refused_at(unknown) == "/model/config/layers_block_type");
+  // A known family with a layer type it does not have.
+  json granite = tiny_granite();
+  granite["layer_types"] = {"mamba", "retention"};
+  CHECK(refused_at(granite) == "/model/config/layer_types/1");
+  json qwen = tiny_granite();
+  qwen["model_type"] = "qwen3_next";
+  qwen["layer_types"] = {"linear_attention", "mamba"};
+  CHECK(refused_at(qwen) == "/model/config/layer_types/1");
+  // Nemotron-H blocks not modelled (MoE "E") and a pattern of the wrong length.
+  json nemotron = tiny_nemotron();
+  nemotron["hybrid_override_pattern"] = "ME-";
+  CHECK(refused_at(nemotron) == "/model/config/hybrid_override_pattern");
+  nemotron["hybrid_override_pattern"] = "M*";
+  CHECK(refused_at(nemotron) == "/model/config/hybrid_override_pattern");
+  // Mamba-2 heads that do not tile the width (8 × 30 ≠ mamba_expand 2 × hidden 128).
+  json wide = tiny_granite();
+  wide["mamba_d_head"] = 30;
+  CHECK(refused_at(wide) == "/model/config/mamba_n_heads");
+}
