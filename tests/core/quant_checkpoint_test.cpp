@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "test_support.hpp"
+#include "vram/budget/weights.hpp"
 #include "vram/error.hpp"
 #include "vram/formats.hpp"
 #include "vram/model.hpp"
@@ -192,6 +194,42 @@ TEST_CASE("quantization_configs the loaders refuse are errors naming the field",
         }) == w + "/strategy");
   CHECK(error_path([&] { (void)format_of(ct_config({{"num_bits", 8}}, "sparse-24")); }) == q + "/format");
   CHECK(error_path([&] { (void)format_of({{"quant_method", "compressed-tensors"}}); }) == q + "/config_groups");
+}
+
+TEST_CASE("Qwen2.5-0.5B-Instruct-AWQ: stored bytes from its own quantization_config", "[quant][catalog]") {
+  const CatalogModel* m = test::catalog().find_model("Qwen/Qwen2.5-0.5B-Instruct-AWQ");
+  REQUIRE(m != nullptr);
+  CHECK(m->quantized);
+  CHECK(m->own_format.name == "awq-int4");
+  // Per decoder layer (hidden 896, 14 q heads and 2 kv heads of 64, MLP 4864, groups of 128):
+  //   qweight in x out / 2: (896x896 + 2 x 896x128 + 896x896 + 3 x 896x4864) / 2 = 7,454,720 B
+  //   qzeros  groups x out / 2: 7 x (896 + 128 + 128 + 896 + 4864 + 4864) / 2 + 38 x 896 / 2 = 58,240 B
+  //   scales  groups x out x 2: 7 x 11,776 x 2 + 38 x 896 x 2 = 232,960 B
+  //   q/k/v biases fp16 (896 + 128 + 128) x 2 = 2,304 B; two norms 2 x 896 x 2 = 3,584 B
+  //   = 7,751,808 B; x 24 layers = 186,043,392 B
+  // embed_tokens 151,936 x 896 x 2 = 272,269,312 B (tied head), final norm 1,792 B.
+  WeightPlacement all;
+  all.mtp = true;
+  CHECK(weights_on_gpu(m->model, m->own_format, all).bytes.in_bytes() == 458'314'496);
+  // The Hub file (731 MB) holds the tied embedding a second time as lm_head.weight.
+  CHECK(m->checkpoint_extra_bytes.in_bytes() == 272'269'312);
+  REQUIRE(m->model.checkpoint_bytes);
+  CHECK(m->model.checkpoint_bytes->in_bytes() == 458'314'496 + 272'269'312);
+}
+
+TEST_CASE("Qwen1.5-1.8B-Chat-AWQ: stored bytes from its own quantization_config", "[quant][catalog]") {
+  const CatalogModel* m = test::catalog().find_model("Qwen/Qwen1.5-1.8B-Chat-AWQ");
+  REQUIRE(m != nullptr);
+  // Per layer (hidden 2048, 16 + 16 heads of 128, MLP 5504 = 43 groups of 128):
+  //   qweight (4 x 2048x2048 + 3 x 2048x5504) / 2 = 25,296,896 B
+  //   qzeros 16 x (4 x 2048 + 2 x 5504) / 2 + 43 x 2048 / 2 = 197,632 B
+  //   scales 16 x 19,200 x 2 + 43 x 2048 x 2 = 790,528 B
+  //   biases 3 x 2048 x 2 = 12,288 B; norms 2 x 2048 x 2 = 8,192 B → 26,305,536 B; x 24 = 631,332,864 B
+  // embed_tokens + untied lm_head 2 x 151,936 x 2048 x 2 = 1,244,659,712 B; final norm 4,096 B.
+  WeightPlacement all;
+  CHECK(weights_on_gpu(m->model, m->own_format, all).bytes.in_bytes() == 1'875'996'672);
+  REQUIRE(m->model.checkpoint_bytes);
+  CHECK(m->model.checkpoint_bytes->in_bytes() == 1'875'996'672);
 }
 
 TEST_CASE("compressed-tensors strategy group needs a group size", "[quant][errors]") {
