@@ -101,6 +101,7 @@ Catalog::Catalog(const std::vector<CatalogFile>& files) {
       m.shared = std::make_shared<const Model>(m.model);
       m.own_format = format_from_quantization_config(m.config, pointer_of(f.name) + "/config",
                                                      m.model.arch.native_dtype, m.quantized);
+      check_group_alignment(m.own_format, m.model);
     }
   }
 }

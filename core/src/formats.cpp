@@ -19,10 +19,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <utility>
-#include <nlohmann/json.hpp>
 
+#include "quant_checkpoint.hpp"
 #include "vram/error.hpp"
 #include "vram/io/json_fields.hpp"
 #include "vram/io/json_read.hpp"
@@ -378,29 +380,86 @@ WeightFormat parse_weight_format(const json& value, const std::string& path, con
         path, "must be a format name (e.g. \"bf16\", \"gptq-int4\", \"gguf:Q4_K_M\") or {\"format\", \"group_size\"}");
   }
   if (name.rfind("gguf:", 0) == 0) return gguf_format(name.substr(5), name_path);
-  return named_format(name, group, double_quant, native, name_path);
+  WeightFormat f = named_format(name, group, double_quant, native, name_path);
+  f.group_path = value.is_object() && value.contains("group_size") ? io::join_path(path, "group_size") : path;
+  return f;
 }
 
 namespace {
 
-// Maps an ignore-list entry (module names or "re:" patterns) to tensor roles.
-void add_ignored_roles(const std::string& entry, std::vector<TensorRole>& roles) {
+// The decoder layer an ignore-list entry names ("model.layers.31.mlp" → 31), or -1
+// when it names none or is a pattern ("re:.*layers.*", "model.layers.*.mlp").
+std::int32_t layer_of_entry(const std::string& entry) {
+  if (entry.rfind("re:", 0) == 0) return -1;
+  const std::size_t at = entry.find("layers.");
+  if (at == std::string::npos || (at > 0 && entry[at - 1] != '.')) return -1;
+  std::size_t i = at + 7;
+  std::int64_t layer = 0;
+  const std::size_t first = i;
+  while (i < entry.size() && std::isdigit(static_cast<unsigned char>(entry[i])) && layer < 1'000'000) {
+    layer = layer * 10 + (entry[i++] - '0');
+  }
+  if (i == first || (i < entry.size() && entry[i] != '.')) return -1;
+  return static_cast<std::int32_t>(layer);
+}
+
+// The tensor roles an ignore-list entry (module names or "re:" patterns) names.
+std::vector<TensorRole> roles_of_entry(const std::string& entry) {
+  std::vector<TensorRole> roles;
   // A norm ("model.layers.3.post_attention_layernorm", Qwen3 MoE FP8 lists) is
   // never quantized: it keeps nothing else unquantized, whatever its name holds.
   const std::string_view leaf = std::string_view(entry).substr(entry.rfind('.') == std::string::npos ? 0 : entry.rfind('.') + 1);
-  if (leaf.find("norm") != std::string_view::npos) return;
+  if (leaf.find("norm") != std::string_view::npos) return roles;
   auto has = [&](const char* s) { return entry.find(s) != std::string::npos; };
   if (has("lm_head")) roles.push_back(TensorRole::lm_head);
   if (has("embed")) roles.push_back(TensorRole::embedding);
   if (has("router") || has("mlp.gate$") || has("mlp.gate\"") || entry.ends_with("mlp.gate") ||
       has("block_sparse_moe.gate"))
     roles.push_back(TensorRole::router);
-  if (has("self_attn") || has(".attn") || has("attention")) {
-    for (auto r : {TensorRole::attn_q, TensorRole::attn_k, TensorRole::attn_v, TensorRole::attn_qkv, TensorRole::attn_o,
-                   TensorRole::mla_q_a, TensorRole::mla_q_b, TensorRole::mla_kv_a, TensorRole::mla_kv_b})
-      roles.push_back(r);
+  const bool attention = has("self_attn") || has(".attn") || has("attention");
+  auto named = [&](const char* proj) { return !entry.ends_with("attn") && !entry.ends_with("attention") && has(proj); };
+  if (attention) {
+    // "self_attn" keeps every projection; "self_attn.q_proj" only its own.
+    const std::pair<const char*, TensorRole> projections[] = {{"q_proj", TensorRole::attn_q},
+                                                              {"k_proj", TensorRole::attn_k},
+                                                              {"v_proj", TensorRole::attn_v},
+                                                              {"o_proj", TensorRole::attn_o},
+                                                              {"qkv_proj", TensorRole::attn_qkv}};
+    bool one = false;
+    for (const auto& [proj, role] : projections) {
+      if (named(proj) && !(role != TensorRole::attn_qkv && named("qkv_proj"))) {
+        roles.push_back(role);
+        one = true;
+      }
+    }
+    if (!one) {
+      for (auto r :
+           {TensorRole::attn_q, TensorRole::attn_k, TensorRole::attn_v, TensorRole::attn_qkv, TensorRole::attn_o,
+            TensorRole::mla_q_a, TensorRole::mla_q_b, TensorRole::mla_kv_a, TensorRole::mla_kv_b})
+        roles.push_back(r);
+    }
   }
+  return roles;
+}
+
+// Adds the modules an ignore-list entry keeps in 16 bits.
+void add_ignored_roles(const std::string& entry, std::vector<KeptModule>& kept) {
+  const std::int32_t layer = layer_of_entry(entry);
+  std::vector<TensorRole> roles = roles_of_entry(entry);
+  auto has = [&](const char* s) { return entry.find(s) != std::string::npos; };
   if (has("vision") || has("visual") || has("multi_modal_projector")) roles.push_back(TensorRole::vision);
+  // A whole MLP of one decoder layer ("layers.31.mlp", AutoAWQ modules_to_not_convert).
+  if (layer >= 0 && (entry.ends_with(".mlp") || has("mlp.gate_proj") || has("mlp.up_proj") || has("mlp.down_proj"))) {
+    const bool whole = entry.ends_with(".mlp");
+    if (whole || has("gate_proj")) roles.push_back(TensorRole::mlp_gate);
+    if (whole || has("up_proj")) roles.push_back(TensorRole::mlp_up);
+    if (whole || has("down_proj")) roles.push_back(TensorRole::mlp_down);
+  }
+  for (auto r : roles) {
+    const KeptModule k{r,
+                       r == TensorRole::lm_head || r == TensorRole::embedding || r == TensorRole::vision ? -1 : layer};
+    if (std::find(kept.begin(), kept.end(), k) == kept.end()) kept.push_back(k);
+  }
 }
 
 }  // namespace
@@ -444,40 +503,46 @@ std::optional<std::pair<std::int64_t, std::int64_t>> block_size_pair(const json&
   return std::make_pair(io::require_int(pair, "0", p, {1, 4096}), io::require_int(pair, "1", p, {1, 4096}));
 }
 
-/// compressed-tensors: the first config group's weight scheme.
-WeightFormat compressed_tensors_format(const json& qc, const std::string& qpath, const std::string& native) {
-  const json* q = &qc;
-  WeightFormat f;
-  std::int64_t bits = 8;
-  std::string type = "float";
-  std::int64_t group = 128;
-  std::string strategy = "channel";
-  if (const json* groups = optional_object(*q, "config_groups", qpath); groups != nullptr && !groups->empty()) {
-    const std::string gpath = io::join_path(io::join_path(qpath, "config_groups"), groups->begin().key());
-    const json& group_obj = io::require_object(groups->begin().value(), gpath, "a config group");
-    if (const json* w = optional_object(group_obj, "weights", gpath)) {
-      const std::string wpath = io::join_path(gpath, "weights");
-      bits = io::optional_int(*w, "num_bits", wpath, {2, 16}).value_or(bits);
-      type = io::optional_choice(*w, "type", wpath, {"float", "int"}).value_or(type);
-      group = io::optional_int(*w, "group_size", wpath, {-1, 1'000'000}).value_or(group);
-      if (group == 0) throw InputError(io::join_path(wpath, "group_size"), "must be -1 (per channel) or 1 to 1000000; got 0");
-      if (group < 0) group = 1'000'000'000;  // one group per row: per-channel scales
-      strategy = io::optional_string(*w, "strategy", wpath).value_or(strategy);
-    }
-  }
-  if (bits == 4 && type == "float")
-    f = named_format(FormatKind::nvfp4, 16, false, native);
-  else if (bits == 4)
-    f = named_format(FormatKind::w4a16, group, false, native);
-  else if (type == "float")
-    f = named_format(FormatKind::fp8, 128, false, native);
-  else
-    f = named_format(FormatKind::w8a8, 128, false, native);
-  if (strategy == "tensor" && bits == 8) {
+/// quant_method "fp8": per-tensor scales, or fp32 scales per block (weight_block_size).
+WeightFormat fp8_format(const json& q, const std::string& qpath, const std::string& native) {
+  WeightFormat f = named_format(FormatKind::fp8, 128, false, native);
+  if (const auto block = block_size_pair(q, qpath)) {
+    f.linear.kind = Codec::Kind::block2d;
+    f.linear.block_rows = block->first;
+    f.linear.block_cols = block->second;
+    f.linear.name = "fp8 block " + std::to_string(f.linear.block_rows) + "x" + std::to_string(f.linear.block_cols);
+    f.summary = "linear weights fp8 e4m3 + fp32 scale per " + std::to_string(f.linear.block_rows) + "x" +
+                std::to_string(f.linear.block_cols) + " block";
+    f.source = "DeepSeek-V3 README_WEIGHTS.md (weight_scale_inv per 128x128 block)";
+  } else {
     f.linear.kind = Codec::Kind::plain;
     f.linear.tensor_bits = 32;
+    f.summary = "linear weights fp8 e4m3 + one fp32 scale per tensor";
   }
   return f;
+}
+
+/// The stored format one quant_method describes.
+WeightFormat method_format(QuantMethod method, const json& q, const std::string& qpath, const std::string& native) {
+  switch (method) {
+    case QuantMethod::fp8: return fp8_format(q, qpath, native);
+    case QuantMethod::gptq: return quant::gptq(q, qpath, native);
+    case QuantMethod::awq: return quant::awq(q, qpath, native);
+    case QuantMethod::compressed_tensors: return quant::compressed_tensors(q, qpath, native);
+    case QuantMethod::fbgemm_fp8: return quant::fbgemm_fp8(q, qpath, native);
+    case QuantMethod::bitsandbytes: {
+      const bool four = io::optional_bool(q, "load_in_4bit", qpath).value_or(false);
+      const bool dq = io::optional_bool(q, "bnb_4bit_use_double_quant", qpath).value_or(false);
+      return four ? named_format(FormatKind::nf4, 64, dq, native) : named_format(FormatKind::int8, 128, false, native);
+    }
+    case QuantMethod::mxfp4: return named_format(FormatKind::mxfp4, 32, false, native);
+    case QuantMethod::modelopt: {
+      const std::string algo = io::optional_string(q, "quant_algo", qpath).value_or("FP8");
+      return named_format(algo.find("FP4") != std::string::npos ? FormatKind::nvfp4 : FormatKind::fp8, 16, false,
+                          native);
+    }
+  }
+  return native_format(native);
 }
 
 }  // namespace
@@ -496,51 +561,42 @@ WeightFormat format_from_quantization_config(const json& config, const std::stri
   }
   if (q == nullptr) return native_format(native);
   found = true;
-  const std::string method = io::optional_string(*q, "quant_method", qpath).value_or("");
+  const auto method = io::optional_enum(*q, "quant_method", qpath, kQuantMethods);
+  if (!method) {
+    throw InputError(io::join_path(qpath, "quant_method"),
+                     "is required: the quantizer that wrote the checkpoint; allowed: " + choice_list(kQuantMethods));
+  }
   std::vector<std::string> ignore;
   for (const char* key : {"ignore", "modules_to_not_convert", "ignored_layers", "exclude_modules"}) {
     for (auto& name : string_list(*q, key, qpath)) ignore.push_back(std::move(name));
   }
-  WeightFormat f;
-  const std::string mpath = io::join_path(qpath, "quant_method");
-  if (method == "fp8") {
-    f = named_format(FormatKind::fp8, 128, false, native);
-    if (const auto block = block_size_pair(*q, qpath)) {
-      f.linear.kind = Codec::Kind::block2d;
-      f.linear.block_rows = block->first;
-      f.linear.block_cols = block->second;
-      f.linear.name = "fp8 block " + std::to_string(f.linear.block_rows) + "x" + std::to_string(f.linear.block_cols);
-      f.summary = "linear weights fp8 e4m3 + fp32 scale per " + std::to_string(f.linear.block_rows) + "x" +
-                  std::to_string(f.linear.block_cols) + " block";
-      f.source = "DeepSeek-V3 README_WEIGHTS.md (weight_scale_inv per 128x128 block)";
-    } else {
-      f.linear.kind = Codec::Kind::plain;
-      f.linear.tensor_bits = 32;
-      f.summary = "linear weights fp8 e4m3 + one fp32 scale per tensor";
-    }
-  } else if (method == "gptq" || method == "awq") {
-    const std::int64_t bits = io::optional_int(*q, "bits", qpath, {2, 8}).value_or(4);
-    const std::int64_t group = io::optional_int(*q, "group_size", qpath, {-1, 1'000'000}).value_or(128);
-    const FormatKind kind =
-        method == "awq" ? FormatKind::awq_int4 : (bits == 8 ? FormatKind::gptq_int8 : FormatKind::gptq_int4);
-    f = named_format(kind, group > 0 ? group : 1'000'000'000, false, native);
-  } else if (method == "bitsandbytes") {
-    const bool four = io::optional_bool(*q, "load_in_4bit", qpath).value_or(false);
-    const bool dq = io::optional_bool(*q, "bnb_4bit_use_double_quant", qpath).value_or(false);
-    f = four ? named_format(FormatKind::nf4, 64, dq, native) : named_format(FormatKind::int8, 128, false, native);
-  } else if (method == "mxfp4") {
-    f = named_format(FormatKind::mxfp4, 32, false, native);
-  } else if (method == "modelopt") {
-    const std::string algo = io::optional_string(*q, "quant_algo", qpath).value_or("FP8");
-    f = named_format(algo.find("FP4") != std::string::npos ? FormatKind::nvfp4 : FormatKind::fp8, 16, false, native);
-  } else if (method == "compressed-tensors") {
-    f = compressed_tensors_format(*q, qpath, native);
-  } else {
-    throw InputError(mpath, "unknown quant_method \"" + method +
-                                "\"; allowed: fp8, compressed-tensors, gptq, awq, bitsandbytes, mxfp4, modelopt");
-  }
+  WeightFormat f = method_format(*method, *q, qpath, native);
   for (const auto& entry : ignore) add_ignored_roles(entry, f.keep_unquantized);
   return f;
+}
+
+bool WeightFormat::keeps_per_layer() const {
+  for (const auto& k : keep_unquantized)
+    if (k.layer >= 0) return true;
+  return false;
+}
+
+void check_group_alignment(const WeightFormat& format, const Model& model) {
+  const Codec& c = format.linear;
+  if (c.kind != Codec::Kind::group || format.group_path.empty() || model.arch.family == Family::bare) return;
+  for (const Tensor& t : model.tensors) {
+    if (t.rows <= 1 || t.cols % c.group == 0 || c.group >= 1'000'000'000) continue;
+    bool quantized = false;
+    for (std::int32_t i = t.layer; i < t.layer + std::max<std::int32_t>(1, t.layers) && !quantized; ++i)
+      quantized = &codec_for(format, t, model.arch, i) == &c;
+    if (!quantized) continue;
+    throw InputError(format.group_path,
+                     "must divide the input width of every quantized linear layer: the " +
+                         std::string(to_string(t.role)) +
+                         (t.layer >= 0 ? " of layer " + std::to_string(t.layer) : std::string()) + " has " +
+                         std::to_string(t.cols) + " inputs, not a multiple of " + std::to_string(c.group) +
+                         " (AutoAWQ asserts it; vLLM's AWQ, GPTQ and compressed-tensors loaders refuse it)");
+  }
 }
 
 namespace {
@@ -611,8 +667,8 @@ const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architectur
 const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architecture& a, std::int64_t layer) {
   if (f.gguf()) return gguf_codec(f, t, a, layer);
   if (!t.quantizable) return f.other;
-  for (auto r : f.keep_unquantized) {
-    if (r == t.role) return f.other;
+  for (const auto& k : f.keep_unquantized) {
+    if (k.role == t.role && (k.layer < 0 || k.layer == layer)) return f.other;
   }
   return f.linear;
 }

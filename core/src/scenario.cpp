@@ -518,6 +518,7 @@ void parse_weights(const json& s, const Catalog& catalog, Scenario& out) {
         "weights = " + out.weights.name +
         (checkpoint_quantized ? " (the checkpoint's quantization_config)" : " (the checkpoint's dtype)"));
   }
+  check_group_alignment(out.weights, *out.model);
 }
 
 /// An image or video pipeline is named by its id (or given as an object); the

@@ -70,6 +70,27 @@ inline constexpr std::array<Choice<FormatKind>, 14> kNamedFormats{{{FormatKind::
                                                                   {FormatKind::mxfp4, "mxfp4"},
                                                                   {FormatKind::nvfp4, "nvfp4"}}};
 
+/// A module a checkpoint's ignore list keeps in 16 bits: every tensor of `role`,
+/// on decoder layer `layer` only, or on every layer when `layer` is -1
+/// ("model.layers.31.mlp.down_proj" → {mlp_down, 31}; "lm_head" → {lm_head, -1}).
+struct KeptModule {
+  TensorRole role;
+  std::int32_t layer = -1;
+  bool operator==(const KeptModule&) const = default;
+};
+
+/// The `quant_method` of a checkpoint's quantization_config.
+enum class QuantMethod : std::uint8_t { fp8, compressed_tensors, gptq, awq, bitsandbytes, mxfp4, modelopt, fbgemm_fp8 };
+inline constexpr std::array<Choice<QuantMethod>, 8> kQuantMethods{
+    {{QuantMethod::fp8, "fp8"},
+     {QuantMethod::compressed_tensors, "compressed-tensors"},
+     {QuantMethod::gptq, "gptq"},
+     {QuantMethod::awq, "awq"},
+     {QuantMethod::bitsandbytes, "bitsandbytes"},
+     {QuantMethod::mxfp4, "mxfp4"},
+     {QuantMethod::modelopt, "modelopt"},
+     {QuantMethod::fbgemm_fp8, "fbgemm_fp8"}}};
+
 /// The weight format of a scenario: which codec each tensor gets.
 struct WeightFormat {
   FormatKind kind = FormatKind::bf16;
@@ -82,10 +103,16 @@ struct WeightFormat {
   /// -1 for other formats. Its mixture rule picks the type of each tensor.
   std::int64_t gguf_ftype = -1;
   GgufMixCodecs mix;                         ///< the types a GGUF mixture raises tensors to
-  std::vector<TensorRole> keep_unquantized;  ///< roles excluded by the checkpoint's ignore list
+  std::vector<KeptModule> keep_unquantized;  ///< modules excluded by the checkpoint's ignore list
+  /// JSON path of the field that set `linear.group` ("/config/quantization_config/group_size"),
+  /// named when a quantized layer's input width is not a multiple of it.
+  std::string group_path;
   /// A GGUF file: a per-tensor recipe (llama.cpp mixtures), see codec_for.
   bool gguf() const { return kind == FormatKind::gguf; }
   bool quantized() const { return linear.name != other.name || gguf(); }
+  /// Some kept module names one decoder layer: the codec of a tensor entry
+  /// spanning several layers is chosen layer by layer.
+  bool keeps_per_layer() const;
 };
 
 /// Names accepted in the scenario's "weights" field.
@@ -99,10 +126,18 @@ WeightFormat parse_weight_format(const nlohmann::json& value, const std::string&
 WeightFormat named_format(FormatKind kind, std::int64_t group, bool double_quant, const std::string& native);
 
 /// The format a checkpoint's `quantization_config` describes (compressed-tensors,
-/// fp8, gptq, awq, bitsandbytes, mxfp4, modelopt), with its ignore list.
+/// fp8, gptq, awq, bitsandbytes, mxfp4, modelopt, fbgemm_fp8), with its ignore list.
+/// An unknown quant_method, a bit width or group size its quantizer does not
+/// write, or a layout that is not modelled is an InputError naming the field.
 /// Returns false in `found` when the config has no quantization_config.
 WeightFormat format_from_quantization_config(const nlohmann::json& config, const std::string& path,
                                              const std::string& native, bool& found);
+
+/// Refuses a group-quantized format whose group does not divide the input width
+/// of every linear layer it quantizes (AutoAWQ WQLinear_GEMM asserts it; vLLM's
+/// GPTQ, AWQ and compressed-tensors WNA16 loaders raise "The input size is not
+/// aligned with the quantized weight shape"). The error names `format.group_path`.
+void check_group_alignment(const WeightFormat& format, const Model& model);
 
 /// Plain 16/32-bit storage in the model's own dtype.
 WeightFormat native_format(const std::string& native);

@@ -116,9 +116,11 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
     const std::int64_t per_layer = t.rows * t.cols * t.count;
     const bool varies_by_layer = t.role == TensorRole::attn_v || t.role == TensorRole::attn_o ||
                                  t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
-    if (format.gguf() && varies_by_layer && end - first > 1) {
-      // llama.cpp mixtures choose the type of these tensors layer by layer;
-      // a run of layers of one type is sized at once (stored_bytes is linear in count).
+    const bool by_layer = (format.gguf() && varies_by_layer) || (format.keeps_per_layer() && t.quantizable);
+    if (by_layer && end - first > 1) {
+      // llama.cpp mixtures choose the type of these tensors layer by layer, and an
+      // ignore list may keep one layer's module in 16 bits; a run of layers of one
+      // type is sized at once (stored_bytes is linear in count).
       for (std::int32_t i = first; i < end;) {
         const Codec& c = codec_for(format, t, model.arch, i);
         std::int32_t j = i + 1;
