@@ -174,6 +174,57 @@ Term naive_scores(const Component& d, const DenoiseShape& s) {
       .cite("attention without a fused kernel materialises softmax(QKᵀ) per head (Vaswani et al. 2017, eq. 1)");
 }
 
+constexpr std::string_view kCogVideoXSource =
+    "diffusers v0.35 cogvideox_transformer_3d.py CogVideoXBlock.forward (text and video tokens normed by one "
+    "CogVideoXLayerNormZero, the feed-forward over the joint sequence) and attention_processor.py "
+    "CogVideoXAttnProcessor2_0 (text + video concatenated, q/k LayerNorm, RoPE on the video tokens in fp32, SDPA)";
+
+/// Joint-sequence self-attention of one CogVideoXBlock: its output moment, and
+/// (rotary models) the moment RoPE rotates the video tokens' keys in fp32.
+Term cogvideox_attention(const Component& d, const DenoiseShape& s) {
+  const Count joint = (Count(s.tokens) + s.text_tokens) * s.batch;
+  const Count hidden = d.config.hidden;
+  Term out = Term::product({Factor::of(joint, "joint tokens"), Factor::of(hidden, "hidden"),
+                            Factor::of(9, "residual, norm, joint input, q, k, v, SDPA out, transposed copy, to_out"),
+                            Factor::bytes(s.elem)})
+                 .named("attention output");
+  if (!d.config.rotary) return out;
+  Term held = Term::product({Factor::of(joint, "joint tokens"), Factor::of(hidden, "hidden"),
+                             Factor::of(6, "residual, norm, joint input, q, k, v"), Factor::bytes(s.elem)})
+                  .named("attention inputs");
+  Term rope = Term::product({Factor::of(Count(s.tokens) * s.batch, "video tokens"), Factor::of(hidden, "hidden"),
+                             Factor::bytes(s.elem + 12, "rotated copy + fp32 cast and two fp32 products")})
+                  .named("RoPE temporaries");
+  return Term::max_of(terms(std::move(out), Term::sum(terms(std::move(held), std::move(rope))).named("RoPE on keys")));
+}
+
+/// The GELU feed-forward over the joint sequence (dim → ffn → dim).
+Term cogvideox_ffn(const Component& d, const DenoiseShape& s) {
+  const Count joint = (Count(s.tokens) + s.text_tokens) * s.batch;
+  return Term::product({Factor::of(joint, "joint tokens"),
+                        Factor::of(Count(2) * d.config.hidden + Count(2) * d.config.ffn,
+                                   "elements/token (residual and normed input per hidden; GELU input and output per ffn)"),
+                        Factor::bytes(s.elem)})
+      .named("feed-forward");
+}
+
+/// CogVideoX-2b's sin-cos position table (a non-persistent buffer, or rebuilt
+/// for another size) added to the joint embeddings: text rows are zeros.
+Term cogvideox_position_table(const Component& d, const DenoiseShape& s) {
+  return Term::product({Factor::of(Count(s.tokens) + d.config.positions, "rows (text + video tokens)"),
+                        Factor::of(d.config.hidden, "hidden"), Factor::bytes(s.elem)})
+      .named("sin-cos position table")
+      .cite("diffusers v0.35 embeddings.py CogVideoXPatchEmbed._get_positional_embeddings (max_text_seq_length + "
+            "patches rows; register_buffer persistent=False)");
+}
+
+Term cogvideox_working_set(const Component& d, const DenoiseShape& s) {
+  Terms parts;
+  parts.push_back(Term::max_of(terms(cogvideox_attention(d, s), cogvideox_ffn(d, s))).named("largest block phase"));
+  if (!d.config.rotary) parts.push_back(cogvideox_position_table(d, s));
+  return Term::sum(std::move(parts)).cite(kCogVideoXSource);
+}
+
 }  // namespace
 
 Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
@@ -182,10 +233,12 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::flux:
     case ComponentKind::mmdit:
     case ComponentKind::wan_dit:
-    case ComponentKind::pixart_dit: {
+    case ComponentKind::pixart_dit:
+    case ComponentKind::cogvideox: {
       Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
                   : d.kind == ComponentKind::mmdit      ? mmdit_working_set(d, s)
                   : d.kind == ComponentKind::pixart_dit ? pixart_working_set(d, s)
+                  : d.kind == ComponentKind::cogvideox  ? cogvideox_working_set(d, s)
                                                         : wan_working_set(d, s);
       if (s.attention == GenAttention::efficient) return base;
       return Term::sum(terms(std::move(base), naive_scores(d, s)));

@@ -1,6 +1,7 @@
 // Budget category: the VAE decode, usually the largest transient of a
 // generation: the decoder's widest levels run at full output resolution.
 #include <algorithm>
+#include <utility>
 
 #include "vram/budget/generation.hpp"
 
@@ -118,7 +119,168 @@ Term decoded_output(const DecodeShape& s, bool joined_by_cat) {
       .named("decoded output");
 }
 
+constexpr std::string_view kCogDecoderSource =
+    "diffusers v0.35 autoencoder_kl_cogvideox.py AutoencoderKLCogVideoX._decode (2 latent frames per decoder call, "
+    "the first call also takes the odd one; conv_cache carried from call to call, the previous one held until the "
+    "call returns), CogVideoXSpatialNorm3D (GroupNorm × conv_y + conv_b of the interpolated latent), "
+    "CogVideoXCausalConv3d (cache cat, clone of the last 2 input frames; a 1×1×1 conv clones its whole input) and "
+    "upsampling.py CogVideoXUpsample3D (frames after the first doubled on the compress_time levels)";
+
+/// One decoder level of AutoencoderKLCogVideoX for one call: its first
+/// resnet's input and output widths, pixels per frame and frames.
+struct CogLevel {
+  Count c_in = 0, c_out = 0, pixels = 0, frames = 0;
+};
+
+/// Frames after a compress_time upsample: the first kept, the others doubled.
+Count cog_time_up(Count f) {
+  if (f <= 1) return f;
+  return f % 2 == 1 ? 1 + 2 * (f - 1) : 2 * f;
+}
+
+/// Level 0 is conv_in and the middle block, then one level per up block, for
+/// a call of `f` latent frames over `h` × `w` latents.
+std::vector<CogLevel> cog_levels(const Component& vae, Count h, Count w, Count f) {
+  const auto& bo = vae.config.block_channels;
+  const std::size_t n = bo.size();
+  std::size_t time_levels = 0;
+  for (std::int64_t t = vae.config.temporal; t > 1; t /= 2) ++time_levels;
+  std::vector<CogLevel> out{{bo[n - 1], bo[n - 1], h * w, f}};
+  Count prev = bo[n - 1];
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back({prev, bo[n - 1 - i], Count(h << i) * (w << i), f});
+    if (i + 1 < n && i < time_levels) f = cog_time_up(f);
+    prev = bo[n - 1 - i];
+  }
+  return out;
+}
+
+/// The first resnet of a level: its spatial norm (input, conv_y, conv_b,
+/// GroupNorm output, product and sum live at once) or its first causal conv
+/// (input kept for the shortcut, SiLU output, the cat with 2 cached frames,
+/// the new cache and the output), whichever is larger.
+Term cog_resnet_peak(const CogLevel& v, const DecodeShape& s) {
+  Term norm = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(v.c_in, "channels"),
+                             Factor::of(v.frames, "frames"), Factor::of(v.pixels, "pixels"),
+                             Factor::of(6, "input, conv_y, conv_b, GroupNorm, product, sum"), Factor::bytes(s.elem)})
+                  .named("spatial norm");
+  Term conv = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(v.pixels, "pixels"),
+                             Factor::of(Count(v.c_in) * (Count(3) * v.frames + 4) + Count(v.c_out) * v.frames,
+                                        "channel-frames (input, SiLU, cat with 2 cached, cache clone; output)"),
+                             Factor::bytes(s.elem)})
+                  .named("causal conv");
+  return Term::max_of(terms(std::move(norm), std::move(conv))).named("resnet");
+}
+
+/// Elements the causal convs of levels [0, upto) keep for the next call: 2
+/// frames of every 3×3×3 conv's input, the whole latent of every spatial
+/// norm's 1×1×1 convs; with `upto` = all, also norm_out and conv_out.
+Count cog_cache_elems(const Component& vae, const std::vector<CogLevel>& levels, std::size_t upto) {
+  const ComponentConfig& c = vae.config;
+  const Count z = c.latent_channels;
+  Count n = Count(2) * z * levels[0].pixels;  // conv_in
+  for (std::size_t l = 0; l < upto && l < levels.size(); ++l) {
+    const CogLevel& v = levels[l];
+    const Count resnets = l == 0 ? Count(2) : Count(c.layers_per_block + 1);
+    const Count convs_out = Count(2) * resnets - 1;
+    n += Count(2) * v.pixels * (Count(v.c_in) + convs_out * v.c_out);
+    n += Count(4) * resnets * z * v.frames * v.pixels;
+  }
+  if (upto >= levels.size()) {
+    const CogLevel& top = levels.back();
+    n += Count(2) * z * top.frames * top.pixels + Count(2) * top.c_out * top.pixels;
+  }
+  return n;
+}
+
+Term cog_caches(const DecodeShape& s, Count elems, std::string_view what) {
+  return Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(elems, "cached elements"),
+                        Factor::bytes(s.elem)})
+      .named(what);
+}
+
+/// The latent area one decoder call covers: the whole latent, or with tiling
+/// one tile of (sample_height / 2) × (sample_width / 2) pixels.
+std::pair<Count, Count> cog_call_area(const Component& vae, const DecodeShape& s) {
+  Count h = s.latent.latent_height, w = s.latent.latent_width;
+  if (s.tiling) {
+    h = std::min<std::int64_t>(h, vae.config.sample_height / 2 / vae.config.spatial);
+    w = std::min<std::int64_t>(w, vae.config.sample_width / 2 / vae.config.spatial);
+  }
+  return {h, w};
+}
+
+/// One decoder call of `f` latent frames, the previous call's caches (of
+/// `f_prev` frames, 0: none) held: the largest level's resnet with the caches
+/// this call has made below it.
+Term cog_decode_call(const Component& vae, const DecodeShape& s, Count f, Count f_prev) {
+  const auto [h, w] = cog_call_area(vae, s);
+  const std::vector<CogLevel> levels = cog_levels(vae, h, w, f);
+  Terms at_level;
+  for (std::size_t l = 0; l < levels.size(); ++l)
+    at_level.push_back(Term::sum(terms(cog_resnet_peak(levels[l], s),
+                                       cog_caches(s, cog_cache_elems(vae, levels, l), "caches of the levels below")))
+                           .named("decoder level"));
+  Terms parts;
+  parts.push_back(Term::max_of(std::move(at_level)).named("largest decoder level"));
+  if (f_prev > 0) {
+    const std::vector<CogLevel> old = cog_levels(vae, h, w, f_prev);
+    parts.push_back(cog_caches(s, cog_cache_elems(vae, old, old.size()), "previous call's caches"));
+  }
+  return Term::sum(std::move(parts)).named(f_prev > 0 ? "second decoder call" : "first decoder call");
+}
+
+/// Latent frames of the first call (2, or 3 when the count is odd) and whether a second call follows.
+std::pair<Count, bool> cog_first_call(const DecodeShape& s) {
+  const Count t = s.latent.latent_frames;
+  if (t < 2) return {t, false};
+  return {2 + t % 2, t / 2 >= 2};
+}
+
+/// Rows (or columns) of tiles over `size` latents: a tile every `overlap`, each
+/// up to `tile` long; returns the latents the tiles cover together.
+Count cog_tiled_extent(Count size, Count tile, Count overlap) {
+  Count covered = 0;
+  for (Count i = 0; i < size; i = i + std::max<std::int64_t>(1, overlap)) covered += std::min<std::int64_t>(tile, size - i);
+  return covered;
+}
+
+/// tiled_decode keeps every decoded tile (overlaps included) until the rows are blended and joined.
+Term cog_decoded_tiles(const Component& vae, const DecodeShape& s) {
+  const Count th = vae.config.sample_height / 2 / vae.config.spatial, tw = vae.config.sample_width / 2 / vae.config.spatial;
+  const Count rows = cog_tiled_extent(s.latent.latent_height, th, th * 5 / 6);  // overlap factor 1/6
+  const Count cols = cog_tiled_extent(s.latent.latent_width, tw, tw * 4 / 5);   // overlap factor 1/5
+  return Term::product({Factor::of(s.samples, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
+                        Factor::of(rows * cols * vae.config.spatial * vae.config.spatial, "pixels of all tiles"),
+                        Factor::bytes(s.elem)})
+      .named("decoded tiles");
+}
+
+Term cogvideox_decode_peak(const Component& vae, const DecodeShape& s) {
+  const auto [f0, second] = cog_first_call(s);
+  Term calls = second ? Term::max_of(terms(cog_decode_call(vae, s, f0, 0), cog_decode_call(vae, s, 2, f0)))
+                      : cog_decode_call(vae, s, f0, 0);
+  const auto area = cog_call_area(vae, s);
+  const bool tiled = s.tiling && (area.first < s.latent.latent_height || area.second < s.latent.latent_width);
+  Terms parts = terms(std::move(calls), decoded_output(s, true));
+  if (tiled) parts.push_back(cog_decoded_tiles(vae, s));
+  return Term::sum(std::move(parts))
+      .cite(tiled ? "diffusers v0.35 autoencoder_kl_cogvideox.py tiled_decode (tiles of sample_height / 2 × "
+                    "sample_width / 2 decoded like _decode, overlaps 1/6 and 1/5, every tile held until blended) "
+                    "and _decode (2 latent frames per call, conv_cache carried between calls)"
+                  : kCogDecoderSource);
+}
+
+/// Per-level working sets of the first call (the largest), for the allocator cache.
+Terms cog_levels_terms(const Component& vae, const DecodeShape& s) {
+  const auto [h, w] = cog_call_area(vae, s);
+  Terms out;
+  for (const CogLevel& v : cog_levels(vae, h, w, cog_first_call(s).first)) out.push_back(cog_resnet_peak(v, s));
+  return out;
+}
+
 Terms levels_of(const Component& vae, const DecodeShape& s) {
+  if (vae.kind == ComponentKind::vae_cogvideox) return cog_levels_terms(vae, s);
   return vae.kind == ComponentKind::vae_3d ? levels_3d(vae, s) : levels_2d(vae, s);
 }
 
@@ -167,6 +329,7 @@ Term vae_encode_peak(const Component& vae, const DecodeShape& s) {
 }
 
 Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
+  if (vae.kind == ComponentKind::vae_cogvideox) return cogvideox_decode_peak(vae, s);
   Term level = Term::max_of(levels_of(vae, s)).named("largest decoder level");
   if (vae.kind == ComponentKind::vae_3d)
     return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, true))).cite(kDecoder3dSource);

@@ -30,8 +30,10 @@ enum class ComponentKind : std::uint8_t {
   pixart_dit,   ///< PixArtTransformer2DModel: adaLN-single blocks, self-attention and cross-attention to T5 tokens
   vae_2d,       ///< AutoencoderKL (2D)
   vae_3d,       ///< causal 3D video VAE (Wan VAE)
+  cogvideox,      ///< CogVideoX DiT (CogVideoXTransformer3DModel): expert AdaLN over joint text + video tokens
+  vae_cogvideox,  ///< CogVideoX causal 3D VAE (AutoencoderKLCogVideoX)
 };
-inline constexpr std::array<Choice<ComponentKind>, 10> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 12> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -40,7 +42,9 @@ inline constexpr std::array<Choice<ComponentKind>, 10> kComponentKinds{{{Compone
                                                                       {ComponentKind::wan_dit, "wan_dit"},
                                                                       {ComponentKind::pixart_dit, "pixart_dit"},
                                                                       {ComponentKind::vae_2d, "vae_2d"},
-                                                                      {ComponentKind::vae_3d, "vae_3d"}}};
+                                                                      {ComponentKind::vae_3d, "vae_3d"},
+                                                                      {ComponentKind::cogvideox, "cogvideox"},
+                                                                      {ComponentKind::vae_cogvideox, "vae_cogvideox"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -125,6 +129,13 @@ struct ComponentConfig {
   std::vector<bool> temporal_upsample;  ///< per decoder level, from low to high resolution
   bool halve_after_upsample = false;    ///< Wan 2.1 Resample halves channels after upsampling
   std::int64_t out_patch = 1;           ///< Wan 2.2 VAE: output unpatchified by this factor
+  // CogVideoX (read from the repository's own config.json: `hf_config`)
+  std::int64_t time_embed_dim = 0, ofs_embed_dim = 0;
+  bool rotary = false;             ///< use_rotary_positional_embeddings (else a sin-cos position table)
+  bool learned_positions = false;  ///< use_learned_positional_embeddings: the position table is stored
+  bool patch_bias = true, attention_bias = true, norm_affine = true;
+  /// Transformer: the latent sample its position table is built for; VAE: the pixel sample (tiles are half of it).
+  std::int64_t sample_frames = 0, sample_height = 0, sample_width = 0;
 };
 
 struct Component {

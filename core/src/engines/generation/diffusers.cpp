@@ -103,11 +103,11 @@ void add_residents(const Setup& u, PhaseBudget& b) {
     if (auto w = resident_weights(u, x, b.running, b.phase)) b.resident.push_back({&x, std::move(*w)});
 }
 
-/// Text tokens in the joint sequence: FLUX takes the T5 tokens; SD3 the CLIP
-/// tokens (both CLIPs side by side in channels) followed by the T5 tokens.
+/// Text tokens in the joint sequence: FLUX and CogVideoX take the T5 tokens;
+/// SD3 the CLIP tokens (both CLIPs side by side in channels) followed by the T5 tokens.
 std::int64_t text_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
-  if (k != ComponentKind::flux && k != ComponentKind::mmdit) return 0;
+  if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox) return 0;
   std::int64_t t5 = 0, clip = 0;
   for (const auto* c : u.p->all(Role::text_encoder))
     (c->kind == ComponentKind::t5_encoder ? t5 : clip) = std::max(c->kind == ComponentKind::t5_encoder ? t5 : clip,
@@ -247,7 +247,7 @@ std::string_view weights_id(const Setup& u, const Placed& x) {
   return "weights";
 }
 
-constexpr std::array<Choice<ComponentKind>, 10> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
+constexpr std::array<Choice<ComponentKind>, 12> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
                                                              {ComponentKind::t5_encoder, "Weights: T5 encoder"},
                                                              {ComponentKind::clip_vision, "Weights: CLIP image encoder"},
                                                              {ComponentKind::flux, "Weights: FLUX transformer"},
@@ -256,7 +256,9 @@ constexpr std::array<Choice<ComponentKind>, 10> kWeightLabels{{{ComponentKind::c
                                                              {ComponentKind::wan_dit, "Weights: Wan DiT"},
                                                              {ComponentKind::pixart_dit, "Weights: PixArt transformer"},
                                                              {ComponentKind::vae_2d, "Weights: VAE"},
-                                                             {ComponentKind::vae_3d, "Weights: video VAE"}}};
+                                                             {ComponentKind::vae_3d, "Weights: video VAE"},
+                                                             {ComponentKind::cogvideox, "Weights: CogVideoX transformer"},
+                                                             {ComponentKind::vae_cogvideox, "Weights: CogVideoX VAE"}}};
 
 void write_components(const Setup& u, const PhaseBudget& b, bool multi_gpu, Report& r) {
   for (const auto& res : b.resident)

@@ -60,7 +60,10 @@ LatentGeometry latent_geometry(const Pipeline& p, const GenerationSettings& g, s
     out.latent_frames = vae.config.temporal > 1 ? (frames - 1) / vae.config.temporal + 1 : frames;
   }
   const auto& patch = den.config.patch;
-  out.tokens = checked::product(out.latent_frames / patch[0], out.latent_height / patch[1], out.latent_width / patch[2]);
+  // A temporal patch (CogVideoX 1.5) pads the latent frames up to its multiple
+  // (diffusers v0.35 CogVideoXPipeline.__call__: additional_frames).
+  out.tokens = checked::product(checked::ceil_div(out.latent_frames, patch[0]), out.latent_height / patch[1],
+                                out.latent_width / patch[2]);
   return out;
 }
 

@@ -6,6 +6,7 @@
 // checked against the published parameter count of each pipeline file.
 #include <utility>
 
+#include "hf_config.hpp"
 #include "vram/error.hpp"
 #include "vram/generation/pipeline.hpp"
 #include "vram/units.hpp"
@@ -250,6 +251,8 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::mmdit: require_fields(c, path); return mmdit(c.config);
     case ComponentKind::wan_dit: require_fields(c, path); return wan_dit(c.config);
     case ComponentKind::pixart_dit: require_fields(c, path); return pixart_dit(c.config);
+    case ComponentKind::cogvideox: return hf::cogvideox_transformer(c.config);
+    case ComponentKind::vae_cogvideox: return hf::cogvideox_vae(c.config);
     case ComponentKind::clip_vision:
     case ComponentKind::unet:
     case ComponentKind::vae_2d:

@@ -1,6 +1,7 @@
 // Reading models/pipelines/*.json into Pipeline values.
 #include <nlohmann/json.hpp>
 
+#include "hf_config.hpp"
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
 #include "vram/generation/pipeline.hpp"
@@ -19,9 +20,11 @@ Role role_of(ComponentKind k) {
     case ComponentKind::mmdit:
     case ComponentKind::unet:
     case ComponentKind::wan_dit:
-    case ComponentKind::pixart_dit: return Role::denoiser;
+    case ComponentKind::pixart_dit:
+    case ComponentKind::cogvideox: return Role::denoiser;
     case ComponentKind::vae_2d:
-    case ComponentKind::vae_3d: return Role::vae;
+    case ComponentKind::vae_3d:
+    case ComponentKind::vae_cogvideox: return Role::vae;
   }
   return Role::denoiser;
 }
@@ -152,10 +155,11 @@ void check_component(const Component& c, const std::string& p) {
       break;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
+    case ComponentKind::vae_cogvideox:
       need(k.spatial >= 1 && k.spatial <= 64, "spatial", "the spatial compression, 1 to 64");
       need(k.latent_channels >= 1, "latent_channels", "at least 1");
       need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
-      if (c.kind == ComponentKind::vae_2d)
+      if (c.kind != ComponentKind::vae_3d)
         need(!k.block_channels.empty() && k.block_channels.size() <= 8, "block_channels", "1 to 8 levels");
       else
         need(k.base_dim >= 1 && !k.dim_mult.empty() && k.dim_mult.size() <= 8 && k.temporal >= 1, "dim_mult",
@@ -194,6 +198,13 @@ Component read_component(const json& j, const std::string& p) {
   const json cfg = j.value("config", json::object());
   read_transformer_fields(cfg, p + "/config", c.config);
   read_vae_fields(cfg, p + "/config", c.config);
+  // CogVideoX components are read from their repository's config.json, verbatim.
+  const bool verbatim_only = c.kind == ComponentKind::cogvideox || c.kind == ComponentKind::vae_cogvideox;
+  if (const auto hf = j.find("hf_config"); hf != j.end())
+    hf::read_config(c.kind, *hf, p + "/hf_config", c.config);
+  else if (verbatim_only)
+    throw InputError(p + "/hf_config", "is required for a " + std::string(name_of(kComponentKinds, c.kind)) +
+                                           " component: the repository's config.json, verbatim");
   check_component(c, p);
   c.inventory = inventory_of(c, p);
   return c;

@@ -1,0 +1,25 @@
+// Components described by their repository's own config.json (`hf_config` in
+// a pipeline file): the keys each kind reads, and the inventories of the kinds
+// that exist only in this form (CogVideoX). Internal to model/diffusion.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+
+#include "vram/generation/pipeline.hpp"
+
+namespace vram::generation::hf {
+
+/// Fills `c` from a verbatim config.json of a component of kind `k`; a missing
+/// or out-of-range key is an InputError at `path`/key. Kinds without a reader
+/// are refused at `path`.
+void read_config(ComponentKind k, const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+
+/// CogVideoXTransformer3DModel (diffusers v0.35 cogvideox_transformer_3d.py).
+Inventory cogvideox_transformer(const ComponentConfig& c);
+
+/// AutoencoderKLCogVideoX (diffusers v0.35 autoencoder_kl_cogvideox.py): every
+/// parameter is a convolution or a norm, so all of it is `other`.
+Inventory cogvideox_vae(const ComponentConfig& c);
+
+}  // namespace vram::generation::hf
