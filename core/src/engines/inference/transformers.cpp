@@ -173,7 +173,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   if (c.a.family != Family::bare) {
     const Term kv = cache_term(c);
     const Term act = activations_term(c, kv);
-    r.add(io::component("kv_cache", std::string(cache_label(c.ts.cache)), kv, r.explain));
+    r.add(io::component("kv_cache", cache_label(c.ts.cache), kv, r.explain));  // a literal: the label is kept as a view
     r.add(io::component("activations", "Prefill activations + logits", act, r.explain));
     r.metric("kv_bytes_per_token", static_cast<double>(kv_bytes_per_token(c.a, inf.kv, 1).in_bytes()));
     r.metric("kv_cache_bytes", static_cast<double>(kv.bytes.in_bytes()));

@@ -70,7 +70,7 @@ Term layers_kv_term(const Architecture& a, bool mla, std::int64_t tp, std::int64
     f.push_back(Factor::of(lv.k, "dims (latent + rope)"));
   } else if (lv.k == lv.v) {
     f.push_back(Factor::of(2, "(K,V)"));
-    f.push_back(Factor::of(lv.k, "KV heads × head_dim"));
+    f.push_back(Factor::of(lv.k, "values (KV heads × head_dim)"));
   } else {
     f.push_back(Factor::of(checked::add(lv.k, lv.v), "values (K + V)"));
   }
