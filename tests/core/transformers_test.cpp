@@ -226,3 +226,38 @@ TEST_CASE("the transformers block refuses what transformers refuses", "[transfor
 }
 
 }  // namespace vram
+
+namespace vram {
+
+TEST_CASE("every transformers term recomputes to its figure, ranges hold their values", "[transformers][render]") {
+  TransformersSettings q;
+  q.cache = HfCache::quantized;
+  TransformersSettings hqq = q;
+  hqq.backend = HfQuantBackend::hqq;
+  hqq.nbits = 3;
+  const Architecture& gemma = test::arch("google/gemma-2-2b-it");
+  const KvDtype kv = kv_dtype_of(KvKind::bf16);
+  for (const Term& t :
+       {te::static_cache_term(gemma, kv, 1, 2, 8192, te::HfVersion{50}),
+        te::quantized_cache_term(gemma, q, 1, 2, 8192, 2), te::quantized_cache_term(gemma, hqq, 1, 2, 100, 2),
+        te::quantized_step_term(gemma, hqq, 1, 2, 8192, 2),
+        te::offloaded_cache_term(gemma, kv, 1, 2, 8192, te::HfVersion{}),
+        te::eager_scores_term(gemma, 2, 8192, 8192, 1, 2), te::full_logits_term(2, 8192, 256000, 2)}) {
+    CHECK(consistent(t));
+  }
+  for (const char* block : {R"({"cache_implementation": "quantized", "backend": "hqq", "nbits": 8})",
+                            R"({"cache_implementation": "offloaded"})", R"({"attn_implementation": "eager"})",
+                            R"({"version": "4.40.0", "attn_implementation": "sdpa"})", R"({"version": "4.35.2"})"}) {
+    INFO(block);
+    const Report r = test::run({{"model", "google/gemma-2-2b-it"},
+                                {"inference",
+                                 {{"engine", "transformers"},
+                                  {"context", 8192},
+                                  {"concurrency", 2},
+                                  {"transformers", nlohmann::json::parse(block)}}}});
+    for (const auto& c : r.components) CHECK(c.bytes.in_bytes() >= 0);
+    CHECK(test::metric(r, "peak_allocated_bytes") > test::metric(r, "weights_bytes"));
+  }
+}
+
+}  // namespace vram
