@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "vram/engines/transformers_version.hpp"
 #include "vram/error.hpp"
 #include "vram/io/json_fields.hpp"
 #include "vram/io/json_read.hpp"
@@ -464,6 +465,99 @@ void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
   check_llama_gpus(llama_block, out);
 }
 
+/// transformers.version: a version text ("4.46.3", "v4.36"); anything else is refused.
+void parse_hf_version(const json& b, const std::string& tp, TransformersSettings& ts) {
+  ts.version = io::optional_string(b, "version", tp).value_or("");
+  if (ts.version.empty()) return;
+  const auto v = transformers_engine::read_hf_version(ts.version);
+  if (!v) {
+    throw InputError(tp + "/version", "\"" + ts.version +
+                                          "\" is not a transformers version; give one such as \"4.56.0\" or \"4.36\"");
+  }
+  ts.major = v->major;
+  ts.minor = v->minor;
+  ts.patch = v->patch;
+}
+
+/// A cache class or attention the version does not have yet is refused.
+void check_hf_available(const std::string& tp, const TransformersSettings& ts) {
+  namespace te = transformers_engine;
+  const te::HfVersion v = te::on_ladder(ts.major, ts.minor);
+  auto need = [&](const char* key, const char* what, int since) {
+    if (v.at_least(since)) return;
+    throw InputError(tp + "/" + key, "transformers " + ts.version + " has no " + what + " (added in 4." +
+                                         std::to_string(since) + "); give a later version or leave it out");
+  };
+  if (ts.cache == HfCache::static_cache) need("cache_implementation", "StaticCache", te::kStaticCacheSince);
+  if (ts.cache == HfCache::quantized) need("cache_implementation", "QuantizedCache", te::kQuantizedCacheSince);
+  if (ts.cache == HfCache::offloaded) need("cache_implementation", "OffloadedCache", te::kOffloadedCacheSince);
+  if (ts.attention == HfAttention::sdpa) need("attn_implementation", "SDPA attention", te::kSdpaSince);
+  if (ts.attention == HfAttention::flash_attention_2)
+    need("attn_implementation", "FlashAttention-2", te::kFlashAttention2Since);
+}
+
+/// QuantizedCache's cache_config: backend, nbits (quanto 2/4; HQQ 1/2/3/4/8, transformers v4.56.0
+/// cache_utils.py QuantoQuantizedLayer / HQQQuantizedLayer), q_group_size, residual_length.
+void parse_hf_quantized(const json& b, const std::string& tp, TransformersSettings& ts, std::vector<std::string>& warnings) {
+  ts.backend = io::optional_enum(b, "backend", tp, kHfQuantBackends).value_or(HfQuantBackend::quanto);
+  const bool hqq = ts.backend == HfQuantBackend::hqq;
+  if (const auto n = io::optional_int(b, "nbits", tp, {-1'000'000, 1'000'000})) {
+    const bool ok = hqq ? (*n == 1 || *n == 2 || *n == 3 || *n == 4 || *n == 8) : (*n == 2 || *n == 4);
+    if (!ok) {
+      throw InputError(tp + "/nbits", "is " + std::to_string(*n) + "; allowed for the " + (hqq ? "hqq" : "quanto") +
+                                          " backend: " + (hqq ? "1, 2, 3, 4, 8" : "2, 4"));
+    }
+    ts.nbits = *n;
+  }
+  if (const auto g = io::optional_int(b, "q_group_size", tp, {-1'000'000'000, 1'000'000'000})) {
+    if (*g <= 0) throw InputError(tp + "/q_group_size", "is " + std::to_string(*g) + "; it must be a whole number >= 1");
+    ts.q_group_size = *g;
+  }
+  if (const auto r = io::optional_int(b, "residual_length", tp, {-1'000'000'000, 1'000'000'000})) {
+    if (*r < 0) throw InputError(tp + "/residual_length", "is " + std::to_string(*r) + "; it must be >= 0 tokens");
+    ts.residual_length = *r;
+  }
+  if (ts.cache == HfCache::quantized) return;
+  for (const char* key : {"backend", "nbits", "q_group_size", "residual_length"}) {
+    if (b.contains(key)) warnings.push_back(tp + "/" + key + ": applies to cache_implementation \"quantized\" only; ignored");
+  }
+}
+
+/// The defaults a transformers estimate used.
+void note_hf_defaults(const json& b, const TransformersSettings& ts, std::vector<std::string>& d) {
+  namespace te = transformers_engine;
+  if (!b.contains("cache_implementation")) d.push_back("transformers.cache_implementation = dynamic");
+  if (!ts.attention) {
+    const bool sdpa = te::on_ladder(ts.major, ts.minor).at_least(te::kSdpaSince);
+    d.push_back(std::string("transformers.attn_implementation = ") + (sdpa ? "sdpa" : "eager") + " (the version's default)");
+  }
+  if (ts.version.empty()) d.push_back("transformers.version = 4." + std::to_string(te::kHfCurrentMinor));
+  if (ts.cache != HfCache::quantized) return;
+  if (!b.contains("backend")) d.push_back("transformers.backend = quanto");
+  if (!b.contains("nbits")) d.push_back("transformers.nbits = 4");
+  if (!b.contains("q_group_size")) d.push_back("transformers.q_group_size = 64");
+  if (!b.contains("residual_length")) d.push_back("transformers.residual_length = 128");
+}
+
+void parse_transformers_block(const json& inf, const std::string& p, Scenario& out) {
+  const std::string tp = p + "/transformers";
+  static const json none = json::object();  // immutable
+  const auto it = inf.find("transformers");
+  const bool given = it != inf.end() && !it->is_null();
+  if (given) io::require_object(*it, tp, "transformers");
+  const json& b = given ? *it : none;
+  TransformersSettings& ts = out.inference().transformers;
+  if (given) {
+    io::reject_unknown_keys(b, tp, kTransformersFields);
+    ts.cache = io::optional_enum(b, "cache_implementation", tp, kHfCaches).value_or(HfCache::dynamic);
+    ts.attention = io::optional_enum(b, "attn_implementation", tp, kHfAttentions);
+    parse_hf_version(b, tp, ts);
+    parse_hf_quantized(b, tp, ts, out.warnings);
+    check_hf_available(tp, ts);
+  }
+  if (out.inference().engine == Engine::transformers) note_hf_defaults(b, ts, out.defaults_used);
+}
+
 void parse_inference(const json& s, Scenario& out) {
   const json& inf = member_or_empty(s, "inference");
   const std::string p = "/inference";
@@ -483,6 +577,7 @@ void parse_inference(const json& s, Scenario& out) {
   parse_parallel_sizes(inf, p, out);
   parse_vllm_block(inf, p, out);
   parse_llama_block(inf, p, out);
+  parse_transformers_block(inf, p, out);
 }
 
 }  // namespace
@@ -694,7 +789,15 @@ json scenario_defaults_json() {
               {"n_gpu_layers", l.n_gpu_layers},
               {"n_batch", l.n_batch},
               {"n_ubatch", l.n_ubatch}}},
-            {"transformers", {{"fields", json::array()}, {"headroom_applies", true}}}}},
+            {"transformers",
+             {{"fields", kTransformersFields},
+              {"headroom_applies", true},
+              {"cache_implementation", names_of(kHfCaches)},
+              {"attn_implementation", names_of(kHfAttentions)},
+              {"backend", names_of(kHfQuantBackends)},
+              {"nbits", {{"quanto", {2, 4}}, {"hqq", {1, 2, 3, 4, 8}}}},
+              {"q_group_size", TransformersSettings{}.q_group_size},
+              {"residual_length", TransformersSettings{}.residual_length}}}}},
           {"training",
            {{"framework", names_of(kFrameworks)},
             {"method", names_of(kTrainMethods)},

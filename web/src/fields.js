@@ -87,9 +87,19 @@ export const INFERENCE_KEYS = {
   sm: { hash: 'sm', attr: 'split-mode' },
   ts: { hash: 'ts', attr: 'tensor-split' },
   mg: { hash: 'mg', attr: 'main-gpu', kind: 'count' },
+  hfc: { hash: 'hfc', attr: 'cache-implementation' },
+  hfa: { hash: 'hfa', attr: 'attn-implementation' },
+  hfv: { hash: 'hfv', attr: 'transformers-version' },
+  hfq: { hash: 'hfq', attr: 'quant-backend' },
+  hfb: { hash: 'hfb', attr: 'nbits', kind: 'count' },
+  hfg: { hash: 'hfg', attr: 'q-group-size', kind: 'count' },
+  hfr: { hash: 'hfr', attr: 'residual-length', kind: 'tokens' },
 };
 /** State keys only llama.cpp reads. */
 export const LLAMA_KEYS = ['ngl', 'sm', 'ts', 'mg'];
+/** State keys only transformers reads (inference.transformers), and those of its quantized cache. */
+export const HF_KEYS = ['hfc', 'hfa', 'hfv'];
+export const HF_QUANT_KEYS = ['hfq', 'hfb', 'hfg', 'hfr'];
 
 /** The inputs, as strings (what the form holds). '' = not given (default). */
 export const DEFAULT_STATE = Object.freeze({
@@ -107,6 +117,7 @@ export const DEFAULT_STATE = Object.freeze({
   headroom: '',
   engine: '', context: '', concurrency: '', kv: '', tp: '', gmu: '',
   ngl: '', sm: '', ts: '', mg: '',
+  hfc: '', hfa: '', hfv: '', hfq: '', hfb: '', hfg: '', hfr: '',
   ...Object.fromEntries([...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [f.key, ''])),
 });
 

@@ -264,9 +264,29 @@ export class FormMethods {
           f('sm', this._select('sm', [['', this._t('field.sm.layer')], ['row', 'row'], ['none', this._t('field.sm.none')]]))),
         h('div', { class: 'vb-row' },
           f('ts', this._text('ts', { placeholder: this._t('field.ts.placeholder'), 'data-testid': 'tensor-split' })),
-          f('mg', this._text('mg', { inputmode: 'numeric', placeholder: '0' })))));
+          f('mg', this._text('mg', { inputmode: 'numeric', placeholder: '0' })))),
+      this._hfFields = this._transformersFields(f));
     this._fields.sm.setAttribute('data-testid', 'split-mode');
     return runtimeSet;
+  }
+
+  /** transformers generate(): the cache class, the attention, the version, and the quantized cache's settings. */
+  _transformersFields(f) {
+    const hf = this._catalog.defaults.engines.transformers || {};
+    const choices = (names, fallback) => (names || []).map((n) => [n === fallback ? '' : n,
+      n === fallback ? this._t('option.is-default', n) : n]);
+    const backends = hf.backend || [];
+    return h('div', { class: 'vb-transformers', 'data-testid': 'transformers-fields' },
+      h('div', { class: 'vb-row' },
+        f('hfc', this._select('hfc', choices(hf.cache_implementation, 'dynamic'))),
+        f('hfa', this._select('hfa', [['', this._t('field.hfa.version')],
+          ...(hf.attn_implementation || []).map((n) => [n, n])]))),
+      f('hfv', this._text('hfv', { placeholder: this._t('field.hfv.placeholder') })),
+      this._hfQuantFields = h('div', { class: 'vb-row', 'data-testid': 'quantized-cache-fields' },
+        f('hfq', this._select('hfq', choices(backends, backends[0]))),
+        f('hfb', this._text('hfb', { inputmode: 'numeric', placeholder: '4' }), 'count'),
+        f('hfg', this._text('hfg', { inputmode: 'numeric', placeholder: String(hf.q_group_size ?? 64) }), 'count'),
+        f('hfr', this._text('hfr', { inputmode: 'numeric', placeholder: String(hf.residual_length ?? 128) }), 'tokens')));
   }
 
   /** A training or generation block: the everyday inputs first, parallelism and switches under "More settings". */
@@ -379,6 +399,8 @@ export class FormMethods {
     for (const key of Object.keys(this._understood)) this._showUnderstood(key);
     this._gmuField.hidden = !engineReads(engineOf(st), 'gpu_memory_utilization');
     this._llamaFields.hidden = !engineReads(engineOf(st), 'n_gpu_layers');
+    this._hfFields.hidden = !engineReads(engineOf(st), 'cache_implementation');
+    this._hfQuantFields.hidden = this._hfFields.hidden || st.hfc !== 'quantized';
   }
 
   /** How a number input's text was read, as the input shows it, in the page's language. */

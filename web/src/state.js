@@ -2,7 +2,7 @@
 // fragment, plan patches and error paths. No estimate arithmetic here.
 
 import { numberOf } from './quantity.js';
-import { BLOCK_OF, TRAINING_FIELDS, GENERATION_FIELDS, LLAMA_KEYS, KEYS } from './fields.js';
+import { BLOCK_OF, TRAINING_FIELDS, GENERATION_FIELDS, LLAMA_KEYS, HF_KEYS, HF_QUANT_KEYS, KEYS } from './fields.js';
 import { english, languageOf } from './i18n/index.js';
 
 /** A message of the page's own: English text (what the exported helpers return)
@@ -45,6 +45,10 @@ export function liveKeys(state) {
     keys.push('engine', 'context', 'concurrency', 'kv', 'tp');
     if (engineReads(engineOf(state), 'gpu_memory_utilization')) keys.push('gmu');
     if (engineReads(engineOf(state), 'n_gpu_layers')) keys.push(...LLAMA_KEYS);
+    if (engineReads(engineOf(state), 'cache_implementation')) {
+      keys.push(...HF_KEYS);
+      if (state.hfc === 'quantized') keys.push(...HF_QUANT_KEYS);
+    }
   } else {
     keys.push(...blockFields(state).map((f) => f.key));
   }
@@ -208,7 +212,27 @@ export function inferenceBlock(state) {
     if (mg !== undefined) lc.main_gpu = mg;
     if (Object.keys(lc).length) inf.llama_cpp = lc;
   }
+  if (engineReads(engineOf(state), 'cache_implementation')) {
+    const hf = transformersBlock(state);
+    if (Object.keys(hf).length) inf.transformers = hf;
+  }
   return inf;
+}
+
+/** The transformers block: cache class, attention, version and (quantized cache) its cache_config. */
+function transformersBlock(state) {
+  const hf = {};
+  if (state.hfc) hf.cache_implementation = state.hfc;
+  if (state.hfa) hf.attn_implementation = state.hfa;
+  if (String(state.hfv || '').trim() !== '') hf.version = String(state.hfv).trim();
+  if (state.hfc !== 'quantized') return hf;
+  if (state.hfq) hf.backend = state.hfq;
+  const numbers = { hfb: ['nbits', 'count'], hfg: ['q_group_size', 'count'], hfr: ['residual_length', 'tokens'] };
+  for (const [key, [field, kind]] of Object.entries(numbers)) {
+    const v = numberOf(state[key], kind);
+    if (v !== undefined) hf[field] = v;
+  }
+  return hf;
 }
 
 /** Scenario paths a plan hint may patch, and the state key each one sets. */
@@ -221,6 +245,8 @@ export const PATCHABLE = {
   '/inference/engine': 'engine',
   '/inference/vllm/gpu_memory_utilization': 'gmu',
   '/inference/llama_cpp/n_gpu_layers': 'ngl',
+  '/inference/transformers/cache_implementation': 'hfc',
+  '/inference/transformers/attn_implementation': 'hfa',
   '/hardware/gpu': 'gpu',
   '/hardware/count': 'count',
   ...Object.fromEntries([...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key])),
@@ -265,6 +291,14 @@ export const ERROR_FIELDS = [
   ['/inference/llama_cpp/split_mode', 'sm'],
   ['/inference/llama_cpp/tensor_split', 'ts'],
   ['/inference/llama_cpp/main_gpu', 'mg'],
+  ['/inference/transformers/cache_implementation', 'hfc'],
+  ['/inference/transformers/attn_implementation', 'hfa'],
+  ['/inference/transformers/version', 'hfv'],
+  ['/inference/transformers/backend', 'hfq'],
+  ['/inference/transformers/nbits', 'hfb'],
+  ['/inference/transformers/q_group_size', 'hfg'],
+  ['/inference/transformers/residual_length', 'hfr'],
+  ['/inference/transformers', 'hfc'],
   ...[...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key]),
   ['/hardware/gpu/memory_bytes', 'gpumem'],
   ['/hardware/gpu', 'gpu'],
@@ -282,7 +316,8 @@ function fieldText(f, v) {
 
 /** The inference block's values → the state's inputs. */
 function inferenceToState(inf, st, take) {
-  take(inf, '/inference', ['engine', 'context', 'concurrency', 'kv_cache_dtype', 'tensor_parallel', 'vllm', 'llama_cpp']);
+  take(inf, '/inference', ['engine', 'context', 'concurrency', 'kv_cache_dtype', 'tensor_parallel', 'vllm', 'llama_cpp',
+    'transformers']);
   const simple = { engine: 'engine', context: 'context', concurrency: 'concurrency', kv_cache_dtype: 'kv', tensor_parallel: 'tp' };
   for (const [field, key] of Object.entries(simple)) if (inf[field] !== undefined) st[key] = String(inf[field]);
   if (inf.vllm) {
@@ -295,6 +330,13 @@ function inferenceToState(inf, st, take) {
   if (lc.split_mode !== undefined) st.sm = String(lc.split_mode);
   if (lc.tensor_split !== undefined) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(',') : String(lc.tensor_split);
   if (lc.main_gpu !== undefined) st.mg = String(lc.main_gpu);
+  const hf = inf.transformers || {};
+  const hfKeys = { cache_implementation: 'hfc', attn_implementation: 'hfa', version: 'hfv', backend: 'hfq',
+    nbits: 'hfb', q_group_size: 'hfg', residual_length: 'hfr' };
+  take(hf, '/inference/transformers', Object.keys(hfKeys));
+  for (const [field, key] of Object.entries(hfKeys)) {
+    if (hf[field] !== undefined && typeof hf[field] !== 'object') st[key] = String(hf[field]);
+  }
 }
 
 /**

@@ -120,6 +120,42 @@ struct LlamaCppSettings {
   std::vector<double> tensor_split;  ///< one proportion per GPU; empty = by free memory (equal on identical GPUs)
 };
 
+/// The fields of `inference.transformers` (the parser's and the page's one list).
+inline constexpr std::array<std::string_view, 7> kTransformersFields{
+    "cache_implementation", "attn_implementation", "version", "backend", "nbits", "q_group_size", "residual_length"};
+
+/// generate(cache_implementation=...): the Cache class transformers builds.
+enum class HfCache : std::uint8_t {
+  dynamic,       ///< DynamicCache: grows one token at a time
+  static_cache,  ///< "static": StaticCache, preallocated to max_cache_len for every layer
+  quantized,     ///< QuantizedCache (quanto or HQQ): packed low-bit K/V plus a model-dtype residual
+  offloaded,     ///< OffloadedCache: the current and the prefetched next layer on the GPU, the rest on the CPU
+};
+inline constexpr std::array<Choice<HfCache>, 4> kHfCaches{{{HfCache::dynamic, "dynamic"},
+                                                          {HfCache::static_cache, "static"},
+                                                          {HfCache::quantized, "quantized"},
+                                                          {HfCache::offloaded, "offloaded"}}};
+/// from_pretrained(attn_implementation=...).
+enum class HfAttention : std::uint8_t { sdpa, eager, flash_attention_2 };
+inline constexpr std::array<Choice<HfAttention>, 3> kHfAttentions{
+    {{HfAttention::sdpa, "sdpa"}, {HfAttention::eager, "eager"}, {HfAttention::flash_attention_2, "flash_attention_2"}}};
+/// The quantizer behind QuantizedCache (cache_config "backend").
+enum class HfQuantBackend : std::uint8_t { quanto, hqq };
+inline constexpr std::array<Choice<HfQuantBackend>, 2> kHfQuantBackends{
+    {{HfQuantBackend::quanto, "quanto"}, {HfQuantBackend::hqq, "hqq"}}};
+
+/// transformers generate() settings (defaults: transformers' own; the version's where they changed).
+struct TransformersSettings {
+  HfCache cache = HfCache::dynamic;
+  std::optional<HfAttention> attention;  ///< unset: the version's default (sdpa from 4.36, eager before)
+  std::string version;                   ///< as given; "" = the current behaviour (4.56)
+  int major = 4, minor = 56, patch = 0;  ///< `version` read (checked by the parser)
+  HfQuantBackend backend = HfQuantBackend::quanto;
+  std::int64_t nbits = 4;
+  std::int64_t q_group_size = 64;
+  std::int64_t residual_length = 128;
+};
+
 struct InferenceSettings {
   Engine engine = Engine::vllm;
   std::int64_t context = 0;  ///< tokens per sequence
@@ -127,6 +163,7 @@ struct InferenceSettings {
   KvDtype kv;  ///< tensor and pipeline sizes are in Scenario::parallel
   VllmSettings vllm;
   LlamaCppSettings llama_cpp;
+  TransformersSettings transformers;
 };
 
 /// The GPU the scenario runs on.

@@ -181,4 +181,10 @@ void reject_unknown_keys(const json& obj, const std::string& path, std::initiali
   });
 }
 
+void reject_unknown_keys(const json& obj, const std::string& path, std::span<const std::string_view> known) {
+  for_unknown_keys(obj, known, [&](const std::string& key) {
+    throw InputError(join_path(path, key), "unknown field; allowed here: " + joined(known) + ", extra");
+  });
+}
+
 }  // namespace vram::io

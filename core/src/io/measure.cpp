@@ -98,14 +98,31 @@ constexpr std::string_view kPeaks =
     "print(\"max_memory_allocated\", torch.cuda.max_memory_allocated())\n"
     "print(\"max_memory_reserved\", torch.cuda.max_memory_reserved())\n";
 
+/// generate()'s cache arguments for the scenario's transformers settings.
+std::string generate_cache_args(const TransformersSettings& t) {
+  if (t.cache == HfCache::dynamic) return "";
+  std::string a = ", cache_implementation=\"" + std::string(name_of(kHfCaches, t.cache)) + "\"";
+  if (t.cache != HfCache::quantized) return a;
+  return a + ", cache_config={\"backend\": \"" + std::string(name_of(kHfQuantBackends, t.backend)) +
+         "\", \"nbits\": " + std::to_string(t.nbits) + ", \"q_group_size\": " + std::to_string(t.q_group_size) +
+         ", \"residual_length\": " + std::to_string(t.residual_length) + "}";
+}
+
+/// A prompt of context − 1 tokens and two new ones: the cache ends at `context` tokens.
 std::string transformers_script(const Scenario& s) {
   const InferenceSettings& inf = s.inference();
-  return "import torch\nfrom transformers import AutoModelForCausalLM\n"
+  const TransformersSettings& t = inf.transformers;
+  const std::string attn =
+      t.attention ? ", attn_implementation=\"" + std::string(name_of(kHfAttentions, *t.attention)) + "\"" : "";
+  const std::string pin = t.version.empty() ? "" : "# pip install transformers==" + t.version + "\n";
+  return pin + "import torch\nfrom transformers import AutoModelForCausalLM\n"
          "model = AutoModelForCausalLM.from_pretrained(\"" + model_arg(s, "/path/to/model") +
-         "\", torch_dtype=\"auto\", device_map=\"cuda\")\n"
+         "\", torch_dtype=\"auto\", device_map=\"cuda\"" + attn + ")\n"
          "ids = torch.randint(0, model.config.vocab_size, (" + std::to_string(inf.concurrency) + ", " +
-         std::to_string(inf.context) + "), device=\"cuda\")\n"
-         "torch.cuda.reset_peak_memory_stats()\nwith torch.no_grad():\n    model(ids, use_cache=True)\n" +
+         std::to_string(std::max<std::int64_t>(1, inf.context - 1)) + "), device=\"cuda\")\n"
+         "torch.cuda.reset_peak_memory_stats()\nwith torch.no_grad():\n"
+         "    model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=2, min_new_tokens=2, "
+         "do_sample=False" + generate_cache_args(t) + ")\n" +
          std::string(kPeaks);
 }
 

@@ -91,7 +91,13 @@ std::int64_t next_probe(const Known& lo, const Known& hi, const std::optional<Kn
   const std::int64_t mid = lo.value + (hi.value - lo.value) / 2;
   if (bisect) return mid;
   std::optional<double> guess = hi_known ? crossing(lo, hi) : std::nullopt;
-  if (!guess && below) guess = crossing(*below, lo);
+  // The line through the last two fitting values, when it lands inside the bracket: where the
+  // margin falls faster with the value (eager attention's quadratic scores), the chord to a far
+  // failing value stays short of the crossing and the search would creep towards it.
+  const std::optional<double> ahead = below ? crossing(*below, lo) : std::nullopt;
+  if (ahead && *ahead > static_cast<double>(lo.value) && *ahead < static_cast<double>(hi.value) &&
+      (!guess || *ahead > *guess))
+    guess = ahead;
   if (!guess) return doubling && !hi_known ? std::min(hi.value - 1, std::max(lo.value + 1, 2 * lo.value)) : mid;
   const double g = std::floor(*guess);
   if (!(g < static_cast<double>(hi.value - 1))) return hi.value - 1;

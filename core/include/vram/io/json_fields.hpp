@@ -82,6 +82,7 @@ void warn_unknown_keys(const json& obj, const std::string& path, std::span<const
 /// Throws if `obj` has a key not in `known` (catches typos such as "contxt").
 /// The key "extra" is always allowed.
 void reject_unknown_keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known);
+void reject_unknown_keys(const json& obj, const std::string& path, std::span<const std::string_view> known);
 
 /// Throws unless `value` is a JSON object.
 const json& require_object(const json& value, const std::string& path, const std::string& what);

@@ -13,22 +13,58 @@ namespace vram::transformers_engine {
 
 namespace {
 
-constexpr std::string_view kCacheSource = "transformers v4.56.0 cache_utils.py DynamicLayer / DynamicSlidingWindowLayer";
+constexpr std::string_view kCacheSource =
+    "transformers v4.56.0 cache_utils.py DynamicLayer / DynamicSlidingWindowLayer";
+constexpr std::string_view kOldCacheSource =
+    "transformers v4.36.0–v4.55 cache_utils.py DynamicCache (torch.cat per layer, no window); before v4.36 tuples "
+    "of (K, V) grown with torch.cat in each attention layer";
 constexpr std::string_view kGenerateSource =
     "transformers v4.56.0 generation/utils.py _sample (logits_to_keep=1, logits.float())";
 
+/// One estimate's settings: the scenario's and the version's.
+struct Setting {
+  const Architecture& a;
+  const InferenceSettings& inf;
+  const TransformersSettings& ts;
+  HfVersion v;
+  HfAttention attention;
+  std::int64_t tp;
+  std::int64_t b;
+};
+
 /// DynamicCache for every sequence at full context: K and V per attention
-/// layer (sliding layers capped at their window) plus the Mamba layers' conv
-/// and SSM states in the model dtype (MambaCache).
-Term dynamic_cache_term(const Architecture& a, const InferenceSettings& inf, std::int64_t tp, std::int64_t b) {
-  Term t = sum_nonzero(terms(kv_sequences_term(a, inf.kv, tp, inf.concurrency, inf.context, 1),
-                             mamba_state_term(a, 8 * b, tp, inf.concurrency)))
+/// layer (sliding layers capped at their window from v4.56) plus the Mamba
+/// layers' conv and SSM states in the model dtype (MambaCache).
+Term dynamic_cache_term(const Setting& c) {
+  const Architecture& a = c.a;
+  const bool capped = c.v.at_least(kLayeredCacheSince);
+  Term kv = capped ? kv_sequences_term(a, c.inf.kv, c.tp, c.inf.concurrency, c.inf.context, 1)
+                   : kv_sequences_term(without_windows(a), c.inf.kv, c.tp, c.inf.concurrency, c.inf.context, 1);
+  Term t = sum_nonzero(terms(std::move(kv), mamba_state_term(a, 8 * c.b, c.tp, c.inf.concurrency)))
                .named("DynamicCache")
-               .cite(kCacheSource);
+               .cite(capped ? kCacheSource : kOldCacheSource);
   const bool windowed =
       std::any_of(a.layer_specs.begin(), a.layer_specs.end(), [](const LayerSpec& l) { return l.window > 0; });
-  if (windowed) t.note = "sliding and chunked layers hold at most their window";
+  if (windowed)
+    t.note = capped ? "sliding and chunked layers hold at most their window"
+                    : "before v4.56 the cache keeps every token of the sliding layers too";
   return t;
+}
+
+/// The cache of the class the settings name, Mamba states added.
+Term cache_term(const Setting& c) {
+  const InferenceSettings& inf = c.inf;
+  Term kv;
+  switch (c.ts.cache) {
+    case HfCache::dynamic: return dynamic_cache_term(c);
+    case HfCache::static_cache: kv = static_cache_term(c.a, inf.kv, c.tp, inf.concurrency, inf.context, c.v); break;
+    case HfCache::quantized: kv = quantized_cache_term(c.a, c.ts, c.tp, inf.concurrency, inf.context, c.b); break;
+    case HfCache::offloaded: kv = offloaded_cache_term(c.a, inf.kv, c.tp, inf.concurrency, inf.context, c.v); break;
+  }
+  Term mamba = mamba_state_term(c.a, 8 * c.b, c.tp, inf.concurrency);
+  if (mamba.bytes == Bytes{}) return kv;
+  const std::string_view what = kv.what;
+  return Term::sum(terms(std::move(kv), std::move(mamba))).named(what);
 }
 
 /// The last position's logits per sequence: in the model dtype from lm_head,
@@ -41,42 +77,122 @@ Term last_logits_term(std::int64_t sequences, std::int64_t vocab, std::int64_t b
       .named("last-position logits");
 }
 
-/// The prefill forward pass over every prompt at once (SDPA or flash
-/// attention: no score matrix) and the logits after it.
-Term prefill_term(const Architecture& a, const InferenceSettings& inf, std::int64_t tp, std::int64_t b) {
+/// The prefill forward pass over every prompt at once. SDPA and flash attention
+/// hold no score matrix; eager attention holds one layer's scores at a time.
+Term prefill_forward_term(const Setting& c, std::int64_t prompt_tokens) {
+  const Architecture& a = c.a;
+  Term plain = std::move(forward_peak_term(a, prompt_tokens, c.tp, c.b)).named("prefill forward");
+  if (c.attention != HfAttention::eager || a.layers == 0) return plain;
+  const std::int64_t q_dim = checked::mul(a.heads, a.head_dim) / c.tp;
+  const std::int64_t kv_dim = kv_heads_per_rank(a, c.tp) * a.head_dim;
+  Term eager = Term::sum(terms(residual_stream_term(prompt_tokens, a.hidden, c.b),
+                               attention_transient_term(prompt_tokens, q_dim, kv_dim, c.b),
+                               eager_scores_term(a, c.inf.concurrency, c.inf.context, c.inf.context, c.tp, c.b)))
+                   .named("attention with eager scores");
+  return Term::max_of(terms(std::move(plain), std::move(eager))).named("prefill forward (eager attention)");
+}
+
+/// The prefill forward pass and the logits after it.
+Term prefill_term(const Setting& c) {
+  const InferenceSettings& inf = c.inf;
   const std::int64_t prompt_tokens = checked::mul(inf.context, inf.concurrency);
-  return Term::sum(terms(std::move(forward_peak_term(a, prompt_tokens, tp, b)).named("prefill forward"),
-                         last_logits_term(inf.concurrency, a.vocab, b)))
-      .cite(kGenerateSource);
+  Term logits = c.v.at_least(kLogitsToKeepSince) ? last_logits_term(inf.concurrency, c.a.vocab, c.b)
+                                                 : full_logits_term(inf.concurrency, inf.context, c.a.vocab, c.b);
+  return Term::sum(terms(prefill_forward_term(c, prompt_tokens), std::move(logits))).cite(kGenerateSource);
+}
+
+/// Working memory: the prefill, or a decode step where that step holds more
+/// (the legacy cache round trip before v4.42, QuantizedCache's dequantized copies).
+Term activations_term(const Setting& c, const Term& cache) {
+  const InferenceSettings& inf = c.inf;
+  if (!c.v.at_least(kCacheInPlaceSince)) {
+    return Term::max_of(terms(prefill_term(c), legacy_step_term(cache, inf.concurrency, inf.context, c.a.vocab)))
+        .named("prefill, or the second decode step");
+  }
+  if (c.ts.cache != HfCache::quantized) return prefill_term(c);
+  Term prefill =
+      Term::sum(terms(prefill_term(c), requantize_working_term(c.a, c.ts, c.tp, inf.concurrency, inf.context, c.b)))
+          .named("prefill (prompt quantized per layer)");
+  return Term::max_of(
+             terms(std::move(prefill), quantized_step_term(c.a, c.ts, c.tp, inf.concurrency, inf.context, c.b)))
+      .named("prefill, or a decode step");
+}
+
+std::string_view cache_label(HfCache k) {
+  switch (k) {
+    case HfCache::static_cache: return "KV cache (StaticCache)";
+    case HfCache::quantized: return "KV cache (QuantizedCache)";
+    case HfCache::offloaded: return "KV cache on the GPU (OffloadedCache)";
+    case HfCache::dynamic: break;
+  }
+  return "KV cache (DynamicCache)";
+}
+
+/// What the estimate assumed about the version and the settings.
+void add_warnings(const Setting& c, Report& r) {
+  const std::string known = "4." + std::to_string(c.v.minor);
+  if (c.v.fit != HfVersionFit::exact) {
+    r.warnings.push_back("transformers " + c.ts.version + " is " +
+                         (c.v.fit == HfVersionFit::newer ? "newer" : "older") + " than the versions modelled (4." +
+                         std::to_string(kHfOldestMinor) + " to 4." + std::to_string(kHfNewestMinor) +
+                         "): estimated as the nearest, transformers " + known);
+  }
+  if (c.ts.cache == HfCache::offloaded) {
+    r.warnings.push_back(
+        "OffloadedCache keeps the other layers' K and V in CPU memory (pinned); that host memory is "
+        "not in this per-GPU figure");
+  }
 }
 
 }  // namespace
 
+HfVersion version_of(const TransformersSettings& ts) {
+  return ts.version.empty() ? HfVersion{} : on_ladder(ts.major, ts.minor);
+}
+
+HfAttention attention_of(const TransformersSettings& ts) {
+  if (ts.attention) return *ts.attention;
+  return version_of(ts).at_least(kSdpaSince) ? HfAttention::sdpa : HfAttention::eager;
+}
+
 void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   const Model& m = *s.model;
-  const Architecture& a = m.arch;
   const InferenceSettings& inf = s.inference();
-  const std::int64_t tp = s.parallel.tensor;
-  const std::int64_t b = activation_elem_bytes(s.weights);
+  const Setting c{m.arch,
+                  inf,
+                  inf.transformers,
+                  version_of(inf.transformers),
+                  attention_of(inf.transformers),
+                  s.parallel.tensor,
+                  activation_elem_bytes(s.weights)};
   WeightPlacement place;
-  place.tensor_parallel = tp;
+  place.tensor_parallel = c.tp;
   const WeightsEstimate w = weights_for(m, s.weights, place, memo);
   r.add(io::component("weights", "Model weights", std::move(weights_term(w)).cite(s.weights.source), r.explain));
-  if (a.family != Family::bare) {
-    const Term kv = dynamic_cache_term(a, inf, tp, b);
-    const Term act = prefill_term(a, inf, tp, b);
-    r.add(io::component("kv_cache", "KV cache (DynamicCache)", kv, r.explain));
+  Bytes allocated = w.bytes;
+  if (c.a.family != Family::bare) {
+    const Term kv = cache_term(c);
+    const Term act = activations_term(c, kv);
+    r.add(io::component("kv_cache", cache_label(c.ts.cache), kv, r.explain));  // a literal: the label is kept as a view
     r.add(io::component("activations", "Prefill activations + logits", act, r.explain));
-    r.metric("kv_bytes_per_token", static_cast<double>(kv_bytes_per_token(a, inf.kv, 1).in_bytes()));
+    r.metric("kv_bytes_per_token", static_cast<double>(kv_bytes_per_token(c.a, inf.kv, 1).in_bytes()));
     r.metric("kv_cache_bytes", static_cast<double>(kv.bytes.in_bytes()));
     r.metric("activation_bytes", static_cast<double>(act.bytes.in_bytes()));
+    allocated = allocated + kv.bytes + act.bytes;
   }
-  r.add(cuda_context_component(tp > 1, r.explain));
+  r.add(cuda_context_component(c.tp > 1, r.explain));
   r.metric("weights_bytes", static_cast<double>(w.bytes.in_bytes()));
+  r.metric("peak_allocated_bytes", static_cast<double>(allocated.in_bytes()));
   if (!r.explain) return;
+  add_warnings(c, r);
   io::ObjectText e;
   e.set("engine", "transformers");
-  e.set("source", "transformers v4.56.0 generate()");
+  e.set("cache_implementation", std::string(name_of(kHfCaches, c.ts.cache)));
+  e.set("attn_implementation", std::string(name_of(kHfAttentions, c.attention)));
+  e.set("version", "4." + std::to_string(c.v.minor));
+  e.set("source", c.ts.version.empty()
+                      ? std::string("transformers v4.56.0 generate()")
+                      : "transformers " + c.ts.version + " generate(), as v4." + std::to_string(c.v.minor));
   r.detail("engine", e.str());
 }
 
