@@ -191,9 +191,18 @@
     ngl: { hash: "ngl", attr: "n-gpu-layers", kind: "count" },
     sm: { hash: "sm", attr: "split-mode" },
     ts: { hash: "ts", attr: "tensor-split" },
-    mg: { hash: "mg", attr: "main-gpu", kind: "count" }
+    mg: { hash: "mg", attr: "main-gpu", kind: "count" },
+    hfc: { hash: "hfc", attr: "cache-implementation" },
+    hfa: { hash: "hfa", attr: "attn-implementation" },
+    hfv: { hash: "hfv", attr: "transformers-version" },
+    hfq: { hash: "hfq", attr: "quant-backend" },
+    hfb: { hash: "hfb", attr: "nbits", kind: "count" },
+    hfg: { hash: "hfg", attr: "q-group-size", kind: "count" },
+    hfr: { hash: "hfr", attr: "residual-length", kind: "tokens" }
   };
   var LLAMA_KEYS = ["ngl", "sm", "ts", "mg"];
+  var HF_KEYS = ["hfc", "hfa", "hfv"];
+  var HF_QUANT_KEYS = ["hfq", "hfb", "hfg", "hfr"];
   var DEFAULT_STATE = Object.freeze({
     wl: "",
     // '' = the core's default workload
@@ -223,6 +232,13 @@
     sm: "",
     ts: "",
     mg: "",
+    hfc: "",
+    hfa: "",
+    hfv: "",
+    hfq: "",
+    hfb: "",
+    hfg: "",
+    hfr: "",
     ...Object.fromEntries([...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [f.key, ""]))
   });
   var KEYS = {
@@ -415,6 +431,22 @@
     "field.ts.help": "One proportion per GPU: how llama.cpp shares the layers.",
     "field.mg": "Main GPU",
     "field.mg.help": "The GPU that holds the output and scratch buffers.",
+    "field.hfc": "Cache implementation",
+    "field.hfc.help": "The Cache class generate() builds: dynamic grows token by token, static preallocates the whole context, quantized packs K and V into a few bits, offloaded keeps two layers on the GPU.",
+    "field.hfa": "Attention implementation",
+    "field.hfa.version": "the version’s default",
+    "field.hfa.help": "eager holds the full score matrix at prefill; sdpa and flash_attention_2 do not.",
+    "field.hfv": "transformers version",
+    "field.hfv.placeholder": "4.56 (current)",
+    "field.hfv.help": "Older versions kept two copies of the cache while decoding and the logits of every prompt position.",
+    "field.hfq": "Quantized cache backend",
+    "field.hfq.help": "quanto: 2 or 4 bits; hqq: 1, 2, 3, 4 or 8 bits.",
+    "field.hfb": "Bits (nbits)",
+    "field.hfb.help": "Bits per cached value after quantization.",
+    "field.hfg": "Group size (q_group_size)",
+    "field.hfg.help": "Values that share one scale and one zero point.",
+    "field.hfr": "Residual length",
+    "field.hfr.help": "Recent tokens kept unquantized before they are folded into the quantized part.",
     "field.gpu": "GPU (usable memory the framework sees)",
     "field.gpu.help": "The total torch.cuda.mem_get_info() reports, not the marketing figure.",
     "field.gpumem": "Or a custom GPU’s memory",
@@ -830,6 +862,22 @@
     "field.ts.help": "Één verhouding per GPU, gescheiden door komma’s: hoe llama.cpp de lagen verdeelt.",
     "field.mg": "Hoofd-GPU",
     "field.mg.help": "De GPU die de output en de scratchbuffers bevat.",
+    "field.hfc": "Cache-implementatie",
+    "field.hfc.help": "De Cache-klasse die generate() bouwt: dynamic groeit per token, static reserveert de hele context vooraf, quantized pakt K en V in een paar bits, offloaded houdt twee lagen op de GPU.",
+    "field.hfa": "Attention-implementatie",
+    "field.hfa.version": "standaard van de versie",
+    "field.hfa.help": "eager houdt bij de prefill de volledige scorematrix vast; sdpa en flash_attention_2 niet.",
+    "field.hfv": "transformers-versie",
+    "field.hfv.placeholder": "4.56 (huidig)",
+    "field.hfv.help": "Oudere versies hielden tijdens het decoderen twee kopieën van de cache vast, en de logits van elke promptpositie.",
+    "field.hfq": "Backend van de gekwantiseerde cache",
+    "field.hfq.help": "quanto: 2 of 4 bits; hqq: 1, 2, 3, 4 of 8 bits.",
+    "field.hfb": "Bits (nbits)",
+    "field.hfb.help": "Bits per opgeslagen waarde na kwantisatie.",
+    "field.hfg": "Groepsgrootte (q_group_size)",
+    "field.hfg.help": "Waarden die één schaal en één nulpunt delen.",
+    "field.hfr": "Residulengte",
+    "field.hfr.help": "Recente tokens die ongekwantiseerd blijven tot ze in het gekwantiseerde deel opgaan.",
     "field.gpu": "GPU (bruikbaar geheugen dat het framework ziet)",
     "field.gpu.help": "Het totaal dat torch.cuda.mem_get_info() meldt, niet het marketingcijfer.",
     "field.gpumem": "Of het geheugen van een eigen GPU",
@@ -1254,6 +1302,10 @@
       keys.push("engine", "context", "concurrency", "kv", "tp");
       if (engineReads(engineOf(state), "gpu_memory_utilization")) keys.push("gmu");
       if (engineReads(engineOf(state), "n_gpu_layers")) keys.push(...LLAMA_KEYS);
+      if (engineReads(engineOf(state), "cache_implementation")) {
+        keys.push(...HF_KEYS);
+        if (state.hfc === "quantized") keys.push(...HF_QUANT_KEYS);
+      }
     } else {
       keys.push(...blockFields(state).map((f) => f.key));
     }
@@ -1403,7 +1455,25 @@
       if (mg !== void 0) lc.main_gpu = mg;
       if (Object.keys(lc).length) inf.llama_cpp = lc;
     }
+    if (engineReads(engineOf(state), "cache_implementation")) {
+      const hf = transformersBlock(state);
+      if (Object.keys(hf).length) inf.transformers = hf;
+    }
     return inf;
+  }
+  function transformersBlock(state) {
+    const hf = {};
+    if (state.hfc) hf.cache_implementation = state.hfc;
+    if (state.hfa) hf.attn_implementation = state.hfa;
+    if (String(state.hfv || "").trim() !== "") hf.version = String(state.hfv).trim();
+    if (state.hfc !== "quantized") return hf;
+    if (state.hfq) hf.backend = state.hfq;
+    const numbers = { hfb: ["nbits", "count"], hfg: ["q_group_size", "count"], hfr: ["residual_length", "tokens"] };
+    for (const [key, [field, kind]] of Object.entries(numbers)) {
+      const v = numberOf(state[key], kind);
+      if (v !== void 0) hf[field] = v;
+    }
+    return hf;
   }
   var PATCHABLE = {
     "/weights": "weights",
@@ -1414,6 +1484,8 @@
     "/inference/engine": "engine",
     "/inference/vllm/gpu_memory_utilization": "gmu",
     "/inference/llama_cpp/n_gpu_layers": "ngl",
+    "/inference/transformers/cache_implementation": "hfc",
+    "/inference/transformers/attn_implementation": "hfa",
     "/hardware/gpu": "gpu",
     "/hardware/count": "count",
     ...Object.fromEntries([...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key]))
@@ -1455,6 +1527,14 @@
     ["/inference/llama_cpp/split_mode", "sm"],
     ["/inference/llama_cpp/tensor_split", "ts"],
     ["/inference/llama_cpp/main_gpu", "mg"],
+    ["/inference/transformers/cache_implementation", "hfc"],
+    ["/inference/transformers/attn_implementation", "hfa"],
+    ["/inference/transformers/version", "hfv"],
+    ["/inference/transformers/backend", "hfq"],
+    ["/inference/transformers/nbits", "hfb"],
+    ["/inference/transformers/q_group_size", "hfg"],
+    ["/inference/transformers/residual_length", "hfr"],
+    ["/inference/transformers", "hfc"],
     ...[...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key]),
     ["/hardware/gpu/memory_bytes", "gpumem"],
     ["/hardware/gpu", "gpu"],
@@ -1468,7 +1548,16 @@
     return typeof v === "object" ? null : String(v);
   }
   function inferenceToState(inf, st, take) {
-    take(inf, "/inference", ["engine", "context", "concurrency", "kv_cache_dtype", "tensor_parallel", "vllm", "llama_cpp"]);
+    take(inf, "/inference", [
+      "engine",
+      "context",
+      "concurrency",
+      "kv_cache_dtype",
+      "tensor_parallel",
+      "vllm",
+      "llama_cpp",
+      "transformers"
+    ]);
     const simple = { engine: "engine", context: "context", concurrency: "concurrency", kv_cache_dtype: "kv", tensor_parallel: "tp" };
     for (const [field, key] of Object.entries(simple)) if (inf[field] !== void 0) st[key] = String(inf[field]);
     if (inf.vllm) {
@@ -1481,6 +1570,20 @@
     if (lc.split_mode !== void 0) st.sm = String(lc.split_mode);
     if (lc.tensor_split !== void 0) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(",") : String(lc.tensor_split);
     if (lc.main_gpu !== void 0) st.mg = String(lc.main_gpu);
+    const hf = inf.transformers || {};
+    const hfKeys = {
+      cache_implementation: "hfc",
+      attn_implementation: "hfa",
+      version: "hfv",
+      backend: "hfq",
+      nbits: "hfb",
+      q_group_size: "hfg",
+      residual_length: "hfr"
+    };
+    take(hf, "/inference/transformers", Object.keys(hfKeys));
+    for (const [field, key] of Object.entries(hfKeys)) {
+      if (hf[field] !== void 0 && typeof hf[field] !== "object") st[key] = String(hf[field]);
+    }
   }
   function scenarioToState(sc, defaults) {
     if (!sc || typeof sc !== "object" || Array.isArray(sc)) {
@@ -2438,10 +2541,42 @@
             f("ts", this._text("ts", { placeholder: this._t("field.ts.placeholder"), "data-testid": "tensor-split" })),
             f("mg", this._text("mg", { inputmode: "numeric", placeholder: "0" }))
           )
-        )
+        ),
+        this._hfFields = this._transformersFields(f)
       );
       this._fields.sm.setAttribute("data-testid", "split-mode");
       return runtimeSet;
+    }
+    /** transformers generate(): the cache class, the attention, the version, and the quantized cache's settings. */
+    _transformersFields(f) {
+      const hf = this._catalog.defaults.engines.transformers || {};
+      const choices = (names, fallback) => (names || []).map((n) => [
+        n === fallback ? "" : n,
+        n === fallback ? this._t("option.is-default", n) : n
+      ]);
+      const backends = hf.backend || [];
+      return h(
+        "div",
+        { class: "vb-transformers", "data-testid": "transformers-fields" },
+        h(
+          "div",
+          { class: "vb-row" },
+          f("hfc", this._select("hfc", choices(hf.cache_implementation, "dynamic"))),
+          f("hfa", this._select("hfa", [
+            ["", this._t("field.hfa.version")],
+            ...(hf.attn_implementation || []).map((n) => [n, n])
+          ]))
+        ),
+        f("hfv", this._text("hfv", { placeholder: this._t("field.hfv.placeholder") })),
+        this._hfQuantFields = h(
+          "div",
+          { class: "vb-row", "data-testid": "quantized-cache-fields" },
+          f("hfq", this._select("hfq", choices(backends, backends[0]))),
+          f("hfb", this._text("hfb", { inputmode: "numeric", placeholder: "4" }), "count"),
+          f("hfg", this._text("hfg", { inputmode: "numeric", placeholder: String(hf.q_group_size ?? 64) }), "count"),
+          f("hfr", this._text("hfr", { inputmode: "numeric", placeholder: String(hf.residual_length ?? 128) }), "tokens")
+        )
+      );
     }
     /** A training or generation block: the everyday inputs first, parallelism and switches under "More settings". */
     _blockSet(block, legend, fields) {
@@ -2587,6 +2722,8 @@
       for (const key of Object.keys(this._understood)) this._showUnderstood(key);
       this._gmuField.hidden = !engineReads(engineOf(st), "gpu_memory_utilization");
       this._llamaFields.hidden = !engineReads(engineOf(st), "n_gpu_layers");
+      this._hfFields.hidden = !engineReads(engineOf(st), "cache_implementation");
+      this._hfQuantFields.hidden = this._hfFields.hidden || st.hfc !== "quantized";
     }
     /** How a number input's text was read, as the input shows it, in the page's language. */
     _showUnderstood(key) {
