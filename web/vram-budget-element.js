@@ -178,6 +178,7 @@
     weights: { hash: "w", attr: "weights" },
     gpu: { hash: "gpu", attr: "gpu" },
     gpumem: { hash: "mem", attr: "gpu-memory", kind: "bytes" },
+    gpucc: { hash: "cc", attr: "gpu-compute-capability", kind: "decimal" },
     count: { hash: "n", attr: "gpu-count", kind: "count" },
     headroom: { hash: "headroom", attr: "headroom", kind: "decimal" }
   };
@@ -220,6 +221,8 @@
     gpu: "",
     // '' = the core's default GPU
     gpumem: "",
+    gpucc: "",
+    // a custom GPU's CUDA compute capability ('' = not given)
     count: "1",
     headroom: "",
     engine: "",
@@ -452,6 +455,9 @@
     "field.gpumem": "Or a custom GPU’s memory",
     "field.gpumem.placeholder": "e.g. 24 GB or 22.5 GiB",
     "field.gpumem.help": "Replaces the GPU above: the total the framework sees (GB = 10⁹ B, GiB = 2³⁰ B).",
+    "field.gpucc": "Its CUDA compute capability",
+    "field.gpucc.placeholder": "e.g. 8.9",
+    "field.gpucc.help": "For a custom GPU, as torch prints it (8.0 A100, 8.9 L40S, 9.0 H100, 12.0 RTX 5090): kernels whose memory depends on it, such as vLLM’s MXFP4 expert padding. Empty: not known.",
     "field.count": "GPU count",
     "field.count.help": "GPUs in the set.",
     "field.headroom": "Headroom (%)",
@@ -883,6 +889,9 @@
     "field.gpumem": "Of het geheugen van een eigen GPU",
     "field.gpumem.placeholder": "bijv. 24 GB of 22,5 GiB",
     "field.gpumem.help": "Vervangt de GPU hierboven: het totaal dat het framework ziet (GB = 10⁹ B, GiB = 2³⁰ B).",
+    "field.gpucc": "Zijn CUDA compute capability",
+    "field.gpucc.placeholder": "bijv. 8,9",
+    "field.gpucc.help": "Voor een eigen GPU, zoals torch die toont (8.0 A100, 8.9 L40S, 9.0 H100, 12.0 RTX 5090): kernels waarvan het geheugen ervan afhangt, zoals de MXFP4-opvulling van vLLM-experts. Leeg: onbekend.",
     "field.count": "Aantal GPU’s",
     "field.count.help": "GPU’s in de set.",
     "field.headroom": "Speelruimte (%)",
@@ -1294,6 +1303,7 @@
   }
   function liveKeys(state) {
     const keys = ["wl", "weights", "gpu", "gpumem", "count", "headroom"];
+    if (state.gpumem !== "") keys.push("gpucc");
     if (usesPipeline(state)) keys.push("pipe");
     else if (state.src === "catalog") keys.push("src", "model");
     else if (state.src === "params") keys.push("src", "params");
@@ -1413,8 +1423,11 @@
     if (state.weights !== "") sc.weights = state.weights;
     sc.hardware = {};
     const mem = numberOf(state.gpumem, "bytes");
-    if (mem !== void 0) sc.hardware.gpu = { name: CUSTOM_GPU, memory_bytes: mem };
-    else if (state.gpu !== "") sc.hardware.gpu = state.gpu;
+    if (mem !== void 0) {
+      sc.hardware.gpu = { name: CUSTOM_GPU, memory_bytes: mem };
+      const cc = numberOf(state.gpucc, "decimal");
+      if (cc !== void 0) sc.hardware.gpu.compute_capability = cc;
+    } else if (state.gpu !== "") sc.hardware.gpu = state.gpu;
     const count = numberOf(state.count, "count");
     if (count !== void 0) sc.hardware.count = count;
     const headroom = numberOf(state.headroom, "decimal");
@@ -1506,7 +1519,10 @@
       const key = PATCHABLE[path];
       if (!key || typeof value === "object") return null;
       changes[key] = String(value);
-      if (key === "gpu") changes.gpumem = "";
+      if (key === "gpu") {
+        changes.gpumem = "";
+        changes.gpucc = "";
+      }
     }
     return changes;
   }
@@ -1537,6 +1553,7 @@
     ["/inference/transformers", "hfc"],
     ...[...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key]),
     ["/hardware/gpu/memory_bytes", "gpumem"],
+    ["/hardware/gpu/compute_capability", "gpucc"],
     ["/hardware/gpu", "gpu"],
     ["/hardware/count", "count"],
     ["/headroom", "headroom"],
@@ -1619,7 +1636,10 @@
     const hw = sc.hardware || {};
     take(hw, "/hardware", ["gpu", "count"]);
     if (typeof hw.gpu === "string") st.gpu = hw.gpu;
-    else if (hw.gpu && typeof hw.gpu === "object" && hw.gpu.memory_bytes !== void 0) st.gpumem = String(hw.gpu.memory_bytes);
+    else if (hw.gpu && typeof hw.gpu === "object" && hw.gpu.memory_bytes !== void 0) {
+      st.gpumem = String(hw.gpu.memory_bytes);
+      if (typeof hw.gpu.compute_capability === "number") st.gpucc = String(hw.gpu.compute_capability);
+    }
     if (hw.count !== void 0) st.count = String(hw.count);
     if (typeof sc.headroom === "number") st.headroom = String(Number((sc.headroom * 100).toPrecision(12)));
     const block = blockOf(st);
@@ -2607,6 +2627,7 @@
           g.id === cat.defaults.gpu ? this._t("option.is-default", gpuText(g)) : gpuText(g)
         ]))),
         f("gpumem", this._text("gpumem", { placeholder: this._t("field.gpumem.placeholder") }), "bytes"),
+        f("gpucc", this._text("gpucc", { inputmode: "decimal", placeholder: this._t("field.gpucc.placeholder") })),
         h(
           "div",
           { class: "vb-row" },

@@ -72,6 +72,20 @@ Codec plain_codec(const std::string& name, std::int64_t bits) {
   return c;
 }
 
+Codec group_codec(const std::string& name, std::int64_t bits, std::int64_t group, std::int64_t scale_bits,
+                  std::int64_t zero_bits, std::int64_t index_bits, std::int64_t tensor_bits) {
+  Codec c;
+  c.kind = Codec::Kind::group;
+  c.elem_bits = bits;
+  c.group = group;
+  c.scale_bits = scale_bits;
+  c.zero_bits = zero_bits;
+  c.index_bits_per_col = index_bits;
+  c.tensor_bits = tensor_bits;
+  c.name = name;
+  return c;
+}
+
 namespace {
 
 // ggml's tensor types: elements per block, bytes per block and the type id a
@@ -125,19 +139,6 @@ std::string upper(std::string s) {
   return s;
 }
 
-Codec group_codec(const std::string& name, std::int64_t bits, std::int64_t group, std::int64_t scale_bits,
-                  std::int64_t zero_bits, std::int64_t index_bits, std::int64_t tensor_bits) {
-  Codec c;
-  c.kind = Codec::Kind::group;
-  c.elem_bits = bits;
-  c.group = group;
-  c.scale_bits = scale_bits;
-  c.zero_bits = zero_bits;
-  c.index_bits_per_col = index_bits;
-  c.tensor_bits = tensor_bits;
-  c.name = name;
-  return c;
-}
 
 Codec per_row_codec(const std::string& name, std::int64_t bits, std::int64_t scale_bits) {
   Codec c;

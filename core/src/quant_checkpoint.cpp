@@ -84,21 +84,6 @@ std::string group_label(std::int64_t group) {
   return label;
 }
 
-/// A scale (and zero) per `group` input columns of each row, optional per-column
-/// index and per-tensor extras: Codec::Kind::group.
-Codec grouped(std::string name, std::int64_t bits, std::int64_t group, std::int64_t scale_bits, std::int64_t zero_bits,
-              std::int64_t index_bits, std::int64_t tensor_bits) {
-  Codec c;
-  c.kind = Codec::Kind::group;
-  c.elem_bits = bits;
-  c.group = group;
-  c.scale_bits = scale_bits;
-  c.zero_bits = zero_bits;
-  c.index_bits_per_col = index_bits;
-  c.tensor_bits = tensor_bits;
-  c.name = std::move(name);
-  return c;
-}
 
 enum class AwqVersion : std::uint8_t { gemm };
 constexpr std::array<Choice<AwqVersion>, 2> kAwqVersions{{{AwqVersion::gemm, "gemm"}, {AwqVersion::gemm, "GEMM"}}};
@@ -145,7 +130,7 @@ WeightFormat gptq(const json& q, const std::string& qpath, const std::string& na
   WeightFormat f = named_format(bits == 8 ? FormatKind::gptq_int8 : FormatKind::gptq_int4, group, false, native);
   const std::string b = std::to_string(bits);
   f.name = "gptq-int" + b;
-  f.linear = grouped("int" + b + " " + group_label(group), bits, group, 16, bits, 32, 0);
+  f.linear = group_codec("int" + b + " " + group_label(group), bits, group, 16, bits, 32, 0);
   f.summary = "linear weights int" + b + " + fp16 scale and packed " + b + "-bit zero per " + group_label(group) +
               " group + int32 g_idx per input column";
   f.source = "AutoGPTQ v0.7.1 QuantLinear: qweight int32 [in/32*b, out], qzeros, scales fp16, g_idx int32 [in]";
@@ -302,7 +287,7 @@ Codec ct_codec(const CtScheme& s, std::int64_t scale_bits) {
   const std::string type = s.type == CtType::floating ? "fp" : "int";
   switch (s.strategy) {
     case CtStrategy::block: {
-      Codec c = grouped(
+      Codec c = group_codec(
           type + std::to_string(s.bits) + " block " + std::to_string(s.block_rows) + "x" + std::to_string(s.block_cols),
           elem, 0, scale_bits, 0, 0, extras);
       c.kind = Codec::Kind::block2d;
@@ -311,10 +296,10 @@ Codec ct_codec(const CtScheme& s, std::int64_t scale_bits) {
       return c;
     }
     case CtStrategy::tensor:
-      return grouped(type + std::to_string(s.bits) + " per-tensor", elem, kPerChannel, 0, 0, 0,
+      return group_codec(type + std::to_string(s.bits) + " per-tensor", elem, kPerChannel, 0, 0, 0,
                      extras + scale_bits + zero);
     default:
-      return grouped(
+      return group_codec(
           type + std::to_string(s.bits) + " " + group_label(s.strategy == CtStrategy::group ? s.group : kPerChannel),
           elem, s.strategy == CtStrategy::group ? s.group : kPerChannel, scale_bits, zero, s.g_idx ? 32 : 0, extras);
   }

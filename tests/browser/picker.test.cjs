@@ -138,3 +138,23 @@ test('the quantity reader on its own (VramBudgetElement.parseQuantity)', async (
   assert.deepEqual(got, [32000, 131072, 7e9, 1.5e9, 24e9, 80 * 2 ** 30, 1000, 2000, 7e9, 'x', undefined, 1.1e9]);
   await page.close();
 });
+
+test('a custom GPU may give its compute capability: it reaches the scenario, the link and the MXFP4 padding', async () => {
+  const page = await openPage(context, '#v=1&src=catalog&model=openai%2Fgpt-oss-20b&mem=80%20GB');
+  await page.getByTestId('gpucc').fill('8.0');
+  const sc = await scenarioWhen(page, (s) => s.hardware.gpu.compute_capability === 8);
+  assert.equal(sc.hardware.gpu.memory_bytes, 80e9);
+  // vLLM on sm80 runs MXFP4 experts through Marlin, which pads them.
+  await page.waitForFunction(() => /Marlin MoE/.test($vb('[data-testid=results]').textContent), null, WAIT);
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('cc') === '8.0', null, WAIT);
+  // Not a number: the module's error names the field.
+  await page.getByTestId('gpucc').fill('sm80');
+  const err = page.locator('[data-field=gpucc] .vb-field-error');
+  await err.waitFor({ state: 'visible', ...WAIT });
+  assert.match(await err.textContent(), /compute_capability/);
+  // Without a custom GPU the field is not part of the scenario.
+  await page.getByTestId('gpucc').fill('');
+  await page.getByTestId('gpumem').fill('');
+  await scenarioWhen(page, (s) => s.hardware.gpu === undefined);
+  await page.close();
+});

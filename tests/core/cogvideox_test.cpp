@@ -15,17 +15,8 @@ using nlohmann::json;
 
 namespace {
 
-const Pipeline& pipeline(const char* id) {
-  const auto p = test::catalog().find_pipeline(id);
-  if (!p) throw std::runtime_error(std::string("no pipeline ") + id);
-  return *p;
-}
-
-const Part& part(const char* id, const char* name) {
-  const Part* c = pipeline(id).find(name);
-  if (!c) throw std::runtime_error(std::string("no component ") + name);
-  return *c;
-}
+using test::part;
+using test::pipeline;
 
 /// A tiny CogVideoXTransformer3DModel config: 2 heads × 8 (dim 16), one block.
 json tiny_transformer() {
@@ -52,15 +43,7 @@ json cog(const char* id, json generation = json::object()) {
           {"generation", generation}};
 }
 
-std::string error_path(const json& j, std::string* message = nullptr) {
-  try {
-    (void)test::run(j);
-  } catch (const InputError& e) {
-    if (message) *message = e.what();
-    return e.path();
-  }
-  return "(no error)";
-}
+using test::error_path;
 
 DecodeShape native_decode() {
   DecodeShape s;

@@ -20,7 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr KvDtype kBf16{"bf16", 1, 2};
+const KvDtype kBf16{"bf16", 1, 2};
 
 // A small Nemotron-H: one Mamba-2 block, one attention block, one MLP block.
 json tiny_nemotron() {

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "vram/catalog.hpp"
+#include "vram/error.hpp"
 #include "vram/estimate.hpp"
+#include "vram/generation/pipeline.hpp"
 #include "vram/scenario.hpp"
 
 namespace vram::test {
@@ -31,6 +33,31 @@ inline Scenario scenario(const nlohmann::json& j) {
 
 inline Report run(const nlohmann::json& j) {
   return estimate(scenario(j));
+}
+
+/// A catalog pipeline and one of its components (fail the test when missing).
+inline const generation::Pipeline& pipeline(const char* id) {
+  const auto p = catalog().find_pipeline(id);
+  if (!p) throw std::runtime_error(std::string("no pipeline ") + id);
+  return *p;
+}
+
+inline const generation::Component& part(const char* id, const char* name) {
+  const generation::Component* c = pipeline(id).find(name);
+  if (!c) throw std::runtime_error(std::string("no component ") + name);
+  return *c;
+}
+
+/// The JSON path of the InputError a scenario raises ("(no error)" when it
+/// estimates), and its message.
+inline std::string error_path(const nlohmann::json& j, std::string* message = nullptr) {
+  try {
+    (void)run(j);
+  } catch (const InputError& e) {
+    if (message) *message = e.what();
+    return e.path();
+  }
+  return "(no error)";
 }
 
 inline double metric(const Report& r, const std::string& name) {

@@ -73,6 +73,7 @@ export const COMMON_KEYS = {
   weights: { hash: 'w', attr: 'weights' },
   gpu: { hash: 'gpu', attr: 'gpu' },
   gpumem: { hash: 'mem', attr: 'gpu-memory', kind: 'bytes' },
+  gpucc: { hash: 'cc', attr: 'gpu-compute-capability', kind: 'decimal' },
   count: { hash: 'n', attr: 'gpu-count', kind: 'count' },
   headroom: { hash: 'headroom', attr: 'headroom', kind: 'decimal' },
 };
@@ -113,6 +114,7 @@ export const DEFAULT_STATE = Object.freeze({
   weights: '', // '' = the checkpoint's own
   gpu: '', // '' = the core's default GPU
   gpumem: '',
+  gpucc: '', // a custom GPU's CUDA compute capability ('' = not given)
   count: '1',
   headroom: '',
   engine: '', context: '', concurrency: '', kv: '', tp: '', gmu: '',

@@ -307,6 +307,7 @@ export class FormMethods {
       f('gpu', this._select('gpu', cat.gpus.map((g) => [g.id,
         g.id === cat.defaults.gpu ? this._t('option.is-default', gpuText(g)) : gpuText(g)]))),
       f('gpumem', this._text('gpumem', { placeholder: this._t('field.gpumem.placeholder') }), 'bytes'),
+      f('gpucc', this._text('gpucc', { inputmode: 'decimal', placeholder: this._t('field.gpucc.placeholder') })),
       h('div', { class: 'vb-row' },
         f('count', this._text('count', { inputmode: 'numeric' }), 'count'),
         f('headroom', this._text('headroom', { inputmode: 'decimal', placeholder: '10' }))));

@@ -37,6 +37,7 @@ export function blockFields(state) {
 /** The state keys a state's scenario reads (and its link holds). */
 export function liveKeys(state) {
   const keys = ['wl', 'weights', 'gpu', 'gpumem', 'count', 'headroom'];
+  if (state.gpumem !== '') keys.push('gpucc');
   if (usesPipeline(state)) keys.push('pipe');
   else if (state.src === 'catalog') keys.push('src', 'model');
   else if (state.src === 'params') keys.push('src', 'params');
@@ -168,8 +169,11 @@ export function buildScenario(state) {
   if (state.weights !== '') sc.weights = state.weights;
   sc.hardware = {};
   const mem = numberOf(state.gpumem, 'bytes');
-  if (mem !== undefined) sc.hardware.gpu = { name: CUSTOM_GPU, memory_bytes: mem };
-  else if (state.gpu !== '') sc.hardware.gpu = state.gpu;
+  if (mem !== undefined) {
+    sc.hardware.gpu = { name: CUSTOM_GPU, memory_bytes: mem };
+    const cc = numberOf(state.gpucc, 'decimal');
+    if (cc !== undefined) sc.hardware.gpu.compute_capability = cc;
+  } else if (state.gpu !== '') sc.hardware.gpu = state.gpu;
   const count = numberOf(state.count, 'count');
   if (count !== undefined) sc.hardware.count = count;
   const headroom = numberOf(state.headroom, 'decimal');
@@ -268,7 +272,10 @@ export function patchToState(patch) {
     const key = PATCHABLE[path];
     if (!key || typeof value === 'object') return null;
     changes[key] = String(value);
-    if (key === 'gpu') changes.gpumem = '';
+    if (key === 'gpu') {
+      changes.gpumem = '';
+      changes.gpucc = '';
+    }
   }
   return changes;
 }
@@ -301,6 +308,7 @@ export const ERROR_FIELDS = [
   ['/inference/transformers', 'hfc'],
   ...[...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key]),
   ['/hardware/gpu/memory_bytes', 'gpumem'],
+  ['/hardware/gpu/compute_capability', 'gpucc'],
   ['/hardware/gpu', 'gpu'],
   ['/hardware/count', 'count'],
   ['/headroom', 'headroom'],
@@ -378,7 +386,10 @@ export function scenarioToState(sc, defaults) {
   const hw = sc.hardware || {};
   take(hw, '/hardware', ['gpu', 'count']);
   if (typeof hw.gpu === 'string') st.gpu = hw.gpu;
-  else if (hw.gpu && typeof hw.gpu === 'object' && hw.gpu.memory_bytes !== undefined) st.gpumem = String(hw.gpu.memory_bytes);
+  else if (hw.gpu && typeof hw.gpu === 'object' && hw.gpu.memory_bytes !== undefined) {
+    st.gpumem = String(hw.gpu.memory_bytes);
+    if (typeof hw.gpu.compute_capability === 'number') st.gpucc = String(hw.gpu.compute_capability);
+  }
   if (hw.count !== undefined) st.count = String(hw.count);
   // The scenario's headroom is a fraction; the input is in percent (unit change only).
   if (typeof sc.headroom === 'number') st.headroom = String(Number((sc.headroom * 100).toPrecision(12)));

@@ -46,6 +46,11 @@ Bytes stored_bytes(const Codec& codec, std::int64_t rows, std::int64_t cols, std
 /// A plain element type (bf16, fp16, fp32, fp8, int8, int4).
 Codec plain_codec(const std::string& name, std::int64_t bits);
 
+/// A scale (and zero) per `group` input columns of each row, optional
+/// per-column index and per-tensor extras: Codec::Kind::group.
+Codec group_codec(const std::string& name, std::int64_t bits, std::int64_t group, std::int64_t scale_bits,
+                  std::int64_t zero_bits, std::int64_t index_bits, std::int64_t tensor_bits);
+
 /// The GGML types llama.cpp's mixtures assign beside the file type's base type.
 struct GgufMixCodecs {
   Codec f32, q8_0, q6_k, q5_k, q4_k, q3_k;

@@ -129,35 +129,39 @@ Term early_v1_sampler_term(std::int64_t tokens, std::int64_t vocab, std::int64_t
       .cite(kEarlySamplerSource);
 }
 
-Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
-                       std::int64_t b) {
+namespace {
+/// A V1 sampler step over `rows` sequences: their logits and fp32 copy, the
+/// buffers of the top-k/top-p method (bytes per logit each), the hidden rows
+/// the profiling run keeps (tokens + 2 × seqs) and the cuBLAS workspace.
+Term sampler_rows_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                       std::int64_t b, std::initializer_list<Factor> per_logit) {
   const Factor seqs = Factor::of(rows, "seqs");
   const Factor v = Factor::of(vocab, "vocab");
-  auto part = [](Factors f) { return Term::product(std::move(f)); };
-  return sum_nonzero(terms(part({seqs, v, Factor::of(b, "B logits")}),
-                           part({seqs, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}),
-                           part({seqs, v, Factor::of(4 + 8, "B (sorted values + int64 indices)")}),
-                           part({seqs, v, Factor::of(8, "B int64 source indices")}),
-                           part({seqs, v, Factor::of(4 + 8, "B radix-sort alternate keys and values")}),
-                           part({Factor::of(checked::add(tokens, checked::mul(2, rows)), "rows (tokens + 2 × seqs)"),
-                                 Factor::of(hidden, "hidden"), Factor::bytes(b)}),
-                           part({kCublasWorkspace})))
+  Terms parts;
+  parts.push_back(Term::product({seqs, v, Factor::of(b, "B logits")}));
+  parts.push_back(Term::product({seqs, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}));
+  for (const Factor& f : per_logit) parts.push_back(Term::product({seqs, v, f}));
+  parts.push_back(Term::product({Factor::of(checked::add(tokens, checked::mul(2, rows)), "rows (tokens + 2 × seqs)"),
+                                 Factor::of(hidden, "hidden"), Factor::bytes(b)}));
+  parts.push_back(Term::product({kCublasWorkspace}));
+  return sum_nonzero(std::move(parts));
+}
+}  // namespace
+
+Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
+                       std::int64_t b) {
+  return sampler_rows_term(rows, tokens, vocab, hidden, b,
+                           {Factor::of(4 + 8, "B (sorted values + int64 indices)"),
+                            Factor::of(8, "B int64 source indices"),
+                            Factor::of(4 + 8, "B radix-sort alternate keys and values")})
       .named("sampler step, sort-based top-k/top-p (v0.9-0.16)")
       .cite(kSortSamplerSource);
 }
 
 Term flashinfer_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
                              std::int64_t b) {
-  const Factor seqs = Factor::of(rows, "seqs");
-  const Factor v = Factor::of(vocab, "vocab");
-  auto part = [](Factors f) { return Term::product(std::move(f)); };
-  return sum_nonzero(terms(part({seqs, v, Factor::of(b, "B logits")}),
-                           part({seqs, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}),
-                           part({seqs, v, Factor::of(4, "B top-k masked logits")}),
-                           part({seqs, v, Factor::of(4, "B probabilities")}),
-                           part({Factor::of(checked::add(tokens, checked::mul(2, rows)), "rows (tokens + 2 × seqs)"),
-                                 Factor::of(hidden, "hidden"), Factor::bytes(b)}),
-                           part({kCublasWorkspace})))
+  return sampler_rows_term(rows, tokens, vocab, hidden, b,
+                           {Factor::of(4, "B top-k masked logits"), Factor::of(4, "B probabilities")})
       .named("sampler step, FlashInfer top-k/top-p (no sort)")
       .cite(kFlashInferSamplerSource);
 }
