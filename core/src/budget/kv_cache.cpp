@@ -79,24 +79,30 @@ std::int64_t mamba2_groups_per_shard_set(std::int64_t groups, std::int64_t tp) {
   return groups % tp == 0 ? groups : checked::add(groups, tp - groups);
 }
 
+namespace {
+/// Channels of a Mamba-2 layer's conv state, before the TP split: d_inner + 2 × groups × d_state.
+std::int64_t mamba2_conv_channels(const Architecture& a, std::int64_t tp) {
+  return checked::add(a.ssm_inner, checked::product(2, mamba2_groups_per_shard_set(a.ssm_groups, tp), a.ssm_state));
+}
+/// Channels of a Gated DeltaNet layer's conv state, before the TP split: 2 × key + value width.
+std::int64_t deltanet_conv_channels(const Architecture& a) {
+  return checked::add(checked::product(2, a.linear_k_heads, a.linear_k_dim),
+                      checked::mul(a.linear_v_heads, a.linear_v_dim));
+}
+}  // namespace
+
 StateElems recurrent_state_elems(const Architecture& a, LayerKind kind, std::int64_t tp) {
   switch (kind) {
     case LayerKind::mamba: {
       const std::int64_t inner = a.ssm_inner / tp;
       return {checked::mul(inner, a.ssm_conv - 1), checked::mul(inner, a.ssm_state)};
     }
-    case LayerKind::mamba2: {
-      const std::int64_t groups = mamba2_groups_per_shard_set(a.ssm_groups, tp);
-      const std::int64_t conv_dim = checked::add(a.ssm_inner, checked::product(2, groups, a.ssm_state));
-      return {checked::mul(conv_dim / tp, a.ssm_conv - 1),
+    case LayerKind::mamba2:
+      return {checked::mul(mamba2_conv_channels(a, tp) / tp, a.ssm_conv - 1),
               checked::product(a.ssm_heads / tp, a.ssm_head_dim, a.ssm_state)};
-    }
-    case LayerKind::linear_attention: {
-      const std::int64_t conv_dim = checked::add(checked::product(2, a.linear_k_heads, a.linear_k_dim),
-                                                 checked::mul(a.linear_v_heads, a.linear_v_dim));
-      return {checked::mul(conv_dim / tp, a.linear_conv - 1),
+    case LayerKind::linear_attention:
+      return {checked::mul(deltanet_conv_channels(a) / tp, a.linear_conv - 1),
               checked::product(a.linear_v_heads / tp, a.linear_v_dim, a.linear_k_dim)};
-    }
     default: return {};
   }
 }
@@ -303,7 +309,7 @@ namespace {
 Term mamba2_state_term(const Architecture& a, std::int64_t bytes, std::int64_t tp, std::int64_t sequences,
                        std::int64_t layers) {
   const std::int64_t groups = mamba2_groups_per_shard_set(a.ssm_groups, tp);
-  const std::int64_t conv_dim = checked::add(a.ssm_inner, checked::product(2, groups, a.ssm_state));
+  const std::int64_t conv_dim = mamba2_conv_channels(a, tp);
   const Factor seqs = Factor::of(sequences, "sequences");
   const Factor n = Factor::of(layers, "Mamba-2 layers");
   Term conv =
@@ -320,8 +326,7 @@ Term mamba2_state_term(const Architecture& a, std::int64_t bytes, std::int64_t t
 /// width) / tp and recurrent value heads / tp × head_v_dim × head_k_dim.
 Term deltanet_state_term(const Architecture& a, std::int64_t bytes, std::int64_t tp, std::int64_t sequences,
                          std::int64_t layers) {
-  const std::int64_t conv_dim = checked::add(checked::product(2, a.linear_k_heads, a.linear_k_dim),
-                                             checked::mul(a.linear_v_heads, a.linear_v_dim));
+  const std::int64_t conv_dim = deltanet_conv_channels(a);
   const Factor seqs = Factor::of(sequences, "sequences");
   const Factor n = Factor::of(layers, "Gated DeltaNet layers");
   Term conv = Term::product({seqs, n, Factor::of(a.linear_conv - 1, "conv positions (kernel − 1)"),
