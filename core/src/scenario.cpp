@@ -9,6 +9,7 @@
 #include "vram/error.hpp"
 #include "vram/io/json_fields.hpp"
 #include "vram/io/json_read.hpp"
+#include "vram/io/version_text.hpp"
 #include "vram/io/workload_settings.hpp"
 
 namespace vram {
@@ -469,7 +470,7 @@ void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
 void parse_hf_version(const json& b, const std::string& tp, TransformersSettings& ts) {
   ts.version = io::optional_string(b, "version", tp).value_or("");
   if (ts.version.empty()) return;
-  const auto v = transformers_engine::read_hf_version(ts.version);
+  const auto v = io::read_version(ts.version);
   if (!v) {
     throw InputError(tp + "/version", "\"" + ts.version +
                                           "\" is not a transformers version; give one such as \"4.56.0\" or \"4.36\"");

@@ -7,6 +7,7 @@
 #include "test_support.hpp"
 #include "vram/budget/kv_cache.hpp"
 #include "vram/error.hpp"
+#include "vram/io/version_text.hpp"
 
 namespace vram {
 namespace te = transformers_engine;
@@ -178,15 +179,15 @@ TEST_CASE("before v4.42 the second step holds two caches and the first step's lo
 }
 
 TEST_CASE("the version ladder: reading, nearest known, the version's default attention", "[transformers]") {
-  const auto v = te::read_hf_version("4.46.3");
+  const auto v = vram::io::read_version("4.46.3");
   REQUIRE(v);
   CHECK((v->major == 4 && v->minor == 46 && v->patch == 3));
-  CHECK(te::read_hf_version("v4.36"));
-  CHECK(te::read_hf_version("4.57.0.dev0"));
-  CHECK_FALSE(te::read_hf_version("latest"));
-  CHECK_FALSE(te::read_hf_version("4"));
-  CHECK_FALSE(te::read_hf_version("4.x"));
-  CHECK_FALSE(te::read_hf_version("4.40 beta"));
+  CHECK(vram::io::read_version("v4.36"));
+  CHECK(vram::io::read_version("4.57.0.dev0"));
+  CHECK_FALSE(vram::io::read_version("latest"));
+  CHECK_FALSE(vram::io::read_version("4"));
+  CHECK_FALSE(vram::io::read_version("4.x"));
+  CHECK_FALSE(vram::io::read_version("4.40 beta"));
   CHECK(te::on_ladder(5, 0).fit == te::HfVersionFit::newer);
   CHECK(te::on_ladder(5, 0).minor == te::kHfNewestMinor);
   CHECK(te::on_ladder(4, 20).minor == te::kHfOldestMinor);

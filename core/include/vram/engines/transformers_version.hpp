@@ -52,12 +52,6 @@ struct HfVersion {
   constexpr bool at_least(int since) const { return minor >= since; }
 };
 
-/// A version text read: "4.46.3", "v4.36", "4.57.0.dev0". nullopt when it is not a version.
-struct HfVersionText {
-  int major = 4, minor = kHfCurrentMinor, patch = 0;
-};
-std::optional<HfVersionText> read_hf_version(std::string_view text);
-
 /// The ladder's rung for a read version (the nearest end when off the ladder).
 constexpr HfVersion on_ladder(int major, int minor) {
   if (major > 4 || (major == 4 && minor > kHfNewestMinor)) return {kHfNewestMinor, HfVersionFit::newer};

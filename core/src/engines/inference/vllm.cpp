@@ -13,6 +13,7 @@
 #include "vram/budget/weights.hpp"
 #include "vram/estimate.hpp"
 #include "vram/io/json_writer.hpp"
+#include "vram/io/version_text.hpp"
 #include "vram/io/render.hpp"
 
 namespace vram::vllm {
@@ -476,19 +477,17 @@ Version parse_version(const std::string& text, std::optional<VllmEngine> engine)
   Version v;
   v.engine = engine;
   if (text.empty()) return v;
-  int ma = 0, mi = 0, pa = 0;
-  const char* digits = text.c_str() + (text[0] == 'v' ? 1 : 0);  // "v0.10.1" as tags spell it
-  const int n = std::sscanf(digits, "%d.%d.%d", &ma, &mi, &pa);
-  if (n < 2 || ma < 0 || mi < 0) {
+  const auto read = io::read_version(text);  // "v0.10.1" as tags spell it, "0.15.2rc1" as pip does
+  if (!read) {
     v.fit = VersionFit::unreadable;
     return v;
   }
-  v.major = ma;
-  v.minor = mi;
-  v.patch = n >= 3 ? pa : 0;
-  if (ma > 0 || mi > kNewestMinor) {
+  v.major = read->major;
+  v.minor = read->minor;
+  v.patch = read->patch;
+  if (v.major > 0 || v.minor > kNewestMinor) {
     v = Version{0, kNewestMinor, 0, VersionFit::newer, engine};
-  } else if (mi < kOldestMinor) {
+  } else if (v.minor < kOldestMinor) {
     v = Version{0, kOldestMinor, 0, VersionFit::older, engine};
   }
   return v;

@@ -1,8 +1,10 @@
-#include "vram/engines/transformers_version.hpp"
+// Version texts as release tags and pip spell them: "0.10.1", "v4.36",
+// "0.15.2rc1", "4.57.0.dev0", "0.19.0+cu128".
+#include "vram/io/version_text.hpp"
 
 #include <cctype>
 
-namespace vram::transformers_engine {
+namespace vram::io {
 
 namespace {
 
@@ -33,9 +35,9 @@ bool plausible_suffix(std::string_view s) {
 
 }  // namespace
 
-std::optional<HfVersionText> read_hf_version(std::string_view text) {
+std::optional<VersionText> read_version(std::string_view text) {
   std::size_t i = (!text.empty() && (text[0] == 'v' || text[0] == 'V')) ? 1 : 0;
-  HfVersionText v;
+  VersionText v;
   if (!read_number(text, i, v.major) || i >= text.size() || text[i] != '.') return std::nullopt;
   ++i;
   if (!read_number(text, i, v.minor)) return std::nullopt;
@@ -48,4 +50,4 @@ std::optional<HfVersionText> read_hf_version(std::string_view text) {
   return v;
 }
 
-}  // namespace vram::transformers_engine
+}  // namespace vram::io
