@@ -92,6 +92,28 @@ TEST_CASE("escapes are found at every offset of long strings", "[json]") {
   }
 }
 
+TEST_CASE("two escapes in one eight-byte word are both found, whatever sits between them", "[json]") {
+  // The word scan jumps to its lowest marked byte; a borrow from a byte below
+  // 0x20 can mark bytes above it, which must never hide or invent an escape.
+  const char kinds[] = {'"', '\\', '\x01', '\x1f', '\x20', '\x7f', '\x21', '\x5b', '\x5d'};
+  for (std::size_t p = 0; p < 12; ++p) {
+    for (std::size_t q = p + 1; q < 12; ++q) {
+      for (char a : kinds) {
+        for (char b : kinds) {
+          std::string text(12, 'x');
+          text[p] = a;
+          text[q] = b;
+          std::string out;
+          append_json_string(out, text);
+          CAPTURE(p, q, static_cast<int>(a), static_cast<int>(b));
+          REQUIRE(nlohmann::json::parse(out).get<std::string>() == text);
+          REQUIRE(out == nlohmann::json(text).dump());  // the same escapes as nlohmann's writer
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("the text is ASCII: non-ASCII characters become \\u escapes", "[json]") {
   std::string out;
   append_json_string(out, "8 × 2 B, layers 0–31, é, \xF0\x9F\x98\x80");  // U+1F600 needs a surrogate pair

@@ -67,14 +67,20 @@ void append_json_string(TextBuffer& out, std::string_view s) {
   while (i < s.size()) {
     // Skip eight plain bytes at a time: none below 0x20 or above 0x7f, none
     // '"' or '\\' (the SWAR "has zero byte" tests from Anderson's Bit
-    // Twiddling Hacks; the high bit of a byte marks non-ASCII).
+    // Twiddling Hacks; the high bit of a byte marks non-ASCII). A borrow can
+    // only mark bytes above a truly special one, so the lowest mark is exact:
+    // the scan goes straight to it.
     while (i + 8 <= s.size()) {
       std::uint64_t w;
       std::memcpy(&w, s.data() + i, 8);
       constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
       const std::uint64_t quote = w ^ (kOnes * '"'), slash = w ^ (kOnes * '\\');
-      const std::uint64_t special = ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) | w;
-      if (special & kHigh) break;
+      const std::uint64_t special =
+          (((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) | w) & kHigh;
+      if (special != 0) {
+        i += static_cast<std::size_t>(__builtin_ctzll(special)) / 8;  // little-endian: the first byte is lowest
+        break;
+      }
       i += 8;
     }
     if (i >= s.size()) break;
