@@ -280,4 +280,15 @@ Term latent_tensors(const LatentGeometry& g, std::int64_t batch, std::int64_t el
       .cite("diffusers v0.35 FlowMatchEulerDiscreteScheduler.step / Wan2.1 @9737cba9 wan/text2video.py sampling loop");
 }
 
+Term reference_latents(const LatentGeometry& g, std::int64_t references, std::int64_t batch, std::int64_t elem) {
+  const Count per_image = Count(g.latent_channels) * g.latent_frames * g.latent_height * g.latent_width;
+  return Term::product({Factor::of(Count(2) * references + 1, "copies (reference latents; the concatenated input: latents "
+                                                              "and reference latents)"),
+                        Factor::of(batch, "samples"), Factor::of(per_image, "latent elements per image"),
+                        Factor::bytes(elem)})
+      .named("reference latents")
+      .cite("diffusers v0.35 pipeline_flux_kontext.py __call__ (image_latents packed once, torch.cat([latents, "
+            "image_latents], dim=1) every step)");
+}
+
 }  // namespace vram::generation

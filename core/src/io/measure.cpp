@@ -7,6 +7,7 @@
 
 #include "vram/choice.hpp"
 #include "vram/formats.hpp"
+#include "vram/generation/pipeline.hpp"
 #include "vram/io/json_writer.hpp"
 #include "vram/units.hpp"
 
@@ -168,8 +169,15 @@ std::string diffusers_script(const Scenario& s) {
                                              : "pipe.to(\"cuda\")\n";
   if (g.vae_tiling) p += "pipe.vae.enable_tiling()\n";
   if (g.vae_slicing) p += "pipe.vae.enable_slicing()\n";
+  // FLUX.1 Kontext conditions on a reference image: a blank one of the output's size.
+  const generation::Pipeline* pl = s.pipeline.get();
+  const bool reference = pl != nullptr && pl->reference_images > 0;
+  if (reference) p = "from PIL import Image\n" + p;
   p += "torch.cuda.reset_peak_memory_stats()\npipe(prompt=\"a photo of a cat\"";
   if (g.width > 0) p += ", width=" + std::to_string(g.width) + ", height=" + std::to_string(g.height);
+  if (reference)
+    p += ", image=Image.new(\"RGB\", (" + std::to_string(g.width > 0 ? g.width : pl->width) + ", " +
+         std::to_string(g.height > 0 ? g.height : pl->height) + "))";
   if (s.workload == Workload::video && g.frames > 0) p += ", num_frames=" + std::to_string(g.frames);
   if (g.steps > 0) p += ", num_inference_steps=" + std::to_string(g.steps);
   if (g.batch > 1) p += ", num_images_per_prompt=" + std::to_string(g.batch);

@@ -80,4 +80,8 @@ Term vae_decode_cache(const Component& vae, const DecodeShape& s);
 /// The latents, noise prediction and conditioning tensors of the denoise loop.
 Term latent_tensors(const LatentGeometry& g, std::int64_t batch, std::int64_t elem);
 
+/// FLUX.1 Kontext: the reference images' packed latents held through the loop
+/// and the concatenated transformer input (latents + reference latents).
+Term reference_latents(const LatentGeometry& g, std::int64_t references, std::int64_t batch, std::int64_t elem);
+
 }  // namespace vram::generation

@@ -159,6 +159,10 @@ struct Pipeline {
   StoredDtype dtype = StoredDtype::bf16;  ///< the usual torch_dtype (diffusers) / param_dtype (wan)
   std::int64_t width = 0, height = 0, frames = 0;
   std::int64_t max_frames = 0;  ///< the longest video the model is documented for (0: images)
+  /// Reference images whose latent tokens join the denoiser's sequence (FLUX.1 Kontext: one, at the output's size).
+  std::int64_t reference_images = 0;
+  /// Output pixels the pipeline generates whatever size is asked (0: the size asked): the size gives the aspect ratio.
+  std::int64_t max_area = 0;
   std::vector<Component> components;
 
   const Component* find(std::string_view name) const;
@@ -179,6 +183,7 @@ struct LatentGeometry {
   std::int64_t latent_width = 0;
   std::int64_t latent_channels = 0;
   std::int64_t tokens = 0;  ///< image tokens of one sample (latent / patch)
+  std::int64_t reference_tokens = 0;  ///< tokens of the reference images' latents concatenated to them (Kontext)
 };
 
 /// Validated geometry for `g` (InputError at /generation/... naming the valid sizes).

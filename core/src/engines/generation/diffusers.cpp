@@ -129,8 +129,8 @@ PhaseBudget denoise_phase(const Setup& u, const Placed& den) {
   b.running = &den;
   add_residents(u, b);
   DenoiseShape s;
-  s.full_tokens = u.geo.tokens;
-  s.tokens = checked::ceil_div(u.geo.tokens, u.g.sequence_parallel);
+  s.full_tokens = checked::add(u.geo.tokens, u.geo.reference_tokens);
+  s.tokens = checked::ceil_div(s.full_tokens, u.g.sequence_parallel);
   s.text_tokens = text_tokens(u);
   s.cross_tokens = cross_tokens(u);
   s.batch = u.g.batch * u.cfg_batch;
@@ -140,6 +140,9 @@ PhaseBudget denoise_phase(const Setup& u, const Placed& den) {
   s.latent = u.geo;
   b.working.push_back({"activations", "Denoiser working set", denoiser_working_set(*den.c, s)});
   b.working.push_back({"latents", "Latents and noise prediction", latent_tensors(u.geo, s.batch, 4)});
+  if (u.p->reference_images > 0)
+    b.working.push_back({"reference_latents", "Reference image latents",
+                         reference_latents(u.geo, u.p->reference_images, s.batch, u.elem)});
   if (den.shards > 1)
     b.working.push_back({"fsdp_buffers", "FSDP unsharded blocks", fsdp_unsharded_blocks(*den.c, u.elem)});
   return b;
@@ -295,6 +298,7 @@ void write_details(const Setup& u, const std::vector<PhaseBudget>& all, const Ph
   io::ObjectText e;
   e.set("engine", name_of(kRuntimes, u.p->runtime)).set("pipeline", u.p->id).set("peak_phase", name_of(kPhases, peak.phase));
   e.set("width", u.g.width).set("height", u.g.height).set("frames", u.g.frames).set("tokens", u.geo.tokens);
+  if (u.geo.reference_tokens > 0) e.set("reference_tokens", u.geo.reference_tokens);
   e.set("latent_frames", u.geo.latent_frames).set("latent_height", u.geo.latent_height).set("latent_width", u.geo.latent_width);
   r.detail("engine", e.str());
 }

@@ -2,6 +2,7 @@
 // what each runtime can do, each component's stored format and placement.
 #include "setup.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "vram/error.hpp"
@@ -19,6 +20,29 @@ void check_workload(const Scenario& s, const Pipeline& p) {
                                       "\"");
 }
 
+/// FLUX.1 Kontext (diffusers v0.35 pipeline_flux_kontext.py FluxKontextPipeline.__call__):
+/// the size asked sets only the aspect ratio; the output has max_area pixels at
+/// that ratio, each side rounded and floored to the VAE × patch multiple.
+void rescale_to_area(const Pipeline& p, Setup& u, Report& r) {
+  if (p.max_area <= 0) return;
+  const std::int64_t m = p.first(Role::vae)->config.spatial * p.first(Role::denoiser)->config.patch[1];
+  const double aspect = static_cast<double>(u.g.width) / static_cast<double>(u.g.height);
+  const auto side = [m](double area) { return std::llround(std::sqrt(area)) / m * m; };
+  const std::int64_t w = side(static_cast<double>(p.max_area) * aspect);
+  const std::int64_t h = side(static_cast<double>(p.max_area) / aspect);
+  if (w < m || h < m)
+    throw InputError("/generation/width", p.id + " rescales the size to " + std::to_string(p.max_area) +
+                                              " pixels at its aspect ratio; " + std::to_string(u.g.width) + " × " +
+                                              std::to_string(u.g.height) + " leaves a side below " + std::to_string(m));
+  if (w == u.g.width && h == u.g.height) return;
+  if (r.explain)
+    r.warnings.push_back(p.id + " generates " + std::to_string(w) + " × " + std::to_string(h) + " for " +
+                         std::to_string(u.g.width) + " × " + std::to_string(u.g.height) + " (max_area " +
+                         std::to_string(p.max_area) + " pixels at the same aspect ratio)");
+  u.g.width = w;
+  u.g.height = h;
+}
+
 void resolve_geometry(const Pipeline& p, Setup& u, Report& r) {
   auto fill = [&](std::int64_t& v, std::int64_t native, const char* name) {
     if (v > 0) return;
@@ -30,6 +54,7 @@ void resolve_geometry(const Pipeline& p, Setup& u, Report& r) {
   fill(u.g.width, p.width, "width");
   fill(u.g.height, p.height, "height");
   if (p.modality == Modality::video) fill(u.g.frames, p.frames, "frames");
+  rescale_to_area(p, u, r);
   u.geo = latent_geometry(p, u.g, u.g.width, u.g.height, u.g.frames);
 }
 

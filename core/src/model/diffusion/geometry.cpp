@@ -64,6 +64,10 @@ LatentGeometry latent_geometry(const Pipeline& p, const GenerationSettings& g, s
   // (diffusers v0.35 CogVideoXPipeline.__call__: additional_frames).
   out.tokens = checked::product(checked::ceil_div(out.latent_frames, patch[0]), out.latent_height / patch[1],
                                 out.latent_width / patch[2]);
+  // FLUX.1 Kontext: each reference image is encoded at the output's size and
+  // its packed latents join the sequence (diffusers v0.35 pipeline_flux_kontext.py
+  // __call__: torch.cat([latents, image_latents], dim=1)).
+  out.reference_tokens = checked::mul(out.tokens, p.reference_images);
   return out;
 }
 

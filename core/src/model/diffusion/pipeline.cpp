@@ -238,6 +238,8 @@ Pipeline parse_pipeline(const json& j, const std::string& path) {
   p.cfg = io::optional_enum(j, "cfg", path, kCfgModes).value_or(CfgMode::none);
   p.dtype = io::optional_enum(j, "dtype", path, kStoredDtypes).value_or(StoredDtype::bf16);
   read_geometry(j, path, p);
+  p.reference_images = io::optional_int(j, "reference_images", path, {0, 4}).value_or(0);
+  p.max_area = io::optional_int(j, "max_area", path, {0, 16384LL * 16384}).value_or(0);
   const auto list = j.find("components");
   if (list == j.end() || !list->is_array() || list->empty())
     throw InputError(path + "/components", "is required: a list of components");

@@ -1,0 +1,98 @@
+// More image pipelines: FLUX.1 Kontext's reference tokens, Sana's linear-attention
+// transformer and deep-compression autoencoder, Qwen-Image's dual-stream MMDiT,
+// and the language models they encode prompts with, on hand-computed values.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+#include "vram/budget/generation.hpp"
+#include "vram/error.hpp"
+
+using namespace vram;
+using namespace vram::generation;
+using Part = vram::generation::Component;
+using nlohmann::json;
+
+namespace {
+
+using test::error_path;
+using test::part;
+using test::pipeline;
+
+json image(const char* id, json generation = json::object()) {
+  return {{"workload", "image"}, {"model", id}, {"hardware", {{"gpu", "H100-SXM-80GB"}}}, {"generation", generation}};
+}
+
+}  // namespace
+
+TEST_CASE("FLUX.1 Kontext: the reference image's tokens join the sequence", "[generation][kontext]") {
+  const auto& p = pipeline("black-forest-labs/FLUX.1-Kontext-dev");
+  CHECK(p.reference_images == 1);
+  // The FLUX.1-dev transformer, unchanged.
+  CHECK(p.find("transformer")->inventory.params() == 11'901'408'320);
+  GenerationSettings g;
+  const LatentGeometry geo = latent_geometry(p, g, 1024, 1024, 1);
+  // 1024 / 8 / 2 = 64 → 4096 image tokens, and 4096 more of the reference image.
+  CHECK(geo.tokens == 4096);
+  CHECK(geo.reference_tokens == 4096);
+  // Single-stream block over 4096 + 4096 image tokens and 512 T5 tokens, bf16:
+  //   (8192 + 512) × (2 × (6 × 3072 + 2 × 12288) + 12 × 3072 = 122,880 B) = 1,069,547,520 B.
+  DenoiseShape s;
+  s.tokens = s.full_tokens = geo.tokens + geo.reference_tokens;
+  s.text_tokens = 512;
+  CHECK(denoiser_working_set(*p.find("transformer"), s).bytes == Bytes::of(8704LL * 122'880));
+  // Reference latents and the concatenated input: 3 × 16 × 128 × 128 × 2 B.
+  CHECK(reference_latents(geo, 1, 1, 2).bytes == Bytes::of(3LL * 16 * 128 * 128 * 2));
+  // The measuring script passes the reference image the estimate assumes.
+  std::string script;
+  for (const auto& [key, text] : test::run(image("black-forest-labs/FLUX.1-Kontext-dev")).details)
+    if (key == "measure") script = json::parse(text)["text"].get<std::string>();
+  CHECK(script.find("image=Image.new(\"RGB\", (1024, 1024))") != std::string::npos);
+  // With the VAE elsewhere the denoise phase peaks: the same weights as FLUX.1-dev, and the
+  // working set of the doubled sequence plus the reference latents.
+  const Report r = test::run(image("black-forest-labs/FLUX.1-Kontext-dev", {{"vae", "cpu"}}));
+  const Report dev = test::run(image("black-forest-labs/FLUX.1-dev", {{"vae", "cpu"}}));
+  CHECK(test::metric(r, "weights_bytes") == test::metric(dev, "weights_bytes"));
+  const double dev_set = (4096.0 + 512) * 122'880;
+  CHECK(test::metric(r, "activation_bytes") - test::metric(dev, "activation_bytes") ==
+        8704.0 * 122'880 - dev_set + 3.0 * 16 * 128 * 128 * 2);
+}
+
+TEST_CASE("FLUX.1 Kontext generates max_area pixels at the aspect ratio asked", "[generation][kontext]") {
+  auto engine = [](const Report& r) {
+    for (const auto& [key, text] : r.details)
+      if (key == "engine") return json::parse(text);
+    return json();
+  };
+  // 512 × 512 and 1000 × 1000 (off the 16-pixel grid) both become 1024 × 1024.
+  for (int side : {512, 1000}) {
+    const Report r = test::run(image("black-forest-labs/FLUX.1-Kontext-dev", {{"width", side}, {"height", side}}));
+    CHECK(engine(r)["width"] == 1024);
+    CHECK(engine(r)["tokens"] == 4096);
+  }
+  // 1280 × 720: sqrt(1,048,576 × 16/9) = 1365.3 → 1365 → 1360; sqrt(1,048,576 × 9/16) = 768.
+  const Report wide = test::run(image("black-forest-labs/FLUX.1-Kontext-dev", {{"width", 1280}, {"height", 720}}));
+  CHECK(engine(wide)["width"] == 1360);
+  CHECK(engine(wide)["height"] == 768);
+  CHECK(engine(wide)["reference_tokens"] == 85 * 48);
+  // Other pipelines keep their grid check: FLUX.1-dev refuses 1000 with the nearest valid sizes.
+  std::string msg;
+  CHECK(error_path(image("black-forest-labs/FLUX.1-dev", {{"width", 1000}}), &msg) == "/generation/width");
+  CHECK(msg.find("992, 1008") != std::string::npos);
+  // A pasted pipeline whose max_area leaves a side under 16 pixels at the ratio asked is refused.
+  json p = json::parse(test::read_file(std::string(VRAM_SOURCE_DIR) +
+                                       "/models/pipelines/black-forest-labs__FLUX.1-Kontext-dev.json"));
+  p["id"] = "my/kontext";
+  p["max_area"] = 4096;
+  CHECK(error_path({{"workload", "image"}, {"model", p}, {"generation", {{"width", 16384}, {"height", 8}}}}, &msg) ==
+        "/generation/width");
+  CHECK(msg.find("below 16") != std::string::npos);
+}
+
+TEST_CASE("a pipeline's reference_images is bounded", "[generation][kontext][errors]") {
+  json p = json::parse(test::read_file(std::string(VRAM_SOURCE_DIR) +
+                                       "/models/pipelines/black-forest-labs__FLUX.1-Kontext-dev.json"));
+  p["id"] = "my/kontext";
+  p["reference_images"] = 9;
+  CHECK(error_path({{"workload", "image"}, {"model", p}}) == "/model/reference_images");
+}
