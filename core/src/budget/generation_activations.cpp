@@ -234,8 +234,10 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::mmdit:
     case ComponentKind::wan_dit:
     case ComponentKind::pixart_dit:
-    case ComponentKind::cogvideox: {
+    case ComponentKind::cogvideox:
+    case ComponentKind::ltx_video: {
       Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
+                  : d.kind == ComponentKind::ltx_video  ? ltx_working_set(d, s)
                   : d.kind == ComponentKind::mmdit      ? mmdit_working_set(d, s)
                   : d.kind == ComponentKind::pixart_dit ? pixart_working_set(d, s)
                   : d.kind == ComponentKind::cogvideox  ? cogvideox_working_set(d, s)

@@ -77,6 +77,13 @@ Term vae_encode_peak(const Component& vae, const DecodeShape& s);
 /// level's requests. Calibrated: carries a range.
 Term vae_decode_cache(const Component& vae, const DecodeShape& s);
 
+/// LTX-Video (ltx_generation.cpp): the denoiser's working set over its video
+/// tokens, and the VAE decode of the whole latent at once (or per spatial tile).
+Term ltx_working_set(const Component& d, const DenoiseShape& s);
+Term ltx_decode_peak(const Component& vae, const DecodeShape& s);
+/// Per-level peaks of the LTX decoder, for the allocator cache.
+Terms ltx_decode_levels(const Component& vae, const DecodeShape& s);
+
 /// The latents, noise prediction and conditioning tensors of the denoise loop.
 Term latent_tensors(const LatentGeometry& g, std::int64_t batch, std::int64_t elem);
 

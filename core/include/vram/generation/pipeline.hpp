@@ -32,8 +32,10 @@ enum class ComponentKind : std::uint8_t {
   vae_3d,       ///< causal 3D video VAE (Wan VAE)
   cogvideox,      ///< CogVideoX DiT (CogVideoXTransformer3DModel): expert AdaLN over joint text + video tokens
   vae_cogvideox,  ///< CogVideoX causal 3D VAE (AutoencoderKLCogVideoX)
+  ltx_video,      ///< LTX-Video DiT (LTXVideoTransformer3DModel): self-attention with RoPE, cross-attention to T5
+  vae_ltx,        ///< LTX-Video VAE (AutoencoderKLLTXVideo): patchified input, 32× spatial, 8× temporal
 };
-inline constexpr std::array<Choice<ComponentKind>, 12> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 14> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -44,7 +46,9 @@ inline constexpr std::array<Choice<ComponentKind>, 12> kComponentKinds{{{Compone
                                                                       {ComponentKind::vae_2d, "vae_2d"},
                                                                       {ComponentKind::vae_3d, "vae_3d"},
                                                                       {ComponentKind::cogvideox, "cogvideox"},
-                                                                      {ComponentKind::vae_cogvideox, "vae_cogvideox"}}};
+                                                                      {ComponentKind::vae_cogvideox, "vae_cogvideox"},
+                                                                      {ComponentKind::ltx_video, "ltx_video"},
+                                                                      {ComponentKind::vae_ltx, "vae_ltx"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -136,6 +140,10 @@ struct ComponentConfig {
   bool patch_bias = true, attention_bias = true, norm_affine = true;
   /// Transformer: the latent sample its position table is built for; VAE: the pixel sample (tiles are half of it).
   std::int64_t sample_frames = 0, sample_height = 0, sample_width = 0;
+  // LTX-Video VAE (hf_config): the decoder's own widths, resnets per level (mid block first) and scalings.
+  std::vector<std::int64_t> decoder_channels, encoder_layers, decoder_layers;
+  std::vector<bool> encoder_scaling, decoder_scaling;
+  std::int64_t vae_patch = 1;  ///< pixels per side folded into channels before the encoder (LTX: 4)
 };
 
 struct Component {

@@ -115,9 +115,10 @@ std::int64_t text_tokens(const Setup& u) {
   return k == ComponentKind::mmdit ? t5 + clip : t5;
 }
 
-/// Text tokens a cross-attention denoiser attends to: PixArt, the T5 tokens.
+/// Text tokens a cross-attention denoiser attends to: PixArt and LTX-Video, the T5 tokens.
 std::int64_t cross_tokens(const Setup& u) {
-  if (u.p->first(Role::denoiser)->kind != ComponentKind::pixart_dit) return 0;
+  const ComponentKind k = u.p->first(Role::denoiser)->kind;
+  if (k != ComponentKind::pixart_dit && k != ComponentKind::ltx_video) return 0;
   std::int64_t t5 = 0;
   for (const auto* c : u.p->all(Role::text_encoder)) t5 = std::max(t5, c->config.tokens);
   return t5;
@@ -247,7 +248,7 @@ std::string_view weights_id(const Setup& u, const Placed& x) {
   return "weights";
 }
 
-constexpr std::array<Choice<ComponentKind>, 12> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
+constexpr std::array<Choice<ComponentKind>, 14> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
                                                              {ComponentKind::t5_encoder, "Weights: T5 encoder"},
                                                              {ComponentKind::clip_vision, "Weights: CLIP image encoder"},
                                                              {ComponentKind::flux, "Weights: FLUX transformer"},
@@ -258,7 +259,9 @@ constexpr std::array<Choice<ComponentKind>, 12> kWeightLabels{{{ComponentKind::c
                                                              {ComponentKind::vae_2d, "Weights: VAE"},
                                                              {ComponentKind::vae_3d, "Weights: video VAE"},
                                                              {ComponentKind::cogvideox, "Weights: CogVideoX transformer"},
-                                                             {ComponentKind::vae_cogvideox, "Weights: CogVideoX VAE"}}};
+                                                             {ComponentKind::vae_cogvideox, "Weights: CogVideoX VAE"},
+                                                             {ComponentKind::ltx_video, "Weights: LTX-Video transformer"},
+                                                             {ComponentKind::vae_ltx, "Weights: LTX-Video VAE"}}};
 
 void write_components(const Setup& u, const PhaseBudget& b, bool multi_gpu, Report& r) {
   for (const auto& res : b.resident)

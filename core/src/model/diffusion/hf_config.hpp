@@ -22,4 +22,15 @@ Inventory cogvideox_transformer(const ComponentConfig& c);
 /// parameter is a convolution or a norm, so all of it is `other`.
 Inventory cogvideox_vae(const ComponentConfig& c);
 
+/// LTXVideoTransformer3DModel.__init__ arguments (ltx.cpp).
+void read_ltx(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+/// AutoencoderKLLTXVideo.__init__ arguments of the 0.9.0 layout (ltx.cpp).
+void read_ltx_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+
+/// LTXVideoTransformer3DModel (diffusers v0.35 transformer_ltx.py).
+Inventory ltx_transformer(const ComponentConfig& c);
+/// AutoencoderKLLTXVideo (diffusers v0.35 autoencoder_kl_ltx.py): convolutions
+/// and LayerNorms only, so all of it is `other`.
+Inventory ltx_vae(const ComponentConfig& c);
+
 }  // namespace vram::generation::hf

@@ -253,6 +253,8 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::pixart_dit: require_fields(c, path); return pixart_dit(c.config);
     case ComponentKind::cogvideox: return hf::cogvideox_transformer(c.config);
     case ComponentKind::vae_cogvideox: return hf::cogvideox_vae(c.config);
+    case ComponentKind::ltx_video: return hf::ltx_transformer(c.config);
+    case ComponentKind::vae_ltx: return hf::ltx_vae(c.config);
     case ComponentKind::clip_vision:
     case ComponentKind::unet:
     case ComponentKind::vae_2d:

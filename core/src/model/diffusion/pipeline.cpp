@@ -21,10 +21,12 @@ Role role_of(ComponentKind k) {
     case ComponentKind::unet:
     case ComponentKind::wan_dit:
     case ComponentKind::pixart_dit:
-    case ComponentKind::cogvideox: return Role::denoiser;
+    case ComponentKind::cogvideox:
+    case ComponentKind::ltx_video: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
-    case ComponentKind::vae_cogvideox: return Role::vae;
+    case ComponentKind::vae_cogvideox:
+    case ComponentKind::vae_ltx: return Role::vae;
   }
   return Role::denoiser;
 }
@@ -153,6 +155,11 @@ void check_component(const Component& c, const std::string& p) {
       need(k.heads > 0 || k.head_dim > 0, "head_dim", "heads or head_dim");
       need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
       break;
+    case ComponentKind::vae_ltx:
+      need(k.spatial >= 1 && k.spatial <= 64 && k.temporal >= 1, "spatial", "the spatial compression, 1 to 64");
+      need(!k.decoder_channels.empty() && k.decoder_layers.size() == k.decoder_channels.size() + 1, "decoder_layers",
+           "one resnet count per decoder level and one for the mid block");
+      break;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
     case ComponentKind::vae_cogvideox:
@@ -198,8 +205,9 @@ Component read_component(const json& j, const std::string& p) {
   const json cfg = j.value("config", json::object());
   read_transformer_fields(cfg, p + "/config", c.config);
   read_vae_fields(cfg, p + "/config", c.config);
-  // CogVideoX components are read from their repository's config.json, verbatim.
-  const bool verbatim_only = c.kind == ComponentKind::cogvideox || c.kind == ComponentKind::vae_cogvideox;
+  // Components of these kinds are read from their repository's config.json, verbatim.
+  const bool verbatim_only = c.kind == ComponentKind::cogvideox || c.kind == ComponentKind::vae_cogvideox ||
+                             c.kind == ComponentKind::ltx_video || c.kind == ComponentKind::vae_ltx;
   if (const auto hf = j.find("hf_config"); hf != j.end())
     hf::read_config(c.kind, *hf, p + "/hf_config", c.config);
   else if (verbatim_only)
