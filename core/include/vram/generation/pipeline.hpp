@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -16,6 +17,10 @@
 #include <vector>
 
 #include "vram/workloads.hpp"
+
+namespace vram {
+struct Architecture;
+}
 
 namespace vram::generation {
 
@@ -34,8 +39,11 @@ enum class ComponentKind : std::uint8_t {
   vae_cogvideox,  ///< CogVideoX causal 3D VAE (AutoencoderKLCogVideoX)
   ltx_video,      ///< LTX-Video DiT (LTXVideoTransformer3DModel): self-attention with RoPE, cross-attention to T5
   vae_ltx,        ///< LTX-Video VAE (AutoencoderKLLTXVideo): patchified input, 32× spatial, 8× temporal
+  hunyuan_video,  ///< HunyuanVideoTransformer3DModel: token refiner, dual-stream then single-stream blocks
+  vae_hunyuan,    ///< AutoencoderKLHunyuanVideo: causal 3D VAE, mid-block attention, decoded in frame chunks
+  llama_text,     ///< a decoder-only language model used as a text encoder (AutoModel: no lm_head)
 };
-inline constexpr std::array<Choice<ComponentKind>, 14> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 17> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -48,7 +56,10 @@ inline constexpr std::array<Choice<ComponentKind>, 14> kComponentKinds{{{Compone
                                                                       {ComponentKind::cogvideox, "cogvideox"},
                                                                       {ComponentKind::vae_cogvideox, "vae_cogvideox"},
                                                                       {ComponentKind::ltx_video, "ltx_video"},
-                                                                      {ComponentKind::vae_ltx, "vae_ltx"}}};
+                                                                      {ComponentKind::vae_ltx, "vae_ltx"},
+                                                                      {ComponentKind::hunyuan_video, "hunyuan_video"},
+                                                                      {ComponentKind::vae_hunyuan, "vae_hunyuan"},
+                                                                      {ComponentKind::llama_text, "llama_text"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -144,6 +155,12 @@ struct ComponentConfig {
   std::vector<std::int64_t> decoder_channels, encoder_layers, decoder_layers;
   std::vector<bool> encoder_scaling, decoder_scaling;
   std::int64_t vae_patch = 1;  ///< pixels per side folded into channels before the encoder (LTX: 4)
+  // HunyuanVideo (hf_config)
+  std::int64_t refiner_layers = 0;   ///< token refiner blocks over the text tokens
+  std::int64_t template_tokens = 0;  ///< text encoder: prompt-template tokens cropped after encoding
+  bool mid_attention = false;        ///< VAE: self-attention in the mid block
+  /// llama_text: the language model read by the core's config.json reader.
+  std::shared_ptr<const Architecture> language_model;
 };
 
 struct Component {

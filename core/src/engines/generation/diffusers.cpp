@@ -107,6 +107,13 @@ void add_residents(const Setup& u, PhaseBudget& b) {
 /// SD3 the CLIP tokens (both CLIPs side by side in channels) followed by the T5 tokens.
 std::int64_t text_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
+  if (k == ComponentKind::hunyuan_video) {
+    // The language model's tokens after the prompt template is cropped; CLIP gives only its pooled vector.
+    std::int64_t t = 0;
+    for (const auto* c : u.p->all(Role::text_encoder))
+      if (c->kind == ComponentKind::llama_text) t = std::max(t, c->config.tokens - c->config.template_tokens);
+    return t;
+  }
   if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox) return 0;
   std::int64_t t5 = 0, clip = 0;
   for (const auto* c : u.p->all(Role::text_encoder))
@@ -248,7 +255,7 @@ std::string_view weights_id(const Setup& u, const Placed& x) {
   return "weights";
 }
 
-constexpr std::array<Choice<ComponentKind>, 14> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
+constexpr std::array<Choice<ComponentKind>, 17> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
                                                              {ComponentKind::t5_encoder, "Weights: T5 encoder"},
                                                              {ComponentKind::clip_vision, "Weights: CLIP image encoder"},
                                                              {ComponentKind::flux, "Weights: FLUX transformer"},
@@ -261,7 +268,10 @@ constexpr std::array<Choice<ComponentKind>, 14> kWeightLabels{{{ComponentKind::c
                                                              {ComponentKind::cogvideox, "Weights: CogVideoX transformer"},
                                                              {ComponentKind::vae_cogvideox, "Weights: CogVideoX VAE"},
                                                              {ComponentKind::ltx_video, "Weights: LTX-Video transformer"},
-                                                             {ComponentKind::vae_ltx, "Weights: LTX-Video VAE"}}};
+                                                             {ComponentKind::vae_ltx, "Weights: LTX-Video VAE"},
+                                                             {ComponentKind::hunyuan_video, "Weights: HunyuanVideo transformer"},
+                                                             {ComponentKind::vae_hunyuan, "Weights: HunyuanVideo VAE"},
+                                                             {ComponentKind::llama_text, "Weights: language-model text encoder"}}};
 
 void write_components(const Setup& u, const PhaseBudget& b, bool multi_gpu, Report& r) {
   for (const auto& res : b.resident)

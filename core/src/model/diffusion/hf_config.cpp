@@ -129,10 +129,13 @@ void read_config(ComponentKind k, const json& j, const std::string& path, Compon
     case ComponentKind::vae_cogvideox: read_cogvideox_vae(j, path, c); return;
     case ComponentKind::ltx_video: read_ltx(j, path, c); return;
     case ComponentKind::vae_ltx: read_ltx_vae(j, path, c); return;
+    case ComponentKind::hunyuan_video: read_hunyuan(j, path, c); return;
+    case ComponentKind::vae_hunyuan: read_hunyuan_vae(j, path, c); return;
+    case ComponentKind::llama_text: read_llama_text(j, path, c); return;
     default: break;
   }
-  throw InputError(path, "a verbatim config.json is read for t5_encoder, cogvideox, vae_cogvideox, ltx_video and "
-                         "vae_ltx components; "
+  throw InputError(path, "a verbatim config.json is read for t5_encoder, cogvideox, vae_cogvideox, ltx_video, "
+                         "vae_ltx, hunyuan_video, vae_hunyuan and llama_text components; "
                          "give this kind's facts in \"config\"");
 }
 

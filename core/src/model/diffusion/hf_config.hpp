@@ -33,4 +33,17 @@ Inventory ltx_transformer(const ComponentConfig& c);
 /// and LayerNorms only, so all of it is `other`.
 Inventory ltx_vae(const ComponentConfig& c);
 
+/// HunyuanVideoTransformer3DModel and AutoencoderKLHunyuanVideo.__init__
+/// arguments, and a language model's config.json as the core reads it (hunyuan.cpp).
+void read_hunyuan(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+void read_hunyuan_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+void read_llama_text(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+
+/// HunyuanVideoTransformer3DModel (diffusers v0.35 transformer_hunyuan_video.py).
+Inventory hunyuan_transformer(const ComponentConfig& c);
+/// AutoencoderKLHunyuanVideo (diffusers v0.35 autoencoder_kl_hunyuan_video.py).
+Inventory hunyuan_vae(const ComponentConfig& c);
+/// The language model's tensors (the core's inventory) without its lm_head.
+Inventory llama_text_inventory(const ComponentConfig& c);
+
 }  // namespace vram::generation::hf

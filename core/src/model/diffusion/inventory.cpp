@@ -255,6 +255,9 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::vae_cogvideox: return hf::cogvideox_vae(c.config);
     case ComponentKind::ltx_video: return hf::ltx_transformer(c.config);
     case ComponentKind::vae_ltx: return hf::ltx_vae(c.config);
+    case ComponentKind::hunyuan_video: return hf::hunyuan_transformer(c.config);
+    case ComponentKind::vae_hunyuan: return hf::hunyuan_vae(c.config);
+    case ComponentKind::llama_text: return hf::llama_text_inventory(c.config);
     case ComponentKind::clip_vision:
     case ComponentKind::unet:
     case ComponentKind::vae_2d:
