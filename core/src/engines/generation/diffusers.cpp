@@ -175,10 +175,13 @@ DecodeShape sample_shape(const Setup& u, const Placed& vae) {
 }
 
 /// Wan I2V encodes the conditioning video (the image, then zeros) with the VAE
-/// before denoising, while the DiT is already on the GPU.
+/// before denoising, while the DiT is already on the GPU: Wan 2.1 with its
+/// image cross-attention, Wan 2.2 A14B by the latent channels its patch
+/// embedding takes beyond those it predicts (noise + mask + conditioning latents).
 std::optional<PhaseBudget> conditioning_encode_phase(const Setup& u, const Placed& vae) {
   const Component* den = u.p->first(Role::denoiser);
-  if (u.p->runtime != Runtime::wan || !den->config.image_cond || vae.c->kind != ComponentKind::vae_3d) return std::nullopt;
+  const bool conditioned = den->config.image_cond || den->config.in_channels > den->config.out_channels;
+  if (u.p->runtime != Runtime::wan || !conditioned || vae.c->kind != ComponentKind::vae_3d) return std::nullopt;
   PhaseBudget b;
   b.phase = Phase::encode;
   b.running = &vae;
