@@ -1,5 +1,6 @@
-// Video pipelines built from kinds the catalog already had, on hand-computed
-// values: Wan2.2-I2V-A14B (two Wan experts taking conditioning latents).
+// Video pipelines built from kinds the catalog already had: Wan2.2-I2V-A14B
+// (two Wan experts taking conditioning latents) and CogVideoX1.5-5B (a temporal
+// patch), on hand-computed values.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -47,4 +48,25 @@ TEST_CASE("Wan2.2-I2V-A14B: two experts over noise, mask and conditioning latent
   // Text-to-video has no such phase.
   json t2v = video("Wan-AI/Wan2.2-T2V-A14B", {{"offload", "model"}});
   CHECK(phases_of(test::run(t2v)).find("\"phase\":\"encode\",\"component\":\"vae\"") == std::string::npos);
+}
+
+TEST_CASE("CogVideoX1.5-5B: a temporal patch of 2 over 1360 × 768 × 81", "[generation][cogvideox]") {
+  // The 5b transformer (5,570,283,072) with a Linear patch embedding over 16 · 2 · 2 · 2 = 128 inputs instead of
+  // a 2 × 2 Conv2d: (128 - 64) · 3072 = 196,608 more; proj_out to 128 instead of 64: 64 · 3072 + 64 = 196,672 more.
+  const Part& t = part("THUDM/CogVideoX1.5-5B", "transformer");
+  CHECK(t.inventory.params() == 5'570'283'072 + 196'608 + 196'672);
+  CHECK(t.config.patch[0] == 2);
+  // 81 frames: (81 - 1) / 4 + 1 = 21 latent frames, padded to 22 for the temporal patch: 11 × (768 / 16) × (1360 / 16)
+  //   = 11 · 48 · 85 = 44,880 tokens.
+  const LatentGeometry g =
+      latent_geometry(test::pipeline("THUDM/CogVideoX1.5-5B"), GenerationSettings{}, 1360, 768, 81);
+  CHECK(g.latent_frames == 21);
+  CHECK(g.tokens == 44'880);
+  // Its VAE is the CogVideoX-5b one.
+  CHECK(part("THUDM/CogVideoX1.5-5B", "vae").inventory.params() == 215'583'907);
+  std::string msg;
+  CHECK(error_path(video("THUDM/CogVideoX1.5-5B", {{"frames", 80}}), &msg) == "/generation/frames");
+  CHECK(msg.find("77, 81") != std::string::npos);
+  CHECK(error_path(video("THUDM/CogVideoX1.5-5B", {{"width", 1366}}), &msg) == "/generation/width");
+  CHECK(msg.find("1360, 1376") != std::string::npos);
 }
