@@ -236,10 +236,12 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::pixart_dit:
     case ComponentKind::cogvideox:
     case ComponentKind::ltx_video:
-    case ComponentKind::hunyuan_video: {
+    case ComponentKind::hunyuan_video:
+    case ComponentKind::mochi_dit: {
       Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
                   : d.kind == ComponentKind::ltx_video  ? ltx_working_set(d, s)
                   : d.kind == ComponentKind::hunyuan_video ? hunyuan_working_set(d, s)
+                  : d.kind == ComponentKind::mochi_dit  ? mochi_working_set(d, s)
                   : d.kind == ComponentKind::mmdit      ? mmdit_working_set(d, s)
                   : d.kind == ComponentKind::pixart_dit ? pixart_working_set(d, s)
                   : d.kind == ComponentKind::cogvideox  ? cogvideox_working_set(d, s)

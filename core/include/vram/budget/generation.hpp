@@ -92,6 +92,12 @@ Term llm_text_encoder_forward(const Component& c, std::int64_t prompts, std::int
 Term hunyuan_decode_peak(const Component& vae, const DecodeShape& s);
 Terms hunyuan_decode_levels(const Component& vae, const DecodeShape& s);
 
+/// Mochi (mochi_generation.cpp): the asymmetric block's working set over the
+/// video tokens, and the VAE decode of the whole latent (or per 256-pixel tile).
+Term mochi_working_set(const Component& d, const DenoiseShape& s);
+Term mochi_decode_peak(const Component& vae, const DecodeShape& s);
+Terms mochi_decode_levels(const Component& vae, const DecodeShape& s);
+
 /// The latents, noise prediction and conditioning tensors of the denoise loop.
 Term latent_tensors(const LatentGeometry& g, std::int64_t batch, std::int64_t elem);
 

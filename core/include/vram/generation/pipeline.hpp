@@ -42,8 +42,10 @@ enum class ComponentKind : std::uint8_t {
   hunyuan_video,  ///< HunyuanVideoTransformer3DModel: token refiner, dual-stream then single-stream blocks
   vae_hunyuan,    ///< AutoencoderKLHunyuanVideo: causal 3D VAE, mid-block attention, decoded in frame chunks
   llama_text,     ///< a decoder-only language model used as a text encoder (AutoModel: no lm_head)
+  mochi_dit,      ///< MochiTransformer3DModel: asymmetric joint attention (video 3072 wide, text 1536), SwiGLU
+  vae_mochi,      ///< AutoencoderKLMochi: causal 3D VAE, 8× spatial, 6× temporal, linear upsampling blocks
 };
-inline constexpr std::array<Choice<ComponentKind>, 17> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 19> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -59,7 +61,9 @@ inline constexpr std::array<Choice<ComponentKind>, 17> kComponentKinds{{{Compone
                                                                       {ComponentKind::vae_ltx, "vae_ltx"},
                                                                       {ComponentKind::hunyuan_video, "hunyuan_video"},
                                                                       {ComponentKind::vae_hunyuan, "vae_hunyuan"},
-                                                                      {ComponentKind::llama_text, "llama_text"}}};
+                                                                      {ComponentKind::llama_text, "llama_text"},
+                                                                      {ComponentKind::mochi_dit, "mochi_dit"},
+                                                                      {ComponentKind::vae_mochi, "vae_mochi"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -161,6 +165,9 @@ struct ComponentConfig {
   bool mid_attention = false;        ///< VAE: self-attention in the mid block
   /// llama_text: the language model read by the core's config.json reader.
   std::shared_ptr<const Architecture> language_model;
+  // Mochi VAE (hf_config): per level (low resolution last) its time and space factors; attention per encoder level.
+  std::vector<std::int64_t> time_factors, space_factors;
+  std::vector<bool> attention_levels;
 };
 
 struct Component {

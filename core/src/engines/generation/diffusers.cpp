@@ -103,7 +103,7 @@ void add_residents(const Setup& u, PhaseBudget& b) {
     if (auto w = resident_weights(u, x, b.running, b.phase)) b.resident.push_back({&x, std::move(*w)});
 }
 
-/// Text tokens in the joint sequence: FLUX and CogVideoX take the T5 tokens;
+/// Text tokens in the joint sequence: FLUX, CogVideoX and Mochi take the T5 tokens;
 /// SD3 the CLIP tokens (both CLIPs side by side in channels) followed by the T5 tokens.
 std::int64_t text_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
@@ -114,7 +114,8 @@ std::int64_t text_tokens(const Setup& u) {
       if (c->kind == ComponentKind::llama_text) t = std::max(t, c->config.tokens - c->config.template_tokens);
     return t;
   }
-  if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox) return 0;
+  if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox && k != ComponentKind::mochi_dit)
+    return 0;
   std::int64_t t5 = 0, clip = 0;
   for (const auto* c : u.p->all(Role::text_encoder))
     (c->kind == ComponentKind::t5_encoder ? t5 : clip) = std::max(c->kind == ComponentKind::t5_encoder ? t5 : clip,
@@ -258,7 +259,7 @@ std::string_view weights_id(const Setup& u, const Placed& x) {
   return "weights";
 }
 
-constexpr std::array<Choice<ComponentKind>, 17> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
+constexpr std::array<Choice<ComponentKind>, 19> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
                                                              {ComponentKind::t5_encoder, "Weights: T5 encoder"},
                                                              {ComponentKind::clip_vision, "Weights: CLIP image encoder"},
                                                              {ComponentKind::flux, "Weights: FLUX transformer"},
@@ -274,7 +275,9 @@ constexpr std::array<Choice<ComponentKind>, 17> kWeightLabels{{{ComponentKind::c
                                                              {ComponentKind::vae_ltx, "Weights: LTX-Video VAE"},
                                                              {ComponentKind::hunyuan_video, "Weights: HunyuanVideo transformer"},
                                                              {ComponentKind::vae_hunyuan, "Weights: HunyuanVideo VAE"},
-                                                             {ComponentKind::llama_text, "Weights: language-model text encoder"}}};
+                                                             {ComponentKind::llama_text, "Weights: language-model text encoder"},
+                                                             {ComponentKind::mochi_dit, "Weights: Mochi transformer"},
+                                                             {ComponentKind::vae_mochi, "Weights: Mochi VAE"}}};
 
 void write_components(const Setup& u, const PhaseBudget& b, bool multi_gpu, Report& r) {
   for (const auto& res : b.resident)

@@ -46,4 +46,10 @@ Inventory hunyuan_vae(const ComponentConfig& c);
 /// The language model's tensors (the core's inventory) without its lm_head.
 Inventory llama_text_inventory(const ComponentConfig& c);
 
+/// MochiTransformer3DModel and AutoencoderKLMochi (mochi.cpp, diffusers v0.35).
+void read_mochi(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+void read_mochi_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+Inventory mochi_transformer(const ComponentConfig& c);
+Inventory mochi_vae(const ComponentConfig& c);
+
 }  // namespace vram::generation::hf

@@ -24,12 +24,14 @@ Role role_of(ComponentKind k) {
     case ComponentKind::pixart_dit:
     case ComponentKind::cogvideox:
     case ComponentKind::ltx_video:
-    case ComponentKind::hunyuan_video: return Role::denoiser;
+    case ComponentKind::hunyuan_video:
+    case ComponentKind::mochi_dit: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
     case ComponentKind::vae_cogvideox:
     case ComponentKind::vae_ltx:
-    case ComponentKind::vae_hunyuan: return Role::vae;
+    case ComponentKind::vae_hunyuan:
+    case ComponentKind::vae_mochi: return Role::vae;
   }
   return Role::denoiser;
 }
@@ -170,6 +172,7 @@ void check_component(const Component& c, const std::string& p) {
     case ComponentKind::vae_3d:
     case ComponentKind::vae_cogvideox:
     case ComponentKind::vae_hunyuan:
+    case ComponentKind::vae_mochi:
       need(k.spatial >= 1 && k.spatial <= 64, "spatial", "the spatial compression, 1 to 64");
       need(k.latent_channels >= 1, "latent_channels", "at least 1");
       need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
@@ -216,7 +219,8 @@ Component read_component(const json& j, const std::string& p) {
   const bool verbatim_only = c.kind == ComponentKind::cogvideox || c.kind == ComponentKind::vae_cogvideox ||
                              c.kind == ComponentKind::ltx_video || c.kind == ComponentKind::vae_ltx ||
                              c.kind == ComponentKind::hunyuan_video || c.kind == ComponentKind::vae_hunyuan ||
-                             c.kind == ComponentKind::llama_text;
+                             c.kind == ComponentKind::llama_text || c.kind == ComponentKind::mochi_dit ||
+                             c.kind == ComponentKind::vae_mochi;
   if (const auto hf = j.find("hf_config"); hf != j.end())
     hf::read_config(c.kind, *hf, p + "/hf_config", c.config);
   else if (verbatim_only)
