@@ -234,8 +234,14 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::mmdit:
     case ComponentKind::wan_dit:
     case ComponentKind::pixart_dit:
-    case ComponentKind::cogvideox: {
+    case ComponentKind::cogvideox:
+    case ComponentKind::ltx_video:
+    case ComponentKind::hunyuan_video:
+    case ComponentKind::mochi_dit: {
       Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
+                  : d.kind == ComponentKind::ltx_video  ? ltx_working_set(d, s)
+                  : d.kind == ComponentKind::hunyuan_video ? hunyuan_working_set(d, s)
+                  : d.kind == ComponentKind::mochi_dit  ? mochi_working_set(d, s)
                   : d.kind == ComponentKind::mmdit      ? mmdit_working_set(d, s)
                   : d.kind == ComponentKind::pixart_dit ? pixart_working_set(d, s)
                   : d.kind == ComponentKind::cogvideox  ? cogvideox_working_set(d, s)
@@ -258,6 +264,7 @@ Term fsdp_unsharded_blocks(const Component& d, std::int64_t elem) {
 }
 
 Term text_encoder_forward(const Component& c, std::int64_t prompts, std::int64_t elem) {
+  if (c.kind == ComponentKind::llama_text) return llm_text_encoder_forward(c, prompts, elem);
   const ComponentConfig& k = c.config;
   const Count t = Count(prompts) * k.tokens;
   Term hidden = Term::product({Factor::of(t, "tokens"),

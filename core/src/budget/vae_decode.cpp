@@ -281,6 +281,9 @@ Terms cog_levels_terms(const Component& vae, const DecodeShape& s) {
 
 Terms levels_of(const Component& vae, const DecodeShape& s) {
   if (vae.kind == ComponentKind::vae_cogvideox) return cog_levels_terms(vae, s);
+  if (vae.kind == ComponentKind::vae_ltx) return ltx_decode_levels(vae, s);
+  if (vae.kind == ComponentKind::vae_hunyuan) return hunyuan_decode_levels(vae, s);
+  if (vae.kind == ComponentKind::vae_mochi) return mochi_decode_levels(vae, s);
   return vae.kind == ComponentKind::vae_3d ? levels_3d(vae, s) : levels_2d(vae, s);
 }
 
@@ -330,6 +333,9 @@ Term vae_encode_peak(const Component& vae, const DecodeShape& s) {
 
 Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
   if (vae.kind == ComponentKind::vae_cogvideox) return cogvideox_decode_peak(vae, s);
+  if (vae.kind == ComponentKind::vae_ltx) return ltx_decode_peak(vae, s);
+  if (vae.kind == ComponentKind::vae_hunyuan) return hunyuan_decode_peak(vae, s);
+  if (vae.kind == ComponentKind::vae_mochi) return mochi_decode_peak(vae, s);
   Term level = Term::max_of(levels_of(vae, s)).named("largest decoder level");
   if (vae.kind == ComponentKind::vae_3d)
     return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, true))).cite(kDecoder3dSource);

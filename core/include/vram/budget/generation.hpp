@@ -77,6 +77,27 @@ Term vae_encode_peak(const Component& vae, const DecodeShape& s);
 /// level's requests. Calibrated: carries a range.
 Term vae_decode_cache(const Component& vae, const DecodeShape& s);
 
+/// LTX-Video (ltx_generation.cpp): the denoiser's working set over its video
+/// tokens, and the VAE decode of the whole latent at once (or per spatial tile).
+Term ltx_working_set(const Component& d, const DenoiseShape& s);
+Term ltx_decode_peak(const Component& vae, const DecodeShape& s);
+/// Per-level peaks of the LTX decoder, for the allocator cache.
+Terms ltx_decode_levels(const Component& vae, const DecodeShape& s);
+
+/// HunyuanVideo (hunyuan_generation.cpp): the transformer's working set, the
+/// language-model text encoder's forward (every hidden state kept), and the VAE
+/// decode in chunks of 5 latent frames (or per 256-pixel tile).
+Term hunyuan_working_set(const Component& d, const DenoiseShape& s);
+Term llm_text_encoder_forward(const Component& c, std::int64_t prompts, std::int64_t elem);
+Term hunyuan_decode_peak(const Component& vae, const DecodeShape& s);
+Terms hunyuan_decode_levels(const Component& vae, const DecodeShape& s);
+
+/// Mochi (mochi_generation.cpp): the asymmetric block's working set over the
+/// video tokens, and the VAE decode of the whole latent (or per 256-pixel tile).
+Term mochi_working_set(const Component& d, const DenoiseShape& s);
+Term mochi_decode_peak(const Component& vae, const DecodeShape& s);
+Terms mochi_decode_levels(const Component& vae, const DecodeShape& s);
+
 /// The latents, noise prediction and conditioning tensors of the denoise loop.
 Term latent_tensors(const LatentGeometry& g, std::int64_t batch, std::int64_t elem);
 

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -16,6 +17,10 @@
 #include <vector>
 
 #include "vram/workloads.hpp"
+
+namespace vram {
+struct Architecture;
+}
 
 namespace vram::generation {
 
@@ -32,8 +37,15 @@ enum class ComponentKind : std::uint8_t {
   vae_3d,       ///< causal 3D video VAE (Wan VAE)
   cogvideox,      ///< CogVideoX DiT (CogVideoXTransformer3DModel): expert AdaLN over joint text + video tokens
   vae_cogvideox,  ///< CogVideoX causal 3D VAE (AutoencoderKLCogVideoX)
+  ltx_video,      ///< LTX-Video DiT (LTXVideoTransformer3DModel): self-attention with RoPE, cross-attention to T5
+  vae_ltx,        ///< LTX-Video VAE (AutoencoderKLLTXVideo): patchified input, 32× spatial, 8× temporal
+  hunyuan_video,  ///< HunyuanVideoTransformer3DModel: token refiner, dual-stream then single-stream blocks
+  vae_hunyuan,    ///< AutoencoderKLHunyuanVideo: causal 3D VAE, mid-block attention, decoded in frame chunks
+  llama_text,     ///< a decoder-only language model used as a text encoder (AutoModel: no lm_head)
+  mochi_dit,      ///< MochiTransformer3DModel: asymmetric joint attention (video 3072 wide, text 1536), SwiGLU
+  vae_mochi,      ///< AutoencoderKLMochi: causal 3D VAE, 8× spatial, 6× temporal, linear upsampling blocks
 };
-inline constexpr std::array<Choice<ComponentKind>, 12> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 19> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -44,7 +56,14 @@ inline constexpr std::array<Choice<ComponentKind>, 12> kComponentKinds{{{Compone
                                                                       {ComponentKind::vae_2d, "vae_2d"},
                                                                       {ComponentKind::vae_3d, "vae_3d"},
                                                                       {ComponentKind::cogvideox, "cogvideox"},
-                                                                      {ComponentKind::vae_cogvideox, "vae_cogvideox"}}};
+                                                                      {ComponentKind::vae_cogvideox, "vae_cogvideox"},
+                                                                      {ComponentKind::ltx_video, "ltx_video"},
+                                                                      {ComponentKind::vae_ltx, "vae_ltx"},
+                                                                      {ComponentKind::hunyuan_video, "hunyuan_video"},
+                                                                      {ComponentKind::vae_hunyuan, "vae_hunyuan"},
+                                                                      {ComponentKind::llama_text, "llama_text"},
+                                                                      {ComponentKind::mochi_dit, "mochi_dit"},
+                                                                      {ComponentKind::vae_mochi, "vae_mochi"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -136,6 +155,19 @@ struct ComponentConfig {
   bool patch_bias = true, attention_bias = true, norm_affine = true;
   /// Transformer: the latent sample its position table is built for; VAE: the pixel sample (tiles are half of it).
   std::int64_t sample_frames = 0, sample_height = 0, sample_width = 0;
+  // LTX-Video VAE (hf_config): the decoder's own widths, resnets per level (mid block first) and scalings.
+  std::vector<std::int64_t> decoder_channels, encoder_layers, decoder_layers;
+  std::vector<bool> encoder_scaling, decoder_scaling;
+  std::int64_t vae_patch = 1;  ///< pixels per side folded into channels before the encoder (LTX: 4)
+  // HunyuanVideo (hf_config)
+  std::int64_t refiner_layers = 0;   ///< token refiner blocks over the text tokens
+  std::int64_t template_tokens = 0;  ///< text encoder: prompt-template tokens cropped after encoding
+  bool mid_attention = false;        ///< VAE: self-attention in the mid block
+  /// llama_text: the language model read by the core's config.json reader.
+  std::shared_ptr<const Architecture> language_model;
+  // Mochi VAE (hf_config): per level (low resolution last) its time and space factors; attention per encoder level.
+  std::vector<std::int64_t> time_factors, space_factors;
+  std::vector<bool> attention_levels;
 };
 
 struct Component {

@@ -103,11 +103,19 @@ void add_residents(const Setup& u, PhaseBudget& b) {
     if (auto w = resident_weights(u, x, b.running, b.phase)) b.resident.push_back({&x, std::move(*w)});
 }
 
-/// Text tokens in the joint sequence: FLUX and CogVideoX take the T5 tokens;
+/// Text tokens in the joint sequence: FLUX, CogVideoX and Mochi take the T5 tokens;
 /// SD3 the CLIP tokens (both CLIPs side by side in channels) followed by the T5 tokens.
 std::int64_t text_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
-  if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox) return 0;
+  if (k == ComponentKind::hunyuan_video) {
+    // The language model's tokens after the prompt template is cropped; CLIP gives only its pooled vector.
+    std::int64_t t = 0;
+    for (const auto* c : u.p->all(Role::text_encoder))
+      if (c->kind == ComponentKind::llama_text) t = std::max(t, c->config.tokens - c->config.template_tokens);
+    return t;
+  }
+  if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox && k != ComponentKind::mochi_dit)
+    return 0;
   std::int64_t t5 = 0, clip = 0;
   for (const auto* c : u.p->all(Role::text_encoder))
     (c->kind == ComponentKind::t5_encoder ? t5 : clip) = std::max(c->kind == ComponentKind::t5_encoder ? t5 : clip,
@@ -115,9 +123,10 @@ std::int64_t text_tokens(const Setup& u) {
   return k == ComponentKind::mmdit ? t5 + clip : t5;
 }
 
-/// Text tokens a cross-attention denoiser attends to: PixArt, the T5 tokens.
+/// Text tokens a cross-attention denoiser attends to: PixArt and LTX-Video, the T5 tokens.
 std::int64_t cross_tokens(const Setup& u) {
-  if (u.p->first(Role::denoiser)->kind != ComponentKind::pixart_dit) return 0;
+  const ComponentKind k = u.p->first(Role::denoiser)->kind;
+  if (k != ComponentKind::pixart_dit && k != ComponentKind::ltx_video) return 0;
   std::int64_t t5 = 0;
   for (const auto* c : u.p->all(Role::text_encoder)) t5 = std::max(t5, c->config.tokens);
   return t5;
@@ -170,10 +179,13 @@ DecodeShape sample_shape(const Setup& u, const Placed& vae) {
 }
 
 /// Wan I2V encodes the conditioning video (the image, then zeros) with the VAE
-/// before denoising, while the DiT is already on the GPU.
+/// before denoising, while the DiT is already on the GPU: Wan 2.1 with its
+/// image cross-attention, Wan 2.2 A14B by the latent channels its patch
+/// embedding takes beyond those it predicts (noise + mask + conditioning latents).
 std::optional<PhaseBudget> conditioning_encode_phase(const Setup& u, const Placed& vae) {
   const Component* den = u.p->first(Role::denoiser);
-  if (u.p->runtime != Runtime::wan || !den->config.image_cond || vae.c->kind != ComponentKind::vae_3d) return std::nullopt;
+  const bool conditioned = den->config.image_cond || den->config.in_channels > den->config.out_channels;
+  if (u.p->runtime != Runtime::wan || !conditioned || vae.c->kind != ComponentKind::vae_3d) return std::nullopt;
   PhaseBudget b;
   b.phase = Phase::encode;
   b.running = &vae;
@@ -250,7 +262,7 @@ std::string_view weights_id(const Setup& u, const Placed& x) {
   return "weights";
 }
 
-constexpr std::array<Choice<ComponentKind>, 12> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
+constexpr std::array<Choice<ComponentKind>, 19> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
                                                              {ComponentKind::t5_encoder, "Weights: T5 encoder"},
                                                              {ComponentKind::clip_vision, "Weights: CLIP image encoder"},
                                                              {ComponentKind::flux, "Weights: FLUX transformer"},
@@ -261,7 +273,14 @@ constexpr std::array<Choice<ComponentKind>, 12> kWeightLabels{{{ComponentKind::c
                                                              {ComponentKind::vae_2d, "Weights: VAE"},
                                                              {ComponentKind::vae_3d, "Weights: video VAE"},
                                                              {ComponentKind::cogvideox, "Weights: CogVideoX transformer"},
-                                                             {ComponentKind::vae_cogvideox, "Weights: CogVideoX VAE"}}};
+                                                             {ComponentKind::vae_cogvideox, "Weights: CogVideoX VAE"},
+                                                             {ComponentKind::ltx_video, "Weights: LTX-Video transformer"},
+                                                             {ComponentKind::vae_ltx, "Weights: LTX-Video VAE"},
+                                                             {ComponentKind::hunyuan_video, "Weights: HunyuanVideo transformer"},
+                                                             {ComponentKind::vae_hunyuan, "Weights: HunyuanVideo VAE"},
+                                                             {ComponentKind::llama_text, "Weights: language-model text encoder"},
+                                                             {ComponentKind::mochi_dit, "Weights: Mochi transformer"},
+                                                             {ComponentKind::vae_mochi, "Weights: Mochi VAE"}}};
 
 void write_components(const Setup& u, const PhaseBudget& b, bool multi_gpu, Report& r) {
   for (const auto& res : b.resident)

@@ -127,9 +127,17 @@ void read_config(ComponentKind k, const json& j, const std::string& path, Compon
     case ComponentKind::t5_encoder: read_t5(j, path, c); return;
     case ComponentKind::cogvideox: read_cogvideox(j, path, c); return;
     case ComponentKind::vae_cogvideox: read_cogvideox_vae(j, path, c); return;
+    case ComponentKind::ltx_video: read_ltx(j, path, c); return;
+    case ComponentKind::vae_ltx: read_ltx_vae(j, path, c); return;
+    case ComponentKind::hunyuan_video: read_hunyuan(j, path, c); return;
+    case ComponentKind::vae_hunyuan: read_hunyuan_vae(j, path, c); return;
+    case ComponentKind::llama_text: read_llama_text(j, path, c); return;
+    case ComponentKind::mochi_dit: read_mochi(j, path, c); return;
+    case ComponentKind::vae_mochi: read_mochi_vae(j, path, c); return;
     default: break;
   }
-  throw InputError(path, "a verbatim config.json is read for t5_encoder, cogvideox and vae_cogvideox components; "
+  throw InputError(path, "a verbatim config.json is read for t5_encoder, cogvideox, vae_cogvideox, ltx_video, "
+                         "vae_ltx, hunyuan_video, vae_hunyuan, llama_text, mochi_dit and vae_mochi components; "
                          "give this kind's facts in \"config\"");
 }
 

@@ -22,4 +22,34 @@ Inventory cogvideox_transformer(const ComponentConfig& c);
 /// parameter is a convolution or a norm, so all of it is `other`.
 Inventory cogvideox_vae(const ComponentConfig& c);
 
+/// LTXVideoTransformer3DModel.__init__ arguments (ltx.cpp).
+void read_ltx(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+/// AutoencoderKLLTXVideo.__init__ arguments of the 0.9.0 layout (ltx.cpp).
+void read_ltx_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+
+/// LTXVideoTransformer3DModel (diffusers v0.35 transformer_ltx.py).
+Inventory ltx_transformer(const ComponentConfig& c);
+/// AutoencoderKLLTXVideo (diffusers v0.35 autoencoder_kl_ltx.py): convolutions
+/// and LayerNorms only, so all of it is `other`.
+Inventory ltx_vae(const ComponentConfig& c);
+
+/// HunyuanVideoTransformer3DModel and AutoencoderKLHunyuanVideo.__init__
+/// arguments, and a language model's config.json as the core reads it (hunyuan.cpp).
+void read_hunyuan(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+void read_hunyuan_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+void read_llama_text(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+
+/// HunyuanVideoTransformer3DModel (diffusers v0.35 transformer_hunyuan_video.py).
+Inventory hunyuan_transformer(const ComponentConfig& c);
+/// AutoencoderKLHunyuanVideo (diffusers v0.35 autoencoder_kl_hunyuan_video.py).
+Inventory hunyuan_vae(const ComponentConfig& c);
+/// The language model's tensors (the core's inventory) without its lm_head.
+Inventory llama_text_inventory(const ComponentConfig& c);
+
+/// MochiTransformer3DModel and AutoencoderKLMochi (mochi.cpp, diffusers v0.35).
+void read_mochi(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+void read_mochi_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+Inventory mochi_transformer(const ComponentConfig& c);
+Inventory mochi_vae(const ComponentConfig& c);
+
 }  // namespace vram::generation::hf

@@ -253,6 +253,13 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::pixart_dit: require_fields(c, path); return pixart_dit(c.config);
     case ComponentKind::cogvideox: return hf::cogvideox_transformer(c.config);
     case ComponentKind::vae_cogvideox: return hf::cogvideox_vae(c.config);
+    case ComponentKind::ltx_video: return hf::ltx_transformer(c.config);
+    case ComponentKind::vae_ltx: return hf::ltx_vae(c.config);
+    case ComponentKind::hunyuan_video: return hf::hunyuan_transformer(c.config);
+    case ComponentKind::vae_hunyuan: return hf::hunyuan_vae(c.config);
+    case ComponentKind::llama_text: return hf::llama_text_inventory(c.config);
+    case ComponentKind::mochi_dit: return hf::mochi_transformer(c.config);
+    case ComponentKind::vae_mochi: return hf::mochi_vae(c.config);
     case ComponentKind::clip_vision:
     case ComponentKind::unet:
     case ComponentKind::vae_2d:

@@ -14,17 +14,24 @@ using nlohmann::json;
 Role role_of(ComponentKind k) {
   switch (k) {
     case ComponentKind::clip_text:
-    case ComponentKind::t5_encoder: return Role::text_encoder;
+    case ComponentKind::t5_encoder:
+    case ComponentKind::llama_text: return Role::text_encoder;
     case ComponentKind::clip_vision: return Role::image_encoder;
     case ComponentKind::flux:
     case ComponentKind::mmdit:
     case ComponentKind::unet:
     case ComponentKind::wan_dit:
     case ComponentKind::pixart_dit:
-    case ComponentKind::cogvideox: return Role::denoiser;
+    case ComponentKind::cogvideox:
+    case ComponentKind::ltx_video:
+    case ComponentKind::hunyuan_video:
+    case ComponentKind::mochi_dit: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
-    case ComponentKind::vae_cogvideox: return Role::vae;
+    case ComponentKind::vae_cogvideox:
+    case ComponentKind::vae_ltx:
+    case ComponentKind::vae_hunyuan:
+    case ComponentKind::vae_mochi: return Role::vae;
   }
   return Role::denoiser;
 }
@@ -92,6 +99,9 @@ void read_transformer_fields(const json& j, const std::string& p, ComponentConfi
   c.per_token_time = io::optional_bool(j, "per_token_time", p).value_or(false);
   c.image_embed_dim = field(j, "image_embed_dim", p);
   c.tokens = field(j, "tokens", p);
+  c.template_tokens = field(j, "template_tokens", p);
+  if (c.template_tokens >= c.tokens && c.template_tokens > 0)
+    throw InputError(p + "/template_tokens", "must be below tokens (the prompt template is cropped from them)");
   c.cross_dim = field(j, "cross_dim", p);
   c.qk_norm = io::optional_enum(j, "qk_norm", p, kQkNorms).value_or(QkNorm::none);
   c.dual_attention_layers = int_list(j, "dual_attention_layers", p);
@@ -153,9 +163,16 @@ void check_component(const Component& c, const std::string& p) {
       need(k.heads > 0 || k.head_dim > 0, "head_dim", "heads or head_dim");
       need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
       break;
+    case ComponentKind::vae_ltx:
+      need(k.spatial >= 1 && k.spatial <= 64 && k.temporal >= 1, "spatial", "the spatial compression, 1 to 64");
+      need(!k.decoder_channels.empty() && k.decoder_layers.size() == k.decoder_channels.size() + 1, "decoder_layers",
+           "one resnet count per decoder level and one for the mid block");
+      break;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
     case ComponentKind::vae_cogvideox:
+    case ComponentKind::vae_hunyuan:
+    case ComponentKind::vae_mochi:
       need(k.spatial >= 1 && k.spatial <= 64, "spatial", "the spatial compression, 1 to 64");
       need(k.latent_channels >= 1, "latent_channels", "at least 1");
       need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
@@ -198,8 +215,12 @@ Component read_component(const json& j, const std::string& p) {
   const json cfg = j.value("config", json::object());
   read_transformer_fields(cfg, p + "/config", c.config);
   read_vae_fields(cfg, p + "/config", c.config);
-  // CogVideoX components are read from their repository's config.json, verbatim.
-  const bool verbatim_only = c.kind == ComponentKind::cogvideox || c.kind == ComponentKind::vae_cogvideox;
+  // Components of these kinds are read from their repository's config.json, verbatim.
+  const bool verbatim_only = c.kind == ComponentKind::cogvideox || c.kind == ComponentKind::vae_cogvideox ||
+                             c.kind == ComponentKind::ltx_video || c.kind == ComponentKind::vae_ltx ||
+                             c.kind == ComponentKind::hunyuan_video || c.kind == ComponentKind::vae_hunyuan ||
+                             c.kind == ComponentKind::llama_text || c.kind == ComponentKind::mochi_dit ||
+                             c.kind == ComponentKind::vae_mochi;
   if (const auto hf = j.find("hf_config"); hf != j.end())
     hf::read_config(c.kind, *hf, p + "/hf_config", c.config);
   else if (verbatim_only)

@@ -1,0 +1,238 @@
+// HunyuanVideo components read from their repository's config.json, and their
+// parameter inventories; a decoder-only language model used as a text encoder
+// is read and inventoried by the core's own config.json reader.
+//
+// Layouts read (facts only) from diffusers v0.35.0 (f27949da):
+// transformers/transformer_hunyuan_video.py (HunyuanVideoTransformer3DModel,
+// HunyuanVideoTokenRefiner, HunyuanVideoIndividualTokenRefinerBlock,
+// HunyuanVideoConditionEmbedding, HunyuanVideoTransformerBlock,
+// HunyuanVideoSingleTransformerBlock), attention_processor.py Attention (qk_norm
+// "rms_norm": a head_dim RMSNorm per q and k, and per added q and k), attention.py
+// FeedForward ("linear-silu", "gelu-approximate"), normalization.py AdaLayerNormZero,
+// AdaLayerNormZeroSingle, AdaLayerNormContinuous; autoencoders/
+// autoencoder_kl_hunyuan_video.py (HunyuanVideoEncoder3D, HunyuanVideoDecoder3D,
+// HunyuanVideoMidBlock3D, HunyuanVideoResnetBlockCausal3D, quant convs).
+#include <nlohmann/json.hpp>
+
+#include "hf_config.hpp"
+#include "vram/error.hpp"
+#include "vram/io/json_fields.hpp"
+#include "vram/model.hpp"
+#include "vram/units.hpp"
+
+namespace vram::generation::hf {
+
+using checked::Count;
+using nlohmann::json;
+
+namespace {
+
+constexpr io::IntRange kWidth{1, 1'000'000};
+
+void check_class(const json& j, const std::string& path, std::string_view expected) {
+  const auto name = io::optional_string(j, "_class_name", path);
+  if (name && *name != expected)
+    throw InputError(path + "/_class_name", "is \"" + *name + "\"; a component of this kind is " + std::string(expected));
+}
+
+}  // namespace
+
+void read_hunyuan(const json& j, const std::string& path, ComponentConfig& c) {
+  check_class(j, path, "HunyuanVideoTransformer3DModel");
+  c.heads = io::optional_int(j, "num_attention_heads", path, {1, 1024}).value_or(24);
+  c.head_dim = io::optional_int(j, "attention_head_dim", path, {1, 4096}).value_or(128);
+  c.hidden = checked::mul(c.heads, c.head_dim);
+  const double ratio = io::optional_number(j, "mlp_ratio", path, 1.0, 16.0).value_or(4.0);
+  c.ffn = static_cast<std::int64_t>(static_cast<double>(c.hidden) * ratio);  // int(hidden_size * mlp_ratio)
+  c.layers = io::optional_int(j, "num_layers", path, {0, 1024}).value_or(20);
+  c.single_layers = io::optional_int(j, "num_single_layers", path, {0, 1024}).value_or(40);
+  c.refiner_layers = io::optional_int(j, "num_refiner_layers", path, {0, 64}).value_or(2);
+  c.in_channels = io::optional_int(j, "in_channels", path, {1, 4096}).value_or(16);
+  c.out_channels = io::optional_int(j, "out_channels", path, {1, 4096}).value_or(c.in_channels);
+  c.text_dim = io::optional_int(j, "text_embed_dim", path, kWidth).value_or(4096);
+  c.pooled_dim = io::optional_int(j, "pooled_projection_dim", path, kWidth).value_or(768);
+  c.freq_dim = 256;  // Timesteps(num_channels=256)
+  c.guidance_embed = io::optional_bool(j, "guidance_embeds", path).value_or(true);
+  const std::int64_t p = io::optional_int(j, "patch_size", path, {1, 16}).value_or(2);
+  c.patch = {io::optional_int(j, "patch_size_t", path, {1, 16}).value_or(1), p, p};
+  const auto qk = io::optional_string(j, "qk_norm", path);
+  if (qk && *qk != "rms_norm")
+    throw InputError(path + "/qk_norm", "is \"" + *qk + "\"; the hunyuan_video kind has \"rms_norm\" on q and k");
+  if (const auto it = j.find("image_condition_type"); it != j.end() && !it->is_null())
+    throw InputError(path + "/image_condition_type", "image-conditioned HunyuanVideo (I2V) is not modelled; allowed: null");
+  if (c.layers + c.single_layers < 1)
+    throw InputError(path + "/num_layers", "the transformer needs at least one dual- or single-stream block");
+}
+
+void read_hunyuan_vae(const json& j, const std::string& path, ComponentConfig& c) {
+  check_class(j, path, "AutoencoderKLHunyuanVideo");
+  c.block_channels = {128, 256, 512, 512};
+  if (const auto it = j.find("block_out_channels"); it != j.end()) {
+    if (!it->is_array() || it->empty() || it->size() > 8)
+      throw InputError(path + "/block_out_channels", "must list 1 to 8 channel counts");
+    c.block_channels.clear();
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      if (!(*it)[i].is_number_integer() || (*it)[i].get<std::int64_t>() < 1)
+        throw InputError(path + "/block_out_channels/" + std::to_string(i), "must be a positive integer");
+      c.block_channels.push_back((*it)[i].get<std::int64_t>());
+    }
+  }
+  c.layers_per_block = io::optional_int(j, "layers_per_block", path, {1, 16}).value_or(2);
+  c.latent_channels = io::optional_int(j, "latent_channels", path, {1, 1024}).value_or(16);
+  c.in_channels = io::optional_int(j, "in_channels", path, {1, 64}).value_or(3);
+  c.out_channels = io::optional_int(j, "out_channels", path, {1, 64}).value_or(3);
+  c.spatial = io::optional_int(j, "spatial_compression_ratio", path, {1, 64}).value_or(8);
+  c.temporal = io::optional_int(j, "temporal_compression_ratio", path, {1, 64}).value_or(4);
+  if (c.temporal != 4)
+    throw InputError(path + "/temporal_compression_ratio", "the HunyuanVideo decoder is built for 4 only (diffusers "
+                                                           "raises otherwise); allowed: 4");
+  if ((c.spatial & (c.spatial - 1)) != 0 || (Count(1) << (c.block_channels.size() - 1)) < c.spatial)
+    throw InputError(path + "/spatial_compression_ratio", "must be a power of 2 reached by the levels that "
+                                                          "downsample (one per level but the last)");
+  c.mid_attention = io::optional_bool(j, "mid_block_add_attention", path).value_or(true);
+}
+
+void read_llama_text(const json& j, const std::string& path, ComponentConfig& c) {
+  const Model m = model_from_config(j, path, "text_encoder");
+  const Architecture& a = m.arch;
+  if (a.family != Family::decoder || a.experts > 0)
+    throw InputError(path + "/model_type", "a llama_text component is a dense decoder-only language model (Llama, "
+                                           "Mistral, Qwen); got \"" + a.model_type + "\"");
+  c.hidden = a.hidden;
+  c.ffn = a.intermediate;
+  c.layers = a.layers;
+  c.heads = a.heads;
+  c.head_dim = a.head_dim;
+  c.vocab = a.vocab;
+  c.language_model = std::make_shared<const Architecture>(a);
+}
+
+namespace {
+
+void add(Inventory& inv, Count in, Count out, Count count, bool bias = true) {
+  inv.linear.push_back({in, out, count, bias, false});
+  if (bias) inv.other = Count(inv.other) + count * out;
+}
+
+/// HunyuanVideoTokenRefiner: its own timestep + pooled-text embedding, proj_in
+/// and refiner blocks (affine LayerNorms, self-attention with biases, a
+/// "linear-silu" feed-forward, an AdaNorm gate Linear(dim, 2 dim)).
+void add_refiner(Inventory& inv, const ComponentConfig& c) {
+  const Count d = c.hidden, R = c.refiner_layers, f = Count(c.hidden) * 4;  // refiner mlp_ratio 4.0 (its default)
+  add(inv, c.freq_dim, d, 1);
+  add(inv, d, d, 1);
+  add(inv, c.text_dim, d, 1);  // pooled text (the mean of the encoder states)
+  add(inv, d, d, 1);
+  add(inv, c.text_dim, d, 1);  // proj_in
+  add(inv, d, d, 4 * R);
+  add(inv, d, f, R);
+  add(inv, f, d, R);
+  add(inv, d, 2 * d, R);
+  inv.other = Count(inv.other) + R * 4 * d;
+}
+
+}  // namespace
+
+Inventory hunyuan_transformer(const ComponentConfig& c) {
+  Inventory inv;
+  const Count d = c.hidden, L = c.layers, S = c.single_layers, f = c.ffn;
+  const Count patch = Count(c.patch[0]) * c.patch[1] * c.patch[2];
+  inv.other = Count(c.in_channels) * patch * d + d;  // Conv3d patch embedding
+  add_refiner(inv, c);
+  add(inv, c.freq_dim, d, c.guidance_embed ? 2 : 1);  // timestep (and guidance) embedders
+  add(inv, d, d, c.guidance_embed ? 2 : 1);
+  add(inv, c.pooled_dim, d, 1);  // CLIP pooled projection
+  add(inv, d, d, 1);
+  // Dual-stream blocks: two AdaLayerNormZero, q/k/v/out for both streams, two GELU feed-forwards.
+  add(inv, d, 6 * d, 2 * L);
+  add(inv, d, d, 8 * L);
+  add(inv, d, f, 2 * L);
+  add(inv, f, d, 2 * L);
+  // Single-stream blocks: AdaLayerNormZeroSingle, q/k/v (pre_only), proj_mlp, proj_out over [attention, mlp].
+  add(inv, d, 3 * d, S);
+  add(inv, d, d, 3 * S);
+  add(inv, d, f, S);
+  add(inv, d + f, d, S);
+  inv.other = Count(inv.other) + (L * 4 + S * 2) * c.head_dim;  // q/k RMSNorms (and the added ones)
+  add(inv, d, 2 * d, 1);                                         // norm_out
+  add(inv, d, Count(c.out_channels) * patch, 1);                 // proj_out
+  return inv;
+}
+
+namespace {
+
+Count conv3(Count in, Count out) { return in * out * 27 + out; }
+
+/// Whether level `i` (encoder order) down- or upsamples: spatially on the first
+/// log2(spatial) levels, in time on the two levels before the last (temporal 4).
+bool hy_scales(const ComponentConfig& c, std::size_t i) {
+  std::size_t spatial_levels = 0;
+  for (std::int64_t s = c.spatial; s > 1; s /= 2) ++spatial_levels;
+  const std::size_t n = c.block_channels.size();
+  return i < spatial_levels || (i + 3 >= n && i + 1 < n);
+}
+
+/// HunyuanVideoResnetBlockCausal3D: affine GroupNorms, two 3×3×3 causal convs,
+/// a 1×1×1 shortcut when the width changes.
+Count hy_resnet(Count in, Count out) {
+  Count n = 2 * in + conv3(in, out) + 2 * out + conv3(out, out);
+  if (in != out) n += in * out + out;
+  return n;
+}
+
+/// Mid block: resnet, (single-head self-attention with its GroupNorm, q/k/v/out with biases), resnet.
+Count hy_mid(Count c, bool attention) {
+  return 2 * hy_resnet(c, c) + (attention ? 2 * c + 4 * (c * c + c) : Count(0));
+}
+
+Count hy_encoder(const ComponentConfig& c) {
+  const auto& ch = c.block_channels;
+  const std::size_t n = ch.size();
+  Count total = conv3(c.in_channels, ch[0]);
+  Count out = ch[0];
+  for (std::size_t i = 0; i < n; ++i) {
+    const Count in = out;
+    out = ch[i];
+    total += hy_resnet(in, out) + Count(c.layers_per_block - 1) * hy_resnet(out, out);
+    if (hy_scales(c, i)) total += conv3(out, out);  // the downsampler
+  }
+  return total + hy_mid(out, c.mid_attention) + 2 * out + conv3(out, 2 * Count(c.latent_channels));
+}
+
+Count hy_decoder(const ComponentConfig& c) {
+  const std::vector<std::int64_t> ch(c.block_channels.rbegin(), c.block_channels.rend());
+  Count total = conv3(c.latent_channels, ch[0]) + hy_mid(ch[0], c.mid_attention);
+  Count out = ch[0];
+  for (std::size_t i = 0; i < ch.size(); ++i) {
+    const Count in = out;
+    out = ch[i];
+    total += hy_resnet(in, out) + Count(c.layers_per_block) * hy_resnet(out, out);  // layers_per_block + 1 resnets
+    if (hy_scales(c, i)) total += conv3(out, out);                                // the upsampler's conv
+  }
+  return total + 2 * out + conv3(out, c.out_channels);
+}
+
+}  // namespace
+
+Inventory hunyuan_vae(const ComponentConfig& c) {
+  Inventory inv;
+  const Count z = c.latent_channels;
+  inv.other = Count(hy_encoder(c)) + hy_decoder(c) + (4 * z * z + 2 * z) + (z * z + z);  // + quant_conv, post_quant_conv
+  return inv;
+}
+
+Inventory llama_text_inventory(const ComponentConfig& c) {
+  Inventory inv;
+  if (!c.language_model) return inv;
+  for (const Tensor& t : tensor_inventory(*c.language_model)) {
+    if (t.role == TensorRole::lm_head) continue;  // AutoModel / LlamaModel: the decoder stack only
+    const Count copies = Count(t.count) * t.layers;
+    if (t.quantizable)
+      inv.linear.push_back({t.cols, t.rows, copies, false, false});
+    else
+      inv.other = Count(inv.other) + t.elements();
+  }
+  return inv;
+}
+
+}  // namespace vram::generation::hf
