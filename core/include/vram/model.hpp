@@ -197,6 +197,8 @@ struct Architecture {
   std::int64_t linear_k_dim = 0;
   std::int64_t linear_v_dim = 0;
   std::int64_t linear_conv = 0;
+  /// The config's mamba_ssm_cache_dtype in bits (Nemotron-H checkpoints state "float32"); 0 when not stated.
+  std::int64_t config_ssm_cache_bits = 0;
   // Encoder-decoder
   std::int64_t encoder_layers = 0;     ///< 0 for decoder-only models
   std::vector<LayerSpec> layer_specs;  ///< one per decoder layer

@@ -107,12 +107,12 @@ StateElems recurrent_state_elems(const Architecture& a, LayerKind kind, std::int
   }
 }
 
-Bytes mamba_state_bytes_per_sequence(const Architecture& a, std::int64_t state_bits, std::int64_t tp,
-                                     std::int32_t first, std::int32_t end) {
+Bytes mamba_state_bytes_per_sequence(const Architecture& a, StateBits bits, std::int64_t tp, std::int32_t first,
+                                     std::int32_t end) {
   return sum_layers(a, first, end, [&](const LayerSpec& l) {
     if (!holds_recurrent_state(l.kind)) return Bytes{};
     const StateElems e = recurrent_state_elems(a, l.kind, tp);
-    return bytes_for_bits(checked::mul(e.conv, state_bits)) + bytes_for_bits(checked::mul(e.ssm, state_bits));
+    return bytes_for_bits(checked::mul(e.conv, bits.conv)) + bytes_for_bits(checked::mul(e.ssm, bits.ssm));
   });
 }
 
@@ -306,7 +306,7 @@ namespace {
 
 /// Mamba-2 states of `layers` layers: conv (d_conv − 1) × (d_inner + 2 × groups ×
 /// d_state) / tp and SSM heads / tp × head_dim × d_state, each in `bytes`.
-Term mamba2_state_term(const Architecture& a, std::int64_t bytes, std::int64_t tp, std::int64_t sequences,
+Term mamba2_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                        std::int64_t layers) {
   const std::int64_t groups = mamba2_groups_per_shard_set(a.ssm_groups, tp);
   const std::int64_t conv_dim = mamba2_conv_channels(a, tp);
@@ -315,25 +315,26 @@ Term mamba2_state_term(const Architecture& a, std::int64_t bytes, std::int64_t t
   Term conv =
       Term::product({seqs, n, Factor::of(a.ssm_conv - 1, "conv positions (d_conv − 1)"),
                      Factor::of(conv_dim / tp, "channels (d_inner + 2 × {} groups × d_state) / TP").with(groups),
-                     Factor::bytes(bytes)});
+                     Factor::bytes(bits.conv / 8, bits.conv_name)});
   Term ssm =
       Term::product({seqs, n, Factor::of(a.ssm_heads / tp, "heads / TP"), Factor::of(a.ssm_head_dim, "head dims"),
-                     Factor::of(a.ssm_state, "SSM states (d_state)"), Factor::bytes(bytes)});
+                     Factor::of(a.ssm_state, "SSM states (d_state)"), Factor::bytes(bits.ssm / 8, bits.ssm_name)});
   return Term::sum(terms(std::move(conv), std::move(ssm)));
 }
 
 /// Gated DeltaNet states of `layers` layers: conv (kernel − 1) × (2 × key + value
 /// width) / tp and recurrent value heads / tp × head_v_dim × head_k_dim.
-Term deltanet_state_term(const Architecture& a, std::int64_t bytes, std::int64_t tp, std::int64_t sequences,
+Term deltanet_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                          std::int64_t layers) {
   const std::int64_t conv_dim = deltanet_conv_channels(a);
   const Factor seqs = Factor::of(sequences, "sequences");
   const Factor n = Factor::of(layers, "Gated DeltaNet layers");
   Term conv = Term::product({seqs, n, Factor::of(a.linear_conv - 1, "conv positions (kernel − 1)"),
-                             Factor::of(conv_dim / tp, "channels (2 × key + value) / TP"), Factor::bytes(bytes)});
+                             Factor::of(conv_dim / tp, "channels (2 × key + value) / TP"),
+                             Factor::bytes(bits.conv / 8, bits.conv_name)});
   Term rec = Term::product({seqs, n, Factor::of(a.linear_v_heads / tp, "value heads / TP"),
                             Factor::of(a.linear_v_dim, "value dims"), Factor::of(a.linear_k_dim, "key dims"),
-                            Factor::bytes(bytes)});
+                            Factor::bytes(bits.ssm / 8, bits.ssm_name)});
   return Term::sum(terms(std::move(conv), std::move(rec)));
 }
 
@@ -345,23 +346,23 @@ std::int64_t layers_of(const Architecture& a, LayerKind kind, std::int32_t first
 }
 
 /// Mamba-2 and Gated DeltaNet states, whole-byte dtypes.
-Term multihead_state_term(const Architecture& a, std::int64_t bits, std::int64_t tp, std::int64_t sequences,
+Term multihead_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                           std::int32_t first, std::int32_t end) {
   Terms parts;
   if (const std::int64_t n = layers_of(a, LayerKind::mamba2, first, end); n > 0)
-    parts.push_back(mamba2_state_term(a, bits / 8, tp, sequences, n));
+    parts.push_back(mamba2_state_term(a, bits, tp, sequences, n));
   if (const std::int64_t n = layers_of(a, LayerKind::linear_attention, first, end); n > 0)
-    parts.push_back(deltanet_state_term(a, bits / 8, tp, sequences, n));
+    parts.push_back(deltanet_state_term(a, bits, tp, sequences, n));
   return sum_nonzero(std::move(parts)).cite(kStateShapeSource);
 }
 
 }  // namespace
 
-Term mamba_state_term(const Architecture& a, std::int64_t bits, std::int64_t tp, std::int64_t sequences,
+Term mamba_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                       std::int32_t first, std::int32_t end) {
   const LayerCounts counts = count_layers(a, first, end);
   const std::int64_t multihead = layers_of(a, LayerKind::mamba2, first, end) + counts.linear;
-  if (multihead > 0 && bits % 8 == 0 && layers_of(a, LayerKind::mamba, first, end) == 0)
+  if (multihead > 0 && bits.whole_bytes() && layers_of(a, LayerKind::mamba, first, end) == 0)
     return multihead_state_term(a, bits, tp, sequences, first, end);
   if (multihead > 0) {
     const Bytes one = mamba_state_bytes_per_sequence(a, bits, tp, first, end);
@@ -372,17 +373,18 @@ Term mamba_state_term(const Architecture& a, std::int64_t bits, std::int64_t tp,
   // Without a state width no layer holds a state (the figure is 0 either way).
   const std::int64_t layers = a.ssm_inner == 0 ? 0 : counts.mamba;
   if (layers == 0) return Term::given(Bytes{}).named("no Mamba layers");
-  if (bits % 8 != 0) {
+  if (!bits.whole_bytes()) {
     const Bytes one = mamba_state_bytes_per_sequence(a, bits, tp, first, end);
     return Term::product({Factor::of(sequences, "sequences"), Factor::of(one.in_bytes(), "B Mamba state per sequence")})
         .cite(kMambaSource);
   }
   const std::int64_t inner = a.ssm_inner / tp;
-  auto state = [&](std::int64_t n, std::string_view what) {
+  auto state = [&](std::int64_t n, std::string_view what, std::int64_t b, std::string_view tag) {
     return Term::product({Factor::of(sequences, "sequences"), Factor::of(layers, "Mamba layers"),
-                          Factor::of(inner, "d_inner"), Factor::of(n, what), Factor::bytes(bits / 8)});
+                          Factor::of(inner, "d_inner"), Factor::of(n, what), Factor::bytes(b / 8, tag)});
   };
-  return Term::sum(terms(state(a.ssm_conv - 1, "conv positions (d_conv − 1)"), state(a.ssm_state, "SSM states (d_state)")))
+  return Term::sum(terms(state(a.ssm_conv - 1, "conv positions (d_conv − 1)", bits.conv, bits.conv_name),
+                         state(a.ssm_state, "SSM states (d_state)", bits.ssm, bits.ssm_name)))
       .cite(kMambaSource);
 }
 

@@ -95,6 +95,17 @@ Architecture parse_granite_hybrid(const json& cfg, const std::string& path, cons
 
 namespace {
 
+/// The element width of the config's mamba_ssm_cache_dtype (the value vLLM's
+/// NemotronHForCausalLMConfig takes for an "auto" SSM state); 0 when not stated.
+std::int64_t config_ssm_cache_bits(const json& cfg, const std::string& path) {
+  const auto v = io::optional_string(cfg, "mamba_ssm_cache_dtype", path);
+  if (!v || *v == "auto") return 0;
+  if (*v == "float32") return 32;
+  if (*v == "float16" || *v == "bfloat16") return 16;
+  throw InputError(join_path(path, "mamba_ssm_cache_dtype"),
+                   "unknown value \"" + *v + "\"; allowed: auto, float32, float16, bfloat16");
+}
+
 /// Nemotron-H: one block kind per character of hybrid_override_pattern.
 void apply_nemotron_pattern(Architecture& a, const json& cfg, const std::string& path) {
   const std::string p = join_path(path, "hybrid_override_pattern");
@@ -142,6 +153,7 @@ Architecture parse_nemotron_h(const json& cfg, const std::string& path, const st
       optional_bool(cfg, cfg.contains("mamba_proj_bias") ? "mamba_proj_bias" : "use_bias", path).value_or(false);
   a.block.gated_mlp = false;  // up_proj → relu² → down_proj
   a.block.norms_per_layer = 1;
+  a.config_ssm_cache_bits = config_ssm_cache_bits(cfg, path);
   return a;
 }
 
