@@ -26,7 +26,8 @@ Bytes kv_bytes_per_token_layer(const Architecture& a, const LayerSpec& layer, co
       return kv_row_bytes(checked::add(a.kv_lora_rank, a.qk_rope_head_dim), d);
     case LayerKind::full_attention:
     case LayerKind::sliding_attention:
-    case LayerKind::chunked_attention: break;
+    case LayerKind::chunked_attention:
+    case LayerKind::attention_mamba2: break;  // Falcon-H1: the attention branch caches K and V
   }
   const std::int64_t heads = kv_heads_per_rank(a, tp);
   return kv_row_bytes(checked::mul(heads, a.head_dim), d) + kv_row_bytes(checked::mul(heads, a.v_head_dim), d);
@@ -98,6 +99,7 @@ StateElems recurrent_state_elems(const Architecture& a, LayerKind kind, std::int
       return {checked::mul(inner, a.ssm_conv - 1), checked::mul(inner, a.ssm_state)};
     }
     case LayerKind::mamba2:
+    case LayerKind::attention_mamba2:
       return {checked::mul(mamba2_conv_channels(a, tp) / tp, a.ssm_conv - 1),
               checked::product(a.ssm_heads / tp, a.ssm_head_dim, a.ssm_state)};
     case LayerKind::linear_attention:
@@ -134,6 +136,7 @@ struct LayerCounts {
   std::int64_t mamba = 0;   ///< Mamba-1 and Mamba-2
   std::int64_t linear = 0;  ///< Gated DeltaNet
   std::int64_t cross = 0;
+  std::int64_t parallel = 0;  ///< attention + Mamba-2 side by side (among `attention`)
 };
 
 /// Counts `kind` into `n`: true for a layer that caches tokens.
@@ -148,6 +151,10 @@ bool count_kind(LayerCounts& n, LayerKind kind) {
     case LayerKind::linear_attention: ++n.linear; return false;
     case LayerKind::cross_attention: ++n.cross; return false;
     case LayerKind::mlp_only: return false;
+    case LayerKind::attention_mamba2:  // both: K/V per token and a Mamba-2 state
+      ++n.attention;
+      ++n.parallel;
+      return true;
   }
   return false;
 }
@@ -198,6 +205,9 @@ void append_row_factors(Factors& f, const Architecture& a, bool mla, const KvDty
 
 /// What the layers without a per-token cache do instead.
 Term&& with_layer_note(Term&& t, const LayerCounts& n) {
+  if (n.parallel > 0)
+    return std::move(t).noted("the Mamba-2 branch of each of the {} layers holds a constant state besides",
+                              {n.parallel});
   if (n.linear > 0 && n.mamba > 0)
     return std::move(t).noted("{} Mamba and {} Gated DeltaNet layers hold a constant state instead",
                               {n.mamba, n.linear});
@@ -345,11 +355,17 @@ std::int64_t layers_of(const Architecture& a, LayerKind kind, std::int32_t first
   return n;
 }
 
+/// Layers of [first, end) with a Mamba-2 mixer: Mamba-2 layers, and the parallel
+/// attention + Mamba-2 layers of Falcon-H1.
+std::int64_t mamba2_mixers(const Architecture& a, std::int32_t first, std::int32_t end) {
+  return layers_of(a, LayerKind::mamba2, first, end) + layers_of(a, LayerKind::attention_mamba2, first, end);
+}
+
 /// Mamba-2 and Gated DeltaNet states, whole-byte dtypes.
 Term multihead_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                           std::int32_t first, std::int32_t end) {
   Terms parts;
-  if (const std::int64_t n = layers_of(a, LayerKind::mamba2, first, end); n > 0)
+  if (const std::int64_t n = mamba2_mixers(a, first, end); n > 0)
     parts.push_back(mamba2_state_term(a, bits, tp, sequences, n));
   if (const std::int64_t n = layers_of(a, LayerKind::linear_attention, first, end); n > 0)
     parts.push_back(deltanet_state_term(a, bits, tp, sequences, n));
@@ -361,7 +377,7 @@ Term multihead_state_term(const Architecture& a, StateBits bits, std::int64_t tp
 Term mamba_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                       std::int32_t first, std::int32_t end) {
   const LayerCounts counts = count_layers(a, first, end);
-  const std::int64_t multihead = layers_of(a, LayerKind::mamba2, first, end) + counts.linear;
+  const std::int64_t multihead = mamba2_mixers(a, first, end) + counts.linear;
   if (multihead > 0 && bits.whole_bytes() && layers_of(a, LayerKind::mamba, first, end) == 0)
     return multihead_state_term(a, bits, tp, sequences, first, end);
   if (multihead > 0) {
