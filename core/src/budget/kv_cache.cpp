@@ -126,7 +126,8 @@ constexpr std::string_view kKvSource =
 constexpr std::string_view kMambaSource = "Gu & Dao 2023 (arXiv:2312.00752) §3.4: a constant state per sequence";
 constexpr std::string_view kStateShapeSource =
     "vllm/model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator.mamba2_state_shape, "
-    "gated_delta_net_state_shape, extra_groups_for_head_shards (vLLM main at commit 02d7108); Mamba-2: Dao & Gu 2024 "
+    "gated_delta_net_state_shape, extra_groups_for_head_shards, and the element widths of "
+    "MambaStateDtypeCalculator._mamba_state_dtype (vLLM main at commit 02d7108); Mamba-2: Dao & Gu 2024 "
     "(arXiv:2405.21060); Gated DeltaNet: Yang et al. 2024 (arXiv:2412.06464)";
 
 /// Layers of each kind in [first, end).
