@@ -376,6 +376,9 @@ void parse_parallel_sizes(const json& inf, const std::string& p, Scenario& out) 
 void parse_vllm_engine(const json& v, const std::string& vp, VllmSettings& vs) {
   vs.engine = io::optional_enum(v, "engine", vp, kVllmEngines);
   vs.cudagraph_mode = io::optional_enum(v, "cudagraph_mode", vp, kCudaGraphModes);
+  vs.mamba_cache_dtype = io::optional_enum(v, "mamba_cache_dtype", vp, kMambaDtypes).value_or(MambaDtype::auto_dtype);
+  vs.mamba_ssm_cache_dtype =
+      io::optional_enum(v, "mamba_ssm_cache_dtype", vp, kMambaDtypes).value_or(MambaDtype::auto_dtype);
   int major = 0, minor = 19;
   if (!vs.version.empty()) std::sscanf(vs.version.c_str() + (vs.version[0] == 'v' ? 1 : 0), "%d.%d", &major, &minor);
   const bool newer_than_v0 = major > 0 || minor >= 11;

@@ -28,17 +28,24 @@ enum class LayerKind : std::uint8_t {
   mamba2,             ///< Mamba-2 (SSD) layer: multi-head state with grouped B/C, constant per sequence
   linear_attention,   ///< Gated DeltaNet linear attention (Qwen3-Next): constant state per sequence
   mlp_only,           ///< a block with no token mixer (Nemotron-H "-" layers): nothing cached
+  attention_mamba2,   ///< attention and a Mamba-2 mixer side by side (Falcon-H1): K/V per token and a state
 };
 
-/// Layers that keep a constant recurrent state per sequence instead of a per-token cache.
+/// Layers that keep a constant recurrent state per sequence (besides any per-token cache).
 constexpr bool holds_recurrent_state(LayerKind k) {
-  return k == LayerKind::mamba || k == LayerKind::mamba2 || k == LayerKind::linear_attention;
+  return k == LayerKind::mamba || k == LayerKind::mamba2 || k == LayerKind::linear_attention ||
+         k == LayerKind::attention_mamba2;
 }
 
-/// Layers that cache keys and values per token (self-attention of any window, MLA).
+/// Layers that cache keys and values per token (self-attention of any window, MLA, Falcon-H1's attention branch).
 constexpr bool caches_tokens(LayerKind k) {
   return k == LayerKind::full_attention || k == LayerKind::sliding_attention || k == LayerKind::chunked_attention ||
-         k == LayerKind::mla;
+         k == LayerKind::mla || k == LayerKind::attention_mamba2;
+}
+
+/// Layers whose recurrent state is a Mamba-2 state (Mamba-2 layers and Falcon-H1's parallel mixers).
+constexpr bool has_mamba2_mixer(LayerKind k) {
+  return k == LayerKind::mamba2 || k == LayerKind::attention_mamba2;
 }
 
 struct LayerSpec {
@@ -133,6 +140,7 @@ struct BlockLayout {
   bool attn_output_gate = false;          ///< q_proj also yields a per-head output gate (Qwen3-Next): 2 × q rows
   bool ssm_conv_bias = false;             ///< Mamba-2 conv1d bias
   bool ssm_proj_bias = false;             ///< Mamba-2 in_proj / out_proj biases
+  bool ssm_gated_norm = true;             ///< Mamba-2 gated RMSNorm over the width (Falcon-H1: mamba_rms_norm)
   std::int64_t moe_every = 1;             ///< MoE on layers with (i + 1) % moe_every == 0
   std::int64_t first_dense = 0;           ///< first_k_dense_replace
   std::int64_t dense_intermediate = 0;    ///< width of non-MoE MLPs in MoE models
@@ -154,6 +162,8 @@ enum class Family : std::uint8_t {
   granite_hybrid,  ///< IBM Granite 4.0 hybrid (Mamba-2 + attention, each followed by an MLP or MoE)
   nemotron_h,      ///< NVIDIA Nemotron-H (one mixer or one MLP per block, hybrid_override_pattern)
   qwen3_next,      ///< Qwen3-Next (Gated DeltaNet + gated attention, MoE with a shared expert, MTP)
+  bamba,           ///< IBM Bamba (Mamba-2 layers, attention at attn_layer_indices, each followed by an MLP)
+  falcon_h1,       ///< TII Falcon-H1 (attention and Mamba-2 in parallel in every layer, then an MLP)
 };
 const char* to_string(Family f);
 
@@ -197,6 +207,8 @@ struct Architecture {
   std::int64_t linear_k_dim = 0;
   std::int64_t linear_v_dim = 0;
   std::int64_t linear_conv = 0;
+  /// The config's mamba_ssm_cache_dtype in bits (Nemotron-H checkpoints state "float32"); 0 when not stated.
+  std::int64_t config_ssm_cache_bits = 0;
   // Encoder-decoder
   std::int64_t encoder_layers = 0;     ///< 0 for decoder-only models
   std::vector<LayerSpec> layer_specs;  ///< one per decoder layer

@@ -63,10 +63,10 @@ KvDtype kv_dtype_of(KvKind kind);
 /// The fields of `inference.vllm` and `inference.llama_cpp`: read by the
 /// parser, and exported (`scenario_defaults_json`) so the page shows each
 /// engine's fields without a list of its own.
-inline constexpr std::array<std::string_view, 12> kVllmFields{
+inline constexpr std::array<std::string_view, 14> kVllmFields{
     "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size", "enforce_eager", "version",
     "max_model_len", "engine", "cudagraph_capture_sizes", "cudagraph_mode", "enable_expert_parallel",
-    "flashinfer_sampler"};
+    "flashinfer_sampler", "mamba_cache_dtype", "mamba_ssm_cache_dtype"};
 inline constexpr std::array<std::string_view, 9> kLlamaCppFields{
     "n_gpu_layers", "n_batch", "n_ubatch", "flash_attn", "n_seq_max", "n_ctx", "split_mode", "main_gpu", "tensor_split"};
 
@@ -82,6 +82,14 @@ inline constexpr std::array<Choice<CudaGraphMode>, 5> kCudaGraphModes{{{CudaGrap
                                                                        {CudaGraphMode::full, "FULL"},
                                                                        {CudaGraphMode::full_decode_only, "FULL_DECODE_ONLY"},
                                                                        {CudaGraphMode::full_and_piecewise, "FULL_AND_PIECEWISE"}}};
+
+/// vLLM's CacheConfig.mamba_cache_dtype / mamba_ssm_cache_dtype (vllm/config/cache.py MambaDType, vLLM main at
+/// commit 002f10e): "auto" takes the model dtype (the SSM state: the conv state's, or a model's own override).
+enum class MambaDtype : std::uint8_t { auto_dtype, float32, float16, bfloat16 };
+inline constexpr std::array<Choice<MambaDtype>, 4> kMambaDtypes{{{MambaDtype::auto_dtype, "auto"},
+                                                                 {MambaDtype::float32, "float32"},
+                                                                 {MambaDtype::float16, "float16"},
+                                                                 {MambaDtype::bfloat16, "bfloat16"}}};
 
 struct VllmSettings {
   double gpu_memory_utilization = 0.9;
@@ -99,6 +107,11 @@ struct VllmSettings {
   /// VLLM_USE_FLASHINFER_SAMPLER: top-k/top-p through FlashInfer's kernel
   /// (true) or PyTorch's sort (false); unset: the version's default.
   std::optional<bool> flashinfer_sampler;
+  /// --mamba-cache-dtype: the conv state of recurrent layers (and their SSM state when
+  /// mamba_ssm_cache_dtype is "auto").
+  MambaDtype mamba_cache_dtype = MambaDtype::auto_dtype;
+  /// --mamba-ssm-cache-dtype: the SSM (temporal) state of recurrent layers only.
+  MambaDtype mamba_ssm_cache_dtype = MambaDtype::auto_dtype;
 };
 
 /// llama.cpp --split-mode: how several GPUs share one model.

@@ -73,7 +73,8 @@ Term forward_peak_term(const Architecture& a, std::int64_t tokens, std::int64_t 
   bool any_moe = false, any_dense = false;
   for (const auto& l : a.layer_specs) {
     any_moe = any_moe || l.moe;
-    any_dense = any_dense || (!l.moe && !holds_recurrent_state(l.kind));
+    // Every layer but a bare recurrent one feeds an MLP (Falcon-H1's parallel layers do).
+    any_dense = any_dense || (!l.moe && (!holds_recurrent_state(l.kind) || l.kind == LayerKind::attention_mamba2));
   }
   Terms layer = terms(attention_transient_term(tokens, q_dim, kv_dim, b));
   const std::int64_t dense_width = (a.block.dense_intermediate > 0 ? a.block.dense_intermediate : a.intermediate) / tp;

@@ -26,7 +26,8 @@ Bytes kv_bytes_per_token_layer(const Architecture& a, const LayerSpec& layer, co
       return kv_row_bytes(checked::add(a.kv_lora_rank, a.qk_rope_head_dim), d);
     case LayerKind::full_attention:
     case LayerKind::sliding_attention:
-    case LayerKind::chunked_attention: break;
+    case LayerKind::chunked_attention:
+    case LayerKind::attention_mamba2: break;  // Falcon-H1: the attention branch caches K and V
   }
   const std::int64_t heads = kv_heads_per_rank(a, tp);
   return kv_row_bytes(checked::mul(heads, a.head_dim), d) + kv_row_bytes(checked::mul(heads, a.v_head_dim), d);
@@ -98,6 +99,7 @@ StateElems recurrent_state_elems(const Architecture& a, LayerKind kind, std::int
       return {checked::mul(inner, a.ssm_conv - 1), checked::mul(inner, a.ssm_state)};
     }
     case LayerKind::mamba2:
+    case LayerKind::attention_mamba2:
       return {checked::mul(mamba2_conv_channels(a, tp) / tp, a.ssm_conv - 1),
               checked::product(a.ssm_heads / tp, a.ssm_head_dim, a.ssm_state)};
     case LayerKind::linear_attention:
@@ -107,12 +109,12 @@ StateElems recurrent_state_elems(const Architecture& a, LayerKind kind, std::int
   }
 }
 
-Bytes mamba_state_bytes_per_sequence(const Architecture& a, std::int64_t state_bits, std::int64_t tp,
-                                     std::int32_t first, std::int32_t end) {
+Bytes mamba_state_bytes_per_sequence(const Architecture& a, StateBits bits, std::int64_t tp, std::int32_t first,
+                                     std::int32_t end) {
   return sum_layers(a, first, end, [&](const LayerSpec& l) {
     if (!holds_recurrent_state(l.kind)) return Bytes{};
     const StateElems e = recurrent_state_elems(a, l.kind, tp);
-    return bytes_for_bits(checked::mul(e.conv, state_bits)) + bytes_for_bits(checked::mul(e.ssm, state_bits));
+    return bytes_for_bits(checked::mul(e.conv, bits.conv)) + bytes_for_bits(checked::mul(e.ssm, bits.ssm));
   });
 }
 
@@ -124,7 +126,8 @@ constexpr std::string_view kKvSource =
 constexpr std::string_view kMambaSource = "Gu & Dao 2023 (arXiv:2312.00752) §3.4: a constant state per sequence";
 constexpr std::string_view kStateShapeSource =
     "vllm/model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator.mamba2_state_shape, "
-    "gated_delta_net_state_shape, extra_groups_for_head_shards (vLLM main at commit 02d7108); Mamba-2: Dao & Gu 2024 "
+    "gated_delta_net_state_shape, extra_groups_for_head_shards, and the element widths of "
+    "MambaStateDtypeCalculator._mamba_state_dtype (vLLM main at commit 02d7108); Mamba-2: Dao & Gu 2024 "
     "(arXiv:2405.21060); Gated DeltaNet: Yang et al. 2024 (arXiv:2412.06464)";
 
 /// Layers of each kind in [first, end).
@@ -134,6 +137,7 @@ struct LayerCounts {
   std::int64_t mamba = 0;   ///< Mamba-1 and Mamba-2
   std::int64_t linear = 0;  ///< Gated DeltaNet
   std::int64_t cross = 0;
+  std::int64_t parallel = 0;  ///< attention + Mamba-2 side by side (among `attention`)
 };
 
 /// Counts `kind` into `n`: true for a layer that caches tokens.
@@ -148,6 +152,10 @@ bool count_kind(LayerCounts& n, LayerKind kind) {
     case LayerKind::linear_attention: ++n.linear; return false;
     case LayerKind::cross_attention: ++n.cross; return false;
     case LayerKind::mlp_only: return false;
+    case LayerKind::attention_mamba2:  // both: K/V per token and a Mamba-2 state
+      ++n.attention;
+      ++n.parallel;
+      return true;
   }
   return false;
 }
@@ -198,6 +206,9 @@ void append_row_factors(Factors& f, const Architecture& a, bool mla, const KvDty
 
 /// What the layers without a per-token cache do instead.
 Term&& with_layer_note(Term&& t, const LayerCounts& n) {
+  if (n.parallel > 0)
+    return std::move(t).noted("the Mamba-2 branch of each of the {} layers holds a constant state besides",
+                              {n.parallel});
   if (n.linear > 0 && n.mamba > 0)
     return std::move(t).noted("{} Mamba and {} Gated DeltaNet layers hold a constant state instead",
                               {n.mamba, n.linear});
@@ -306,7 +317,7 @@ namespace {
 
 /// Mamba-2 states of `layers` layers: conv (d_conv − 1) × (d_inner + 2 × groups ×
 /// d_state) / tp and SSM heads / tp × head_dim × d_state, each in `bytes`.
-Term mamba2_state_term(const Architecture& a, std::int64_t bytes, std::int64_t tp, std::int64_t sequences,
+Term mamba2_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                        std::int64_t layers) {
   const std::int64_t groups = mamba2_groups_per_shard_set(a.ssm_groups, tp);
   const std::int64_t conv_dim = mamba2_conv_channels(a, tp);
@@ -315,25 +326,26 @@ Term mamba2_state_term(const Architecture& a, std::int64_t bytes, std::int64_t t
   Term conv =
       Term::product({seqs, n, Factor::of(a.ssm_conv - 1, "conv positions (d_conv − 1)"),
                      Factor::of(conv_dim / tp, "channels (d_inner + 2 × {} groups × d_state) / TP").with(groups),
-                     Factor::bytes(bytes)});
+                     Factor::bytes(bits.conv / 8, bits.conv_name)});
   Term ssm =
       Term::product({seqs, n, Factor::of(a.ssm_heads / tp, "heads / TP"), Factor::of(a.ssm_head_dim, "head dims"),
-                     Factor::of(a.ssm_state, "SSM states (d_state)"), Factor::bytes(bytes)});
+                     Factor::of(a.ssm_state, "SSM states (d_state)"), Factor::bytes(bits.ssm / 8, bits.ssm_name)});
   return Term::sum(terms(std::move(conv), std::move(ssm)));
 }
 
 /// Gated DeltaNet states of `layers` layers: conv (kernel − 1) × (2 × key + value
 /// width) / tp and recurrent value heads / tp × head_v_dim × head_k_dim.
-Term deltanet_state_term(const Architecture& a, std::int64_t bytes, std::int64_t tp, std::int64_t sequences,
+Term deltanet_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                          std::int64_t layers) {
   const std::int64_t conv_dim = deltanet_conv_channels(a);
   const Factor seqs = Factor::of(sequences, "sequences");
   const Factor n = Factor::of(layers, "Gated DeltaNet layers");
   Term conv = Term::product({seqs, n, Factor::of(a.linear_conv - 1, "conv positions (kernel − 1)"),
-                             Factor::of(conv_dim / tp, "channels (2 × key + value) / TP"), Factor::bytes(bytes)});
+                             Factor::of(conv_dim / tp, "channels (2 × key + value) / TP"),
+                             Factor::bytes(bits.conv / 8, bits.conv_name)});
   Term rec = Term::product({seqs, n, Factor::of(a.linear_v_heads / tp, "value heads / TP"),
                             Factor::of(a.linear_v_dim, "value dims"), Factor::of(a.linear_k_dim, "key dims"),
-                            Factor::bytes(bytes)});
+                            Factor::bytes(bits.ssm / 8, bits.ssm_name)});
   return Term::sum(terms(std::move(conv), std::move(rec)));
 }
 
@@ -344,24 +356,30 @@ std::int64_t layers_of(const Architecture& a, LayerKind kind, std::int32_t first
   return n;
 }
 
+/// Layers of [first, end) with a Mamba-2 mixer: Mamba-2 layers, and the parallel
+/// attention + Mamba-2 layers of Falcon-H1.
+std::int64_t mamba2_mixers(const Architecture& a, std::int32_t first, std::int32_t end) {
+  return layers_of(a, LayerKind::mamba2, first, end) + layers_of(a, LayerKind::attention_mamba2, first, end);
+}
+
 /// Mamba-2 and Gated DeltaNet states, whole-byte dtypes.
-Term multihead_state_term(const Architecture& a, std::int64_t bits, std::int64_t tp, std::int64_t sequences,
+Term multihead_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                           std::int32_t first, std::int32_t end) {
   Terms parts;
-  if (const std::int64_t n = layers_of(a, LayerKind::mamba2, first, end); n > 0)
-    parts.push_back(mamba2_state_term(a, bits / 8, tp, sequences, n));
+  if (const std::int64_t n = mamba2_mixers(a, first, end); n > 0)
+    parts.push_back(mamba2_state_term(a, bits, tp, sequences, n));
   if (const std::int64_t n = layers_of(a, LayerKind::linear_attention, first, end); n > 0)
-    parts.push_back(deltanet_state_term(a, bits / 8, tp, sequences, n));
+    parts.push_back(deltanet_state_term(a, bits, tp, sequences, n));
   return sum_nonzero(std::move(parts)).cite(kStateShapeSource);
 }
 
 }  // namespace
 
-Term mamba_state_term(const Architecture& a, std::int64_t bits, std::int64_t tp, std::int64_t sequences,
+Term mamba_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                       std::int32_t first, std::int32_t end) {
   const LayerCounts counts = count_layers(a, first, end);
-  const std::int64_t multihead = layers_of(a, LayerKind::mamba2, first, end) + counts.linear;
-  if (multihead > 0 && bits % 8 == 0 && layers_of(a, LayerKind::mamba, first, end) == 0)
+  const std::int64_t multihead = mamba2_mixers(a, first, end) + counts.linear;
+  if (multihead > 0 && bits.whole_bytes() && layers_of(a, LayerKind::mamba, first, end) == 0)
     return multihead_state_term(a, bits, tp, sequences, first, end);
   if (multihead > 0) {
     const Bytes one = mamba_state_bytes_per_sequence(a, bits, tp, first, end);
@@ -372,17 +390,18 @@ Term mamba_state_term(const Architecture& a, std::int64_t bits, std::int64_t tp,
   // Without a state width no layer holds a state (the figure is 0 either way).
   const std::int64_t layers = a.ssm_inner == 0 ? 0 : counts.mamba;
   if (layers == 0) return Term::given(Bytes{}).named("no Mamba layers");
-  if (bits % 8 != 0) {
+  if (!bits.whole_bytes()) {
     const Bytes one = mamba_state_bytes_per_sequence(a, bits, tp, first, end);
     return Term::product({Factor::of(sequences, "sequences"), Factor::of(one.in_bytes(), "B Mamba state per sequence")})
         .cite(kMambaSource);
   }
   const std::int64_t inner = a.ssm_inner / tp;
-  auto state = [&](std::int64_t n, std::string_view what) {
+  auto state = [&](std::int64_t n, std::string_view what, std::int64_t b, std::string_view tag) {
     return Term::product({Factor::of(sequences, "sequences"), Factor::of(layers, "Mamba layers"),
-                          Factor::of(inner, "d_inner"), Factor::of(n, what), Factor::bytes(bits / 8)});
+                          Factor::of(inner, "d_inner"), Factor::of(n, what), Factor::bytes(b / 8, tag)});
   };
-  return Term::sum(terms(state(a.ssm_conv - 1, "conv positions (d_conv − 1)"), state(a.ssm_state, "SSM states (d_state)")))
+  return Term::sum(terms(state(a.ssm_conv - 1, "conv positions (d_conv − 1)", bits.conv, bits.conv_name),
+                         state(a.ssm_state, "SSM states (d_state)", bits.ssm, bits.ssm_name)))
       .cite(kMambaSource);
 }
 

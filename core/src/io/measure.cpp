@@ -61,6 +61,10 @@ std::string vllm_command(const Scenario& s) {
   if (v.max_num_batched_tokens) c += " --max-num-batched-tokens " + std::to_string(*v.max_num_batched_tokens);
   if (v.block_size != 16) c += " --block-size " + std::to_string(v.block_size);
   if (v.enforce_eager) c += " --enforce-eager";
+  if (v.mamba_cache_dtype != MambaDtype::auto_dtype)
+    c += " --mamba-cache-dtype " + std::string(name_of(kMambaDtypes, v.mamba_cache_dtype));
+  if (v.mamba_ssm_cache_dtype != MambaDtype::auto_dtype)
+    c += " --mamba-ssm-cache-dtype " + std::string(name_of(kMambaDtypes, v.mamba_ssm_cache_dtype));
   return c;
 }
 

@@ -13,6 +13,15 @@
 //   qwen3_next: configuration_qwen3_next.py Qwen3NextConfig (layer_types default: linear_attention unless
 //     (i + 1) % full_attention_interval == 0; read at commit 008e574, the family added in v4.57.0),
 //     modeling_qwen3_next.py Qwen3NextAttention (q_proj 2 × heads × head_dim: query and output gate)
+//   bamba: transformers configuration_bamba.py BambaConfig (layers_block_type: "attention" at
+//     attn_layer_indices, else "mamba"; the mamba_* fields and defaults of GraniteMoeHybridConfig, which copies
+//     them; max_position_embeddings 262144; v4.48.0 documentation), vllm/model_executor/models/bamba.py
+//     BambaMixerDecoderLayer / BambaAttentionDecoderLayer (input_layernorm, mixer, pre_ff_layernorm, gated MLP;
+//     head_dim = hidden / heads; rotary width partial_rotary_factor × head_dim, else attn_rotary_emb)
+//   falcon_h1: vllm/model_executor/models/falcon_h1.py FalconH1ParallelHybrid (self_attn and mamba side by side
+//     on every layer, then feed_forward; d_ssm = mamba_d_ssm, else mamba_expand × hidden; MambaMixer2 with its
+//     gated norm only when mamba_rms_norm), transformers FalconH1Config defaults (mamba_n_heads 128,
+//     mamba_d_head "auto", mamba_n_groups 1, mamba_d_state 256, mamba_d_conv 4, mamba_rms_norm false)
 #include <string>
 #include <vector>
 
@@ -95,6 +104,17 @@ Architecture parse_granite_hybrid(const json& cfg, const std::string& path, cons
 
 namespace {
 
+/// The element width of the config's mamba_ssm_cache_dtype (the value vLLM's
+/// NemotronHForCausalLMConfig takes for an "auto" SSM state); 0 when not stated.
+std::int64_t config_ssm_cache_bits(const json& cfg, const std::string& path) {
+  const auto v = io::optional_string(cfg, "mamba_ssm_cache_dtype", path);
+  if (!v || *v == "auto") return 0;
+  if (*v == "float32") return 32;
+  if (*v == "float16" || *v == "bfloat16") return 16;
+  throw InputError(join_path(path, "mamba_ssm_cache_dtype"),
+                   "unknown value \"" + *v + "\"; allowed: auto, float32, float16, bfloat16");
+}
+
 /// Nemotron-H: one block kind per character of hybrid_override_pattern.
 void apply_nemotron_pattern(Architecture& a, const json& cfg, const std::string& path) {
   const std::string p = join_path(path, "hybrid_override_pattern");
@@ -142,6 +162,7 @@ Architecture parse_nemotron_h(const json& cfg, const std::string& path, const st
       optional_bool(cfg, cfg.contains("mamba_proj_bias") ? "mamba_proj_bias" : "use_bias", path).value_or(false);
   a.block.gated_mlp = false;  // up_proj → relu² → down_proj
   a.block.norms_per_layer = 1;
+  a.config_ssm_cache_bits = config_ssm_cache_bits(cfg, path);
   return a;
 }
 
@@ -170,6 +191,67 @@ Architecture parse_qwen3_next(const json& cfg, const std::string& path, const st
   // its config does not say so (Qwen3-Next-80B-A3B-Instruct tensor listing).
   a.block.mtp_layers =
       io::optional_int_any(cfg, {"num_nextn_predict_layers", "mtp_num_hidden_layers"}, path, {0, 100}).value_or(1);
+  return a;
+}
+
+namespace {
+
+/// Bamba: attention at attn_layer_indices, Mamba-2 elsewhere (BambaConfig.layers_block_type).
+void apply_bamba_layers(Architecture& a, const json& cfg, const std::string& path) {
+  const std::vector<std::int64_t> attention = optional_layer_indexes(cfg, "attn_layer_indices", path, a.layers);
+  for (LayerSpec& l : a.layer_specs) l.kind = LayerKind::mamba2;
+  for (const std::int64_t i : attention) a.layer_specs[static_cast<std::size_t>(i)].kind = LayerKind::full_attention;
+}
+
+/// The rotary width vLLM's bamba.py gives the attention layers: partial_rotary_factor × head_dim, else
+/// attn_rotary_emb, else head_dim.
+std::int64_t bamba_rotary_dim(const Architecture& a, const json& cfg, const std::string& path) {
+  if (cfg.contains("partial_rotary_factor")) return a.rotary_dim;
+  return optional_int(cfg, "attn_rotary_emb", path, kDim).value_or(a.head_dim);
+}
+
+}  // namespace
+
+Architecture parse_bamba(const json& cfg, const std::string& path, const std::string& mt) {
+  Architecture a = parse_llama_like(cfg, path, mt);
+  a.family = Family::bamba;
+  apply_bamba_layers(a, cfg, path);
+  read_granite_mamba2(a, cfg, path);
+  check_mamba2_shape(a, path, "mamba_n_heads", "mamba_n_groups");
+  a.rotary_dim = bamba_rotary_dim(a, cfg, path);
+  if (a.max_positions == 0) a.max_positions = 262'144;  // BambaConfig.max_position_embeddings default
+  return a;
+}
+
+namespace {
+
+/// The Mamba-2 mixer of Falcon-H1's layers (FalconH1SSMDecoderLayer, FalconH1Config defaults).
+void read_falcon_h1_mamba2(Architecture& a, const json& cfg, const std::string& path) {
+  const std::int64_t expand = optional_int(cfg, "mamba_expand", path, kCount).value_or(2);
+  a.ssm_inner = optional_int(cfg, "mamba_d_ssm", path, kDim).value_or(checked::mul(expand, a.hidden));
+  a.ssm_heads = optional_int(cfg, "mamba_n_heads", path, kCount).value_or(128);
+  a.ssm_head_dim = mamba2_head_dim(cfg, path, a.ssm_inner, a.ssm_heads);
+  a.ssm_groups = optional_int(cfg, "mamba_n_groups", path, kCount).value_or(1);
+  a.ssm_state = optional_int(cfg, "mamba_d_state", path, kDim).value_or(256);
+  a.ssm_conv = optional_int(cfg, "mamba_d_conv", path, kCount).value_or(4);
+  a.block.ssm_conv_bias = optional_bool(cfg, "mamba_conv_bias", path).value_or(true);
+  a.block.ssm_proj_bias = optional_bool(cfg, "mamba_proj_bias", path).value_or(false);
+  a.block.ssm_gated_norm = optional_bool(cfg, "mamba_rms_norm", path).value_or(false);
+}
+
+}  // namespace
+
+Architecture parse_falcon_h1(const json& cfg, const std::string& path, const std::string& mt) {
+  Architecture a = parse_llama_like(cfg, path, mt);
+  a.family = Family::falcon_h1;
+  if (const json* idx = optional_array(cfg, "attn_layer_indices", path, "decoder layer indexes"); idx != nullptr) {
+    throw InputError(join_path(path, "attn_layer_indices"),
+                     "is not modelled for falcon_h1: every Falcon-H1 layer runs attention and Mamba-2 side by side; "
+                     "allowed: null or absent");
+  }
+  for (LayerSpec& l : a.layer_specs) l.kind = LayerKind::attention_mamba2;
+  read_falcon_h1_mamba2(a, cfg, path);
+  check_mamba2_shape(a, path, "mamba_n_heads", "mamba_n_groups");
   return a;
 }
 

@@ -140,10 +140,10 @@ void add_mamba2_mixer(LinearAdder& add, const Architecture& a, const BlockLayout
              s.ssm_proj_bias);
   add.matrix(TensorRole::ssm_conv, i, conv_dim, a.ssm_conv, Shard::rows);
   if (s.ssm_conv_bias) add.vector(TensorRole::bias, i, conv_dim, Shard::rows);
-  add.vector(TensorRole::ssm_dt, i, a.ssm_heads, Shard::rows);     // dt_bias
-  add.vector(TensorRole::ssm_state, i, a.ssm_heads, Shard::rows);  // A_log
-  add.vector(TensorRole::ssm_state, i, a.ssm_heads, Shard::rows);  // D
-  add.vector(TensorRole::norm, i, d, Shard::rows);                 // gated RMSNorm
+  add.vector(TensorRole::ssm_dt, i, a.ssm_heads, Shard::rows);            // dt_bias
+  add.vector(TensorRole::ssm_state, i, a.ssm_heads, Shard::rows);         // A_log
+  add.vector(TensorRole::ssm_state, i, a.ssm_heads, Shard::rows);         // D
+  if (s.ssm_gated_norm) add.vector(TensorRole::norm, i, d, Shard::rows);  // gated RMSNorm
   add.linear(TensorRole::ssm_out, i, a.hidden, d, Shard::cols, s.ssm_proj_bias);
 }
 
@@ -173,6 +173,10 @@ bool add_mixer(LinearAdder& add, const Architecture& a, const BlockLayout& s, st
     case LayerKind::mamba2: add_mamba2_mixer(add, a, s, i); return true;
     case LayerKind::linear_attention: add_gated_deltanet(add, a, i, stage); return true;
     case LayerKind::mlp_only: return false;
+    case LayerKind::attention_mamba2:  // Falcon-H1: self_attn and mamba side by side
+      add_attention(add, a, s, i, spec, stage);
+      add_mamba2_mixer(add, a, s, i);
+      return true;
     default: add_attention(add, a, s, i, spec, stage); return true;
   }
 }

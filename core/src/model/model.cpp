@@ -35,7 +35,7 @@ Model model_from_param_count(std::int64_t params) {
 bool has_recurrent_state(const Architecture& a) {
   for (const LayerSpec& l : a.layer_specs) {
     if (l.kind == LayerKind::mamba && a.ssm_inner > 0) return true;
-    if (l.kind == LayerKind::mamba2 && a.ssm_heads > 0) return true;
+    if (has_mamba2_mixer(l.kind) && a.ssm_heads > 0) return true;
     if (l.kind == LayerKind::linear_attention && a.linear_v_heads > 0) return true;
   }
   return false;
@@ -111,6 +111,8 @@ const char* to_string(Family f) {
     case Family::granite_hybrid: return "granite_hybrid";
     case Family::nemotron_h: return "nemotron_h";
     case Family::qwen3_next: return "qwen3_next";
+    case Family::bamba: return "bamba";
+    case Family::falcon_h1: return "falcon_h1";
   }
   return "decoder";
 }
@@ -126,6 +128,7 @@ const char* to_string(LayerKind kind) {
     case LayerKind::mamba2: return "mamba-2 (recurrent state)";
     case LayerKind::linear_attention: return "gated deltanet linear attention (recurrent state)";
     case LayerKind::mlp_only: return "MLP only (no token mixer)";
+    case LayerKind::attention_mamba2: return "attention + mamba-2 in parallel (per-token cache and recurrent state)";
   }
   return "layer";
 }

@@ -7,7 +7,7 @@
 //   families.cpp     one parser per family: decoder, deepseek, phi, bloom,
 //                    t5, mamba, jamba
 //   hybrid.cpp       Mamba-2 and linear-attention hybrids: granitemoehybrid,
-//                    nemotron_h, qwen3_next
+//                    nemotron_h, qwen3_next, bamba, falcon_h1
 //   layout.cpp       the attention kind of each layer: sliding windows,
 //                    chunks, layer_types, cross-attention, hybrid Mamba
 //   vision.cpp       vision towers and projectors
@@ -77,6 +77,10 @@ Architecture parse_granite_hybrid(const json& cfg, const std::string& path, cons
 Architecture parse_nemotron_h(const json& cfg, const std::string& path, const std::string& mt);
 /// Qwen3-Next: Gated DeltaNet and gated attention layers, MoE with a shared expert, one MTP layer.
 Architecture parse_qwen3_next(const json& cfg, const std::string& path, const std::string& mt);
+/// Bamba: Mamba-2 layers with attention at attn_layer_indices, each followed by a gated MLP.
+Architecture parse_bamba(const json& cfg, const std::string& path, const std::string& mt);
+/// Falcon-H1: attention and a Mamba-2 mixer side by side in every layer, then a gated MLP.
+Architecture parse_falcon_h1(const json& cfg, const std::string& path, const std::string& mt);
 
 // ---- layout.cpp ----
 /// One LayerSpec per decoder layer, with the sliding or chunked windows the

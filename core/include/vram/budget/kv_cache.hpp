@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "vram/budget/term.hpp"
 #include "vram/model.hpp"
@@ -57,9 +58,27 @@ StateElems recurrent_state_elems(const Architecture& arch, LayerKind kind, std::
 /// it, else tp (vLLM replicates the groups so each head shard has its group).
 std::int64_t mamba2_groups_per_shard_set(std::int64_t groups, std::int64_t tensor_parallel);
 
+/// Element widths of a recurrent layer's two states: the conv state and the SSM
+/// (temporal) state, as vLLM's MambaStateDtypeCalculator returns them
+/// (mamba_utils.py _mamba_state_dtype: conv in mamba_cache_dtype, SSM in
+/// mamba_ssm_cache_dtype or, when "auto", the conv state's). One width for both
+/// converts implicitly: llama.cpp (f32) and transformers (model dtype) keep both alike.
+struct StateBits {
+  std::int64_t conv = 16;
+  std::int64_t ssm = 16;
+  std::string_view conv_name;  ///< a literal ("bf16"), shown after the element size; empty: none
+  std::string_view ssm_name;
+  constexpr StateBits(std::int64_t both) : conv(both), ssm(both) {}  // NOLINT(google-explicit-constructor)
+  constexpr StateBits(std::int64_t conv_bits, std::int64_t ssm_bits, std::string_view conv_tag,
+                      std::string_view ssm_tag)
+      : conv(conv_bits), ssm(ssm_bits), conv_name(conv_tag), ssm_name(ssm_tag) {}
+  bool whole_bytes() const { return conv % 8 == 0 && ssm % 8 == 0; }
+};
+
 /// Recurrent state of one sequence in the recurrent layers (Mamba-1, Mamba-2,
-/// Gated DeltaNet): conv plus SSM state per layer (recurrent_state_elems), in `state_bits` bits.
-Bytes mamba_state_bytes_per_sequence(const Architecture& arch, std::int64_t state_bits, std::int64_t tensor_parallel,
+/// Gated DeltaNet): conv plus SSM state per layer (recurrent_state_elems), each
+/// in its width of `state_bits`.
+Bytes mamba_state_bytes_per_sequence(const Architecture& arch, StateBits state_bits, std::int64_t tensor_parallel,
                                      std::int32_t first = 0, std::int32_t end = INT32_MAX);
 
 /// Bytes one token adds over layers [first, end) on one rank, as a term: one
@@ -80,7 +99,7 @@ Term kv_sequences_term(const Architecture& arch, const KvDtype& dtype, std::int6
 /// Recurrent state of `sequences` sequences in the Mamba layers of [first, end):
 /// conv and SSM states as two products. Its bytes equal
 /// sequences × mamba_state_bytes_per_sequence.
-Term mamba_state_term(const Architecture& arch, std::int64_t state_bits, std::int64_t tensor_parallel,
+Term mamba_state_term(const Architecture& arch, StateBits state_bits, std::int64_t tensor_parallel,
                       std::int64_t sequences, std::int32_t first = 0, std::int32_t end = INT32_MAX);
 
 /// kv_per_token_term rendered: "32 layers × 2 (K,V) × 8 KV heads × 128 dims × 2 B (bf16) = 131,072 B/token".

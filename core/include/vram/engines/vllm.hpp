@@ -37,6 +37,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vram/budget/kv_cache.hpp"
 #include "vram/budget/term.hpp"
 #include "vram/budget/weights.hpp"
 #include "vram/model.hpp"
@@ -215,18 +216,18 @@ struct HybridPages {
   Bytes mamba_state;            ///< one sequence's state in one recurrent layer, before padding
 };
 HybridPages hybrid_pages(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
-                         std::int64_t block_size, std::int64_t state_bits);
+                         std::int64_t block_size, StateBits state_bits);
 
 /// The layout of a hybrid model under that alignment: Mamba layers are one
 /// more type of layer in the groups, each holding one page per sequence.
 KvLayout hybrid_kv_layout(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
-                          std::int64_t block_size, std::int64_t state_bits, std::int32_t first_layer,
+                          std::int64_t block_size, StateBits state_bits, std::int32_t first_layer,
                           std::int32_t end_layer);
 
 /// The cache `concurrency` sequences need under that alignment: whole
 /// attention blocks of the raised size, and one padded page per Mamba layer.
 Term hybrid_kv_needed_term(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
-                           std::int64_t block_size, std::int64_t state_bits, std::int64_t context,
+                           std::int64_t block_size, StateBits state_bits, std::int64_t context,
                            std::int64_t concurrency, std::int32_t first_layer, std::int32_t end_layer);
 
 /// Blocks, tokens and concurrency vLLM derives from an available KV budget.
@@ -244,7 +245,17 @@ KvPool kv_pool(const KvLayout& layout, Bytes available, std::int64_t block_size,
 /// (vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes, MambaSpec; v0.19.0).
 Term kv_needed_term(const Architecture& arch, const KvDtype& dtype, std::int64_t tensor_parallel,
                     std::int64_t block_size, std::int64_t context, std::int64_t concurrency, std::int32_t first_layer,
-                    std::int32_t end_layer, std::int64_t state_bits);
+                    std::int32_t end_layer, StateBits state_bits);
+
+/// The element widths vLLM gives recurrent states (MambaStateDtypeCalculator._mamba_state_dtype,
+/// vllm/model_executor/layers/mamba/mamba_utils.py, vLLM main at commit 02d7108): the conv state in
+/// mamba_cache_dtype ("auto": the model dtype, `model_bits`); the SSM state in mamba_ssm_cache_dtype, or
+/// when that is "auto" the conv state's, except for Nemotron-H from v0.13, whose "auto" becomes the
+/// config's own mamba_ssm_cache_dtype or float32 (vllm/model_executor/models/config.py
+/// NemotronHForCausalLMConfig; pull requests #29978, December 2025, and #39032, April 2026).
+/// Nemotron-H with an SSM "auto" and mamba_cache_dtype float16 at 16 bits: conv 16, SSM 32.
+StateBits mamba_state_bits(const VllmSettings& settings, const Architecture& arch, const Version& version,
+                           std::int64_t model_bits);
 
 /// What vLLM claims for itself: ceil(total × gpu_memory_utilization)
 /// (vllm/v1/worker/utils.py request_memory, v0.19.0).

@@ -54,7 +54,7 @@ CachedLayers cached_layers(const Architecture& a) {
   for (const LayerSpec& l : a.layer_specs) {
     if (l.kind == LayerKind::mla) ++n.mla;
     if (l.kind == LayerKind::full_attention || l.kind == LayerKind::sliding_attention ||
-        l.kind == LayerKind::chunked_attention)
+        l.kind == LayerKind::chunked_attention || l.kind == LayerKind::attention_mamba2)
       ++n.attention;
     if (l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention) ++n.windowed;
   }

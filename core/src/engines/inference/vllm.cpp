@@ -194,7 +194,7 @@ bool aligned_hybrid(const Setting& c) {
 
 void stage_hybrid_kv(const Setting& c, StageAccount& sa) {
   const InferenceSettings& inf = c.inf;
-  const std::int64_t state_bits = 8 * c.b;  // mamba_ssm_cache_dtype "auto": the model dtype
+  const StateBits state_bits = mamba_state_bits(inf.vllm, c.a, c.ver, 8 * c.b);
   sa.layout = hybrid_kv_layout(c.a, inf.kv, c.tp, inf.vllm.block_size, state_bits, sa.first_layer, sa.end_layer);
   sa.pool = kv_pool(sa.layout, sa.kv_available, inf.vllm.block_size, inf.context, c.lim.max_num_batched_tokens);
 }
@@ -208,9 +208,9 @@ void stage_kv(const Setting& c, StageAccount& sa) {
   const std::int64_t bs = inf.vllm.block_size;
   sa.layout = kv_layout(c.a, inf.kv, c.tp, bs, sa.first_layer, sa.end_layer);
   sa.pool = kv_pool(sa.layout, sa.kv_available, bs, inf.context, c.lim.max_num_batched_tokens);
-  // Mamba layers keep one recurrent state per sequence, in the model dtype
-  // (vllm/v1/kv_cache_interface.py MambaSpec; mamba_ssm_cache_dtype "auto").
-  const std::int64_t state_bits = 8 * c.b;
+  // Mamba layers keep one recurrent state per sequence (vllm/v1/kv_cache_interface.py MambaSpec),
+  // in the widths mamba_cache_dtype and mamba_ssm_cache_dtype give.
+  const StateBits state_bits = mamba_state_bits(inf.vllm, c.a, c.ver, 8 * c.b);
   // Without a state width no Mamba layer holds a state (and the sum is 0).
   if (!has_recurrent_state(c.a)) return;
   const Bytes state = mamba_state_bytes_per_sequence(c.a, state_bits, c.tp, sa.first_layer, sa.end_layer);
@@ -274,7 +274,7 @@ StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t firs
 Term stage_kv_needed(const Setting& c, const StageAccount& sa) {
   if (c.a.family == Family::bare) return Term::given(Bytes{});
   const InferenceSettings& inf = c.inf;
-  const std::int64_t state_bits = 8 * c.b;  // mamba_ssm_cache_dtype "auto": the model dtype
+  const StateBits state_bits = mamba_state_bits(inf.vllm, c.a, c.ver, 8 * c.b);
   if (aligned_hybrid(c)) {
     return hybrid_kv_needed_term(c.a, inf.kv, c.tp, inf.vllm.block_size, state_bits, inf.context, inf.concurrency,
                                  sa.first_layer, sa.end_layer);

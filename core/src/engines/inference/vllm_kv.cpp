@@ -57,6 +57,7 @@ std::int64_t mamba_layers(const Architecture& a, std::int32_t first, std::int32_
 std::string_view state_layers_label(const Architecture& a) {
   const bool deltanet = std::any_of(a.layer_specs.begin(), a.layer_specs.end(),
                                     [](const LayerSpec& l) { return l.kind == LayerKind::linear_attention; });
+  if (a.family == Family::falcon_h1) return "Mamba-2 mixers (one per layer)";
   return deltanet ? "Gated DeltaNet layers" : "Mamba layers";
 }
 
@@ -76,7 +77,7 @@ void group_types(KvLayout& k) {
 }  // namespace
 
 HybridPages hybrid_pages(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
-                         std::int64_t state_bits) {
+                         StateBits state_bits) {
   HybridPages h;
   const Bytes token = attention_token_bytes(a, d, tp);
   const std::int64_t layers = mamba_layers(a, 0, INT32_MAX);
@@ -90,7 +91,7 @@ HybridPages hybrid_pages(const Architecture& a, const KvDtype& d, std::int64_t t
 }
 
 KvLayout hybrid_kv_layout(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
-                          std::int64_t state_bits, std::int32_t first, std::int32_t end) {
+                          StateBits state_bits, std::int32_t first, std::int32_t end) {
   KvLayout k;
   const HybridPages h = hybrid_pages(a, d, tp, block_size, state_bits);
   k.types = attention_types(a, first, end);
@@ -103,7 +104,7 @@ KvLayout hybrid_kv_layout(const Architecture& a, const KvDtype& d, std::int64_t 
 }
 
 Term hybrid_kv_needed_term(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
-                           std::int64_t state_bits, std::int64_t context, std::int64_t concurrency, std::int32_t first,
+                           StateBits state_bits, std::int64_t context, std::int64_t concurrency, std::int32_t first,
                            std::int32_t end) {
   const HybridPages h = hybrid_pages(a, d, tp, block_size, state_bits);
   Term attention = kv_sequences_term(a, d, tp, concurrency, checked::ceil_div(context, h.block_size), h.block_size,
@@ -111,7 +112,9 @@ Term hybrid_kv_needed_term(const Architecture& a, const KvDtype& d, std::int64_t
   attention.note = {};
   Term state = Term::product({Factor::of(concurrency, "sequences"),
                               Factor::of(mamba_layers(a, first, end), state_layers_label(a)),
-                              Factor::of(h.page.in_bytes(), "B page (state padded to the attention page)")});
+                              Factor::of(h.page.in_bytes(), "B page (state padded to the attention page)")})
+                   .noted("{} B of state per layer before padding: conv state in {}-bit, SSM state in {}-bit elements",
+                          {h.mamba_state.in_bytes(), state_bits.conv, state_bits.ssm});
   return sum_nonzero(terms(std::move(attention), std::move(state))).cite(kHybridSource);
 }
 
@@ -160,7 +163,7 @@ KvPool kv_pool(const KvLayout& k, Bytes available, std::int64_t block_size, std:
 
 Term kv_needed_term(const Architecture& a, const KvDtype& d, std::int64_t tp, std::int64_t block_size,
                     std::int64_t context, std::int64_t concurrency, std::int32_t first, std::int32_t end,
-                    std::int64_t state_bits) {
+                    StateBits state_bits) {
   const std::int64_t blocks = checked::ceil_div(context, block_size);
   Term attention = kv_sequences_term(a, d, tp, concurrency, blocks, block_size, first, end);
   Term state = mamba_state_term(a, state_bits, tp, concurrency, first, end);
@@ -168,6 +171,45 @@ Term kv_needed_term(const Architecture& a, const KvDtype& d, std::int64_t tp, st
   // Mamba layers hold a state instead does not apply.
   if (state.bytes != Bytes{}) attention.note = {};
   return sum_nonzero(terms(std::move(attention), std::move(state))).cite(kPageSource);
+}
+
+namespace {
+
+/// A MambaDType's element width; 0 for "auto".
+std::int64_t mamba_dtype_bits(MambaDtype d) {
+  switch (d) {
+    case MambaDtype::float32: return 32;
+    case MambaDtype::float16:
+    case MambaDtype::bfloat16: return 16;
+    case MambaDtype::auto_dtype: return 0;
+  }
+  return 0;
+}
+
+std::string_view mamba_dtype_name(MambaDtype d) {
+  switch (d) {
+    case MambaDtype::float32: return "float32";
+    case MambaDtype::float16: return "float16";
+    case MambaDtype::bfloat16: return "bfloat16";
+    case MambaDtype::auto_dtype: return "model dtype";
+  }
+  return "model dtype";
+}
+
+}  // namespace
+
+StateBits mamba_state_bits(const VllmSettings& s, const Architecture& a, const Version& v, std::int64_t model_bits) {
+  const std::int64_t conv_bits =
+      s.mamba_cache_dtype == MambaDtype::auto_dtype ? model_bits : mamba_dtype_bits(s.mamba_cache_dtype);
+  const std::string_view conv_name = mamba_dtype_name(s.mamba_cache_dtype);
+  if (s.mamba_ssm_cache_dtype != MambaDtype::auto_dtype)
+    return {conv_bits, mamba_dtype_bits(s.mamba_ssm_cache_dtype), conv_name, mamba_dtype_name(s.mamba_ssm_cache_dtype)};
+  // NemotronHForCausalLMConfig.update_mamba_ssm_cache_dtype: "auto" becomes the config's value, else float32.
+  if (a.family == Family::nemotron_h && v.at_least(0, 13)) {
+    const std::int64_t bits = a.config_ssm_cache_bits > 0 ? a.config_ssm_cache_bits : 32;
+    return {conv_bits, bits, conv_name, bits == 32 ? "float32, Nemotron-H default" : "the config's dtype"};
+  }
+  return {conv_bits, conv_bits, conv_name, conv_name};
 }
 
 }  // namespace vram::vllm
