@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <string>
 #include <string_view>
 
@@ -31,9 +30,8 @@ inline void copy_text(char* d, const char* s, std::size_t n) {
 
 /// Text under construction: appends are inline (one capacity check and one
 /// copy per piece), which matters in WebAssembly, where each out-of-line string
-/// append costs more than the bytes it copies. The storage is a plain heap
-/// block that grows without being cleared first (a std::string kept at its
-/// capacity zero-fills every byte it grows by); take() copies the text out.
+/// append costs more than the bytes it copies. The storage is a std::string
+/// kept at its capacity; take() trims it to the text and hands it over.
 class TextBuffer {
  public:
   TextBuffer() = default;
@@ -43,6 +41,7 @@ class TextBuffer {
   // The storage is always on the heap (at least 64 bytes), so a move keeps the
   // pointers valid; the source is left empty.
   TextBuffer(TextBuffer&& o) noexcept : store_(std::move(o.store_)), cur_(o.cur_), end_(o.end_) {
+    o.store_.clear();
     o.cur_ = o.end_ = nullptr;
   }
   TextBuffer& operator=(TextBuffer&&) = delete;
@@ -63,14 +62,14 @@ class TextBuffer {
   }
   void commit(char* end) { cur_ = end; }
 
-  std::size_t size() const { return cur_ == nullptr ? 0 : static_cast<std::size_t>(cur_ - store_.get()); }
-  std::string_view view() const { return cur_ == nullptr ? std::string_view() : std::string_view(store_.get(), size()); }
+  std::size_t size() const { return cur_ == nullptr ? 0 : static_cast<std::size_t>(cur_ - store_.data()); }
+  std::string_view view() const { return cur_ == nullptr ? std::string_view() : std::string_view(store_.data(), size()); }
   /// The text written; the buffer is empty afterwards.
   std::string take();
 
  private:
   void grow(std::size_t n);
-  std::unique_ptr<char[]> store_;
+  std::string store_;
   char* cur_ = nullptr;
   char* end_ = nullptr;
 };
