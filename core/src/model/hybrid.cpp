@@ -22,6 +22,7 @@
 //     on every layer, then feed_forward; d_ssm = mamba_d_ssm, else mamba_expand × hidden; MambaMixer2 with its
 //     gated norm only when mamba_rms_norm), transformers FalconH1Config defaults (mamba_n_heads 128,
 //     mamba_d_head "auto", mamba_n_groups 1, mamba_d_state 256, mamba_d_conv 4, mamba_rms_norm false)
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,10 +48,12 @@ std::int64_t mamba2_head_dim(const json& cfg, const std::string& path, std::int6
   return inner / heads;
 }
 
-/// The Mamba-2 fields of the Granite 4.0 hybrid configs (GraniteMoeHybridConfig defaults).
-void read_granite_mamba2(Architecture& a, const json& cfg, const std::string& path) {
+/// The Mamba-2 fields of the Granite 4.0 hybrid configs (GraniteMoeHybridConfig
+/// defaults; Falcon-H1's mixer reads the same keys). `inner`: the mixer's width
+/// when the config states it (Falcon-H1's mamba_d_ssm), else expand × hidden.
+void read_mamba2_fields(Architecture& a, const json& cfg, const std::string& path, std::optional<std::int64_t> inner) {
   const std::int64_t expand = optional_int(cfg, "mamba_expand", path, kCount).value_or(2);
-  a.ssm_inner = checked::mul(expand, a.hidden);
+  a.ssm_inner = inner ? *inner : checked::mul(expand, a.hidden);
   a.ssm_heads = optional_int(cfg, "mamba_n_heads", path, kCount).value_or(128);
   a.ssm_head_dim = mamba2_head_dim(cfg, path, a.ssm_inner, a.ssm_heads);
   a.ssm_groups = optional_int(cfg, "mamba_n_groups", path, kCount).value_or(1);
@@ -58,6 +61,10 @@ void read_granite_mamba2(Architecture& a, const json& cfg, const std::string& pa
   a.ssm_conv = optional_int(cfg, "mamba_d_conv", path, kCount).value_or(4);
   a.block.ssm_conv_bias = optional_bool(cfg, "mamba_conv_bias", path).value_or(true);
   a.block.ssm_proj_bias = optional_bool(cfg, "mamba_proj_bias", path).value_or(false);
+}
+
+void read_granite_mamba2(Architecture& a, const json& cfg, const std::string& path) {
+  read_mamba2_fields(a, cfg, path, std::nullopt);
 }
 
 /// The Mamba-2 heads must tile the mixer's width, and the groups its heads.
@@ -227,15 +234,7 @@ namespace {
 
 /// The Mamba-2 mixer of Falcon-H1's layers (FalconH1SSMDecoderLayer, FalconH1Config defaults).
 void read_falcon_h1_mamba2(Architecture& a, const json& cfg, const std::string& path) {
-  const std::int64_t expand = optional_int(cfg, "mamba_expand", path, kCount).value_or(2);
-  a.ssm_inner = optional_int(cfg, "mamba_d_ssm", path, kDim).value_or(checked::mul(expand, a.hidden));
-  a.ssm_heads = optional_int(cfg, "mamba_n_heads", path, kCount).value_or(128);
-  a.ssm_head_dim = mamba2_head_dim(cfg, path, a.ssm_inner, a.ssm_heads);
-  a.ssm_groups = optional_int(cfg, "mamba_n_groups", path, kCount).value_or(1);
-  a.ssm_state = optional_int(cfg, "mamba_d_state", path, kDim).value_or(256);
-  a.ssm_conv = optional_int(cfg, "mamba_d_conv", path, kCount).value_or(4);
-  a.block.ssm_conv_bias = optional_bool(cfg, "mamba_conv_bias", path).value_or(true);
-  a.block.ssm_proj_bias = optional_bool(cfg, "mamba_proj_bias", path).value_or(false);
+  read_mamba2_fields(a, cfg, path, optional_int(cfg, "mamba_d_ssm", path, kDim));
   a.block.ssm_gated_norm = optional_bool(cfg, "mamba_rms_norm", path).value_or(false);
 }
 

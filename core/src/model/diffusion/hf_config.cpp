@@ -20,15 +20,18 @@ namespace vram::generation::hf {
 using checked::Count;
 using nlohmann::json;
 
-namespace {
-
-constexpr io::IntRange kWidth{1, 1'000'000};
+void add(Inventory& inv, Count in, Count out, Count count, bool bias) {
+  inv.linear.push_back({in, out, count, bias, false});
+  if (bias) inv.other = Count(inv.other) + count * out;
+}
 
 void check_class(const json& j, const std::string& path, std::string_view expected) {
   const auto name = io::optional_string(j, "_class_name", path);
   if (name && *name != expected)
     throw InputError(path + "/_class_name", "is \"" + *name + "\"; a component of this kind is " + std::string(expected));
 }
+
+namespace {
 
 std::vector<std::int64_t> require_list(const json& j, std::string_view key, const std::string& path) {
   const std::string p = io::join_path(path, key);
@@ -142,11 +145,6 @@ void read_config(ComponentKind k, const json& j, const std::string& path, Compon
 }
 
 namespace {
-
-void add(Inventory& inv, Count in, Count out, Count count, bool bias = true) {
-  inv.linear.push_back({in, out, count, bias, false});
-  if (bias) inv.other = Count(inv.other) + count * out;
-}
 
 /// One CogVideoXBlock: two CogVideoXLayerNormZero (a 6 × dim modulation from
 /// the time embedding and a LayerNorm shared by text and video tokens), joint

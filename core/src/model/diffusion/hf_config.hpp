@@ -5,10 +5,23 @@
 
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <string_view>
+
+#include "vram/io/json_fields.hpp"
+#include "vram/units.hpp"
 
 #include "vram/generation/pipeline.hpp"
 
 namespace vram::generation::hf {
+
+/// A layer width or count read from a config.json: from 1 to a million.
+inline constexpr io::IntRange kWidth{1, 1'000'000};
+
+/// `count` nn.Linear(in, out) layers, their biases counted as other parameters.
+void add(Inventory& inv, checked::Count in, checked::Count out, checked::Count count, bool bias = true);
+
+/// Refuses a config whose `_class_name` names another class than `expected`.
+void check_class(const nlohmann::json& j, const std::string& path, std::string_view expected);
 
 /// Fills `c` from a verbatim config.json of a component of kind `k`; a missing
 /// or out-of-range key is an InputError at `path`/key. Kinds without a reader

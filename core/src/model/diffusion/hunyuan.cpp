@@ -25,18 +25,6 @@ namespace vram::generation::hf {
 using checked::Count;
 using nlohmann::json;
 
-namespace {
-
-constexpr io::IntRange kWidth{1, 1'000'000};
-
-void check_class(const json& j, const std::string& path, std::string_view expected) {
-  const auto name = io::optional_string(j, "_class_name", path);
-  if (name && *name != expected)
-    throw InputError(path + "/_class_name", "is \"" + *name + "\"; a component of this kind is " + std::string(expected));
-}
-
-}  // namespace
-
 void read_hunyuan(const json& j, const std::string& path, ComponentConfig& c) {
   check_class(j, path, "HunyuanVideoTransformer3DModel");
   c.heads = io::optional_int(j, "num_attention_heads", path, {1, 1024}).value_or(24);
@@ -108,11 +96,6 @@ void read_llama_text(const json& j, const std::string& path, ComponentConfig& c)
 }
 
 namespace {
-
-void add(Inventory& inv, Count in, Count out, Count count, bool bias = true) {
-  inv.linear.push_back({in, out, count, bias, false});
-  if (bias) inv.other = Count(inv.other) + count * out;
-}
 
 /// HunyuanVideoTokenRefiner: its own timestep + pooled-text embedding, proj_in
 /// and refiner blocks (affine LayerNorms, self-attention with biases, a

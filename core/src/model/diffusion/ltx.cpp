@@ -22,14 +22,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr io::IntRange kWidth{1, 1'000'000};
-
-void check_class(const json& j, const std::string& path, std::string_view expected) {
-  const auto name = io::optional_string(j, "_class_name", path);
-  if (name && *name != expected)
-    throw InputError(path + "/_class_name", "is \"" + *name + "\"; a component of this kind is " + std::string(expected));
-}
-
 /// A list of `n` (0: 1 to 8) positive integers; absent: `fallback` (diffusers' default).
 std::vector<std::int64_t> int_list(const json& j, std::string_view key, const std::string& path, std::size_t n,
                                    std::vector<std::int64_t> fallback) {
@@ -146,11 +138,6 @@ void read_ltx_vae(const json& j, const std::string& path, ComponentConfig& c) {
 }
 
 namespace {
-
-void add(Inventory& inv, Count in, Count out, Count count, bool bias = true) {
-  inv.linear.push_back({in, out, count, bias, false});
-  if (bias) inv.other = Count(inv.other) + count * out;
-}
 
 /// One LTXVideoTransformerBlock: RMSNorms (affine only with norm_elementwise_affine),
 /// self-attention (q, k, v, out; q/k RMSNorm over all heads, affine), cross-attention

@@ -24,12 +24,6 @@ using nlohmann::json;
 
 namespace {
 
-void check_class(const json& j, const std::string& path, std::string_view expected) {
-  const auto name = io::optional_string(j, "_class_name", path);
-  if (name && *name != expected)
-    throw InputError(path + "/_class_name", "is \"" + *name + "\"; a component of this kind is " + std::string(expected));
-}
-
 std::vector<std::int64_t> ints(const json& j, std::string_view key, const std::string& path, std::size_t n,
                                std::vector<std::int64_t> fallback) {
   const auto it = j.find(key);
@@ -99,11 +93,6 @@ void read_mochi_vae(const json& j, const std::string& path, ComponentConfig& c) 
 }
 
 namespace {
-
-void add(Inventory& inv, Count in, Count out, Count count, bool bias = true) {
-  inv.linear.push_back({in, out, count, bias, false});
-  if (bias) inv.other = Count(inv.other) + count * out;
-}
 
 /// One MochiTransformerBlock; the last one is context-pre-only (no context
 /// output projection or feed-forward, a MochiLayerNormContinuous on the context).
