@@ -165,19 +165,7 @@ Term hy_stage_peak(const HyStage& v, const DecodeShape& s) {
 
 /// Latents one call covers: all of them, or with tiling a 256-pixel tile.
 std::pair<Count, Count> hy_call_area(const Component& vae, const DecodeShape& s) {
-  Count h = s.latent.latent_height, w = s.latent.latent_width;
-  if (s.tiling) {
-    h = std::min<std::int64_t>(h, 256 / vae.config.spatial);
-    w = std::min<std::int64_t>(w, 256 / vae.config.spatial);
-  }
-  return {h, w};
-}
-
-/// Latents covered by tiles every `stride`, each up to `tile` long.
-Count hy_extent(Count size, Count tile, Count stride) {
-  Count covered = 0;
-  for (Count i = 0; i < size; i = i + std::max<std::int64_t>(1, stride)) covered += std::min<std::int64_t>(tile, size - i);
-  return covered;
+  return decode_call_area(s, 256 / vae.config.spatial, 256 / vae.config.spatial);
 }
 
 Term hy_call_peak(const Component& vae, const DecodeShape& s, Count f) {
@@ -189,7 +177,7 @@ Term hy_call_peak(const Component& vae, const DecodeShape& s, Count f) {
   // tiled_decode holds every decoded tile of the chunk (256-pixel tiles every 192 pixels).
   const std::int64_t sp = vae.config.spatial;
   const Count tile = 256 / sp, stride = 192 / sp;
-  const Count px = hy_extent(s.latent.latent_height, tile, stride) * hy_extent(s.latent.latent_width, tile, stride);
+  const Count px = tiled_extent(s.latent.latent_height, tile, stride) * tiled_extent(s.latent.latent_width, tile, stride);
   Term tiles = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"),
                               Factor::of(1 + 4 * (f - 1), "frames"), Factor::of(px * sp * sp, "pixels of all tiles"),
                               Factor::bytes(s.elem)})

@@ -133,20 +133,8 @@ Term ltx_stage_peak(const LtxStage& v, const DecodeShape& s) {
 /// The latent area one decoder call covers: all of it, or with tiling one
 /// tile of tile_sample_min 512 pixels (diffusers' default) a side.
 std::pair<Count, Count> ltx_call_area(const Component& vae, const DecodeShape& s) {
-  Count h = s.latent.latent_height, w = s.latent.latent_width;
-  if (s.tiling) {
-    const Count tile = 512 / vae.config.spatial;
-    h = std::min<std::int64_t>(h, tile);
-    w = std::min<std::int64_t>(w, tile);
-  }
-  return {h, w};
-}
-
-/// Latents covered by tiles every `stride` latents, each up to `tile` long.
-Count tiled_extent(Count size, Count tile, Count stride) {
-  Count covered = 0;
-  for (Count i = 0; i < size; i = i + std::max<std::int64_t>(1, stride)) covered += std::min<std::int64_t>(tile, size - i);
-  return covered;
+  const Count tile = 512 / vae.config.spatial;
+  return decode_call_area(s, tile, tile);
 }
 
 Term ltx_tiles(const Component& vae, const DecodeShape& s) {

@@ -113,18 +113,7 @@ Term mochi_stage_peak(const MochiStage& v, const DecodeShape& s) {
 }
 
 std::pair<Count, Count> mochi_call_area(const Component& vae, const DecodeShape& s) {
-  Count h = s.latent.latent_height, w = s.latent.latent_width;
-  if (s.tiling) {
-    h = std::min<std::int64_t>(h, 256 / vae.config.spatial);
-    w = std::min<std::int64_t>(w, 256 / vae.config.spatial);
-  }
-  return {h, w};
-}
-
-Count mochi_extent(Count size, Count tile, Count stride) {
-  Count covered = 0;
-  for (Count i = 0; i < size; i = i + std::max<std::int64_t>(1, stride)) covered += std::min<std::int64_t>(tile, size - i);
-  return covered;
+  return decode_call_area(s, 256 / vae.config.spatial, 256 / vae.config.spatial);
 }
 
 }  // namespace
@@ -142,7 +131,7 @@ Term mochi_decode_peak(const Component& vae, const DecodeShape& s) {
   if (h == s.latent.latent_height && w == s.latent.latent_width) return std::move(level).cite(kMochiDecoderSource);
   const std::int64_t sp = vae.config.spatial;
   const Count tile = 256 / sp, stride = 192 / sp;
-  const Count px = mochi_extent(s.latent.latent_height, tile, stride) * mochi_extent(s.latent.latent_width, tile, stride);
+  const Count px = tiled_extent(s.latent.latent_height, tile, stride) * tiled_extent(s.latent.latent_width, tile, stride);
   const Count frames = Count(s.latent.latent_frames) * vae.config.temporal;
   Term tiles = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"),
                               Factor::of(frames, "decoded frames"), Factor::of(px * sp * sp, "pixels of all tiles"),

@@ -9,6 +9,21 @@ namespace vram::generation {
 
 using checked::Count;
 
+std::pair<Count, Count> decode_call_area(const DecodeShape& s, Count tile_h, Count tile_w) {
+  Count h = s.latent.latent_height, w = s.latent.latent_width;
+  if (s.tiling) {
+    h = std::min<std::int64_t>(h, tile_h);
+    w = std::min<std::int64_t>(w, tile_w);
+  }
+  return {h, w};
+}
+
+Count tiled_extent(Count size, Count tile, Count stride) {
+  Count covered = 0;
+  for (Count i = 0; i < size; i = i + std::max<std::int64_t>(1, stride)) covered += std::min<std::int64_t>(tile, size - i);
+  return covered;
+}
+
 namespace {
 
 constexpr std::string_view kDecoder2dSource =
@@ -202,12 +217,8 @@ Term cog_caches(const DecodeShape& s, Count elems, std::string_view what) {
 /// The latent area one decoder call covers: the whole latent, or with tiling
 /// one tile of (sample_height / 2) × (sample_width / 2) pixels.
 std::pair<Count, Count> cog_call_area(const Component& vae, const DecodeShape& s) {
-  Count h = s.latent.latent_height, w = s.latent.latent_width;
-  if (s.tiling) {
-    h = std::min<std::int64_t>(h, vae.config.sample_height / 2 / vae.config.spatial);
-    w = std::min<std::int64_t>(w, vae.config.sample_width / 2 / vae.config.spatial);
-  }
-  return {h, w};
+  return decode_call_area(s, vae.config.sample_height / 2 / vae.config.spatial,
+                          vae.config.sample_width / 2 / vae.config.spatial);
 }
 
 /// One decoder call of `f` latent frames, the previous call's caches (of
@@ -237,19 +248,11 @@ std::pair<Count, bool> cog_first_call(const DecodeShape& s) {
   return {2 + t % 2, t / 2 >= 2};
 }
 
-/// Rows (or columns) of tiles over `size` latents: a tile every `overlap`, each
-/// up to `tile` long; returns the latents the tiles cover together.
-Count cog_tiled_extent(Count size, Count tile, Count overlap) {
-  Count covered = 0;
-  for (Count i = 0; i < size; i = i + std::max<std::int64_t>(1, overlap)) covered += std::min<std::int64_t>(tile, size - i);
-  return covered;
-}
-
 /// tiled_decode keeps every decoded tile (overlaps included) until the rows are blended and joined.
 Term cog_decoded_tiles(const Component& vae, const DecodeShape& s) {
   const Count th = vae.config.sample_height / 2 / vae.config.spatial, tw = vae.config.sample_width / 2 / vae.config.spatial;
-  const Count rows = cog_tiled_extent(s.latent.latent_height, th, th * 5 / 6);  // overlap factor 1/6
-  const Count cols = cog_tiled_extent(s.latent.latent_width, tw, tw * 4 / 5);   // overlap factor 1/5
+  const Count rows = tiled_extent(s.latent.latent_height, th, th * 5 / 6);  // overlap factor 1/6
+  const Count cols = tiled_extent(s.latent.latent_width, tw, tw * 4 / 5);   // overlap factor 1/5
   return Term::product({Factor::of(s.samples, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
                         Factor::of(rows * cols * vae.config.spatial * vae.config.spatial, "pixels of all tiles"),
                         Factor::bytes(s.elem)})

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "vram/budget/term.hpp"
 #include "vram/formats.hpp"
@@ -80,6 +81,14 @@ Term vae_decode_cache(const Component& vae, const DecodeShape& s);
 /// LTX-Video (ltx_generation.cpp): the denoiser's working set over its video
 /// tokens, and the VAE decode of the whole latent at once (or per spatial tile).
 Term ltx_working_set(const Component& d, const DenoiseShape& s);
+/// The latent area one decoder call covers: the whole latent, or with tiling
+/// one tile of at most `tile_h` × `tile_w` latents.
+std::pair<checked::Count, checked::Count> decode_call_area(const DecodeShape& s, checked::Count tile_h,
+                                                           checked::Count tile_w);
+/// Latents covered together by tiles set every `stride` latents over `size`,
+/// each up to `tile` long (overlaps counted each time).
+checked::Count tiled_extent(checked::Count size, checked::Count tile, checked::Count stride);
+
 Term ltx_decode_peak(const Component& vae, const DecodeShape& s);
 /// Per-level peaks of the LTX decoder, for the allocator cache.
 Terms ltx_decode_levels(const Component& vae, const DecodeShape& s);
