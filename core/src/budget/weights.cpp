@@ -121,12 +121,18 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
       // llama.cpp mixtures choose the type of these tensors layer by layer, and an
       // ignore list may keep one layer's module in 16 bits; a run of layers of one
       // type is sized at once (stored_bytes is linear in count).
+      // Each layer's codec is looked up once: the one that ends a run starts the next.
+      const Codec* c = &codec_for(format, t, model.arch, first);
       for (std::int32_t i = first; i < end;) {
-        const Codec& c = codec_for(format, t, model.arch, i);
         std::int32_t j = i + 1;
-        while (j < end && &codec_for(format, t, model.arch, j) == &c) ++j;
-        add(c, s, count * (j - i), per_layer * (j - i));
+        const Codec* next = nullptr;
+        for (; j < end; ++j) {
+          next = &codec_for(format, t, model.arch, j);
+          if (next != c) break;
+        }
+        add(*c, s, count * (j - i), per_layer * (j - i));
         i = j;
+        c = next;
       }
     } else {
       const std::int64_t n = t.layer >= 0 ? end - first : 1;
