@@ -196,13 +196,14 @@
     hfc: { hash: "hfc", attr: "cache-implementation" },
     hfa: { hash: "hfa", attr: "attn-implementation" },
     hfv: { hash: "hfv", attr: "transformers-version" },
+    hfn: { hash: "hfn", attr: "max-new-tokens", kind: "tokens" },
     hfq: { hash: "hfq", attr: "quant-backend" },
     hfb: { hash: "hfb", attr: "nbits", kind: "count" },
     hfg: { hash: "hfg", attr: "q-group-size", kind: "count" },
     hfr: { hash: "hfr", attr: "residual-length", kind: "tokens" }
   };
   var LLAMA_KEYS = ["ngl", "sm", "ts", "mg"];
-  var HF_KEYS = ["hfc", "hfa", "hfv"];
+  var HF_KEYS = ["hfc", "hfa", "hfv", "hfn"];
   var HF_QUANT_KEYS = ["hfq", "hfb", "hfg", "hfr"];
   var DEFAULT_STATE = Object.freeze({
     wl: "",
@@ -238,6 +239,7 @@
     hfc: "",
     hfa: "",
     hfv: "",
+    hfn: "",
     hfq: "",
     hfb: "",
     hfg: "",
@@ -442,6 +444,8 @@
     "field.hfv": "transformers version",
     "field.hfv.placeholder": "4.56 (current)",
     "field.hfv.help": "Older versions kept two copies of the cache while decoding and the logits of every prompt position.",
+    "field.hfn": "New tokens (max_new_tokens)",
+    "field.hfn.help": "Tokens generated after the prompt: the prompt is the context less these. 0 prefills the whole context, an upper bound.",
     "field.hfq": "Quantized cache backend",
     "field.hfq.help": "quanto: 2 or 4 bits; hqq: 1, 2, 3, 4 or 8 bits.",
     "field.hfb": "Bits (nbits)",
@@ -876,6 +880,8 @@
     "field.hfv": "transformers-versie",
     "field.hfv.placeholder": "4.56 (huidig)",
     "field.hfv.help": "Oudere versies hielden tijdens het decoderen twee kopieën van de cache vast, en de logits van elke promptpositie.",
+    "field.hfn": "Nieuwe tokens (max_new_tokens)",
+    "field.hfn.help": "Tokens die na de prompt worden gegenereerd: de prompt is de context min deze. 0 vult de hele context in één keer, een bovengrens.",
     "field.hfq": "Backend van de gekwantiseerde cache",
     "field.hfq.help": "quanto: 2 of 4 bits; hqq: 1, 2, 3, 4 of 8 bits.",
     "field.hfb": "Bits (nbits)",
@@ -1479,6 +1485,8 @@
     if (state.hfc) hf.cache_implementation = state.hfc;
     if (state.hfa) hf.attn_implementation = state.hfa;
     if (String(state.hfv || "").trim() !== "") hf.version = String(state.hfv).trim();
+    const newTokens = numberOf(state.hfn, "tokens");
+    if (newTokens !== void 0) hf.max_new_tokens = newTokens;
     if (state.hfc !== "quantized") return hf;
     if (state.hfq) hf.backend = state.hfq;
     const numbers = { hfb: ["nbits", "count"], hfg: ["q_group_size", "count"], hfr: ["residual_length", "tokens"] };
@@ -1546,6 +1554,7 @@
     ["/inference/transformers/cache_implementation", "hfc"],
     ["/inference/transformers/attn_implementation", "hfa"],
     ["/inference/transformers/version", "hfv"],
+    ["/inference/transformers/max_new_tokens", "hfn"],
     ["/inference/transformers/backend", "hfq"],
     ["/inference/transformers/nbits", "hfb"],
     ["/inference/transformers/q_group_size", "hfg"],
@@ -1592,6 +1601,7 @@
       cache_implementation: "hfc",
       attn_implementation: "hfa",
       version: "hfv",
+      max_new_tokens: "hfn",
       backend: "hfq",
       nbits: "hfb",
       q_group_size: "hfg",
@@ -2587,7 +2597,12 @@
             ...(hf.attn_implementation || []).map((n) => [n, n])
           ]))
         ),
-        f("hfv", this._text("hfv", { placeholder: this._t("field.hfv.placeholder") })),
+        h(
+          "div",
+          { class: "vb-row" },
+          f("hfv", this._text("hfv", { placeholder: this._t("field.hfv.placeholder") })),
+          f("hfn", this._text("hfn", { inputmode: "numeric", placeholder: "0" }), "tokens")
+        ),
         this._hfQuantFields = h(
           "div",
           { class: "vb-row", "data-testid": "quantized-cache-fields" },

@@ -483,6 +483,18 @@ void parse_hf_version(const json& b, const std::string& tp, TransformersSettings
   ts.patch = v->patch;
 }
 
+/// transformers.max_new_tokens: generated tokens at the end of the context; at least one prompt token stays.
+void parse_hf_new_tokens(const json& b, const std::string& tp, std::int64_t context, TransformersSettings& ts) {
+  const auto n = io::optional_int(b, "max_new_tokens", tp, {-1'000'000'000, 1'000'000'000});
+  if (!n) return;
+  if (*n < 0 || *n >= context) {
+    throw InputError(tp + "/max_new_tokens", "is " + std::to_string(*n) + "; it must be 0 or more and below inference.context (" +
+                                                 group_thousands(context) +
+                                                 " tokens: the prompt is context - max_new_tokens, at least one token)");
+  }
+  ts.max_new_tokens = *n;
+}
+
 /// A cache class or attention the version does not have yet is refused.
 void check_hf_available(const std::string& tp, const TransformersSettings& ts) {
   namespace te = transformers_engine;
@@ -536,6 +548,7 @@ void note_hf_defaults(const json& b, const TransformersSettings& ts, std::vector
     d.push_back(std::string("transformers.attn_implementation = ") + (sdpa ? "sdpa" : "eager") + " (the version's default)");
   }
   if (ts.version.empty()) d.push_back("transformers.version = 4." + std::to_string(te::kHfCurrentMinor));
+  if (!b.contains("max_new_tokens")) d.push_back("transformers.max_new_tokens = 0 (the whole context is prefilled as the prompt)");
   if (ts.cache != HfCache::quantized) return;
   if (!b.contains("backend")) d.push_back("transformers.backend = quanto");
   if (!b.contains("nbits")) d.push_back("transformers.nbits = 4");
@@ -556,6 +569,7 @@ void parse_transformers_block(const json& inf, const std::string& p, Scenario& o
     ts.cache = io::optional_enum(b, "cache_implementation", tp, kHfCaches).value_or(HfCache::dynamic);
     ts.attention = io::optional_enum(b, "attn_implementation", tp, kHfAttentions);
     parse_hf_version(b, tp, ts);
+    parse_hf_new_tokens(b, tp, out.inference().context, ts);
     parse_hf_quantized(b, tp, ts, out.warnings);
     check_hf_available(tp, ts);
   }

@@ -188,6 +188,27 @@ test('a report of any workload is drawn from its components and metrics', async 
   await page.close();
 });
 
+test('transformers generate: the version and max_new_tokens reach the scenario, the prefill and the link', async () => {
+  const page = await openPage(context, '#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&engine=transformers&ctx=4096&hfv=4.44.2');
+  await page.getByTestId('transformers-fields').waitFor({ state: 'visible', ...WAIT });
+  const whole = await page.evaluate(() => document.querySelector('vram-budget').report.metrics.activation_bytes);
+  await page.getByTestId('hfn').fill('1K');
+  const sc = await scenarioWhen(page, (s) => s.inference && s.inference.transformers
+    && s.inference.transformers.max_new_tokens === 1024);
+  assert.equal(sc.inference.transformers.version, '4.44.2');
+  // A 3,072-token prompt: its logits beside the final hidden states, hand-computed in tests/core/transformers_test.cpp.
+  await page.waitForFunction((w) => document.querySelector('vram-budget').report.metrics.activation_bytes < w, whole, WAIT);
+  const r = await page.evaluate(() => document.querySelector('vram-budget').report);
+  assert.equal(r.metrics.activation_bytes, 2389693440);
+  assert.equal(r.metrics.kv_cache_bytes, 536870912, 'the cache still holds the whole context');
+  assert.equal(hashParams(page).get('hfn'), '1K');
+  const again = await openPage(context, '', page.url());
+  assert.deepEqual(await again.evaluate(() => document.querySelector('vram-budget').scenario), sc);
+  assert.equal(await again.getByTestId('hfn').inputValue(), '1K');
+  await again.close();
+  await page.close();
+});
+
 test('no script error and no network request in these pages', () => {
   assert.deepEqual(context.pageErrors, []);
   assert.deepEqual(context.requests.filter((u) => !u.startsWith('file://')), []);

@@ -91,6 +91,7 @@ export const INFERENCE_KEYS = {
   hfc: { hash: 'hfc', attr: 'cache-implementation' },
   hfa: { hash: 'hfa', attr: 'attn-implementation' },
   hfv: { hash: 'hfv', attr: 'transformers-version' },
+  hfn: { hash: 'hfn', attr: 'max-new-tokens', kind: 'tokens' },
   hfq: { hash: 'hfq', attr: 'quant-backend' },
   hfb: { hash: 'hfb', attr: 'nbits', kind: 'count' },
   hfg: { hash: 'hfg', attr: 'q-group-size', kind: 'count' },
@@ -99,7 +100,7 @@ export const INFERENCE_KEYS = {
 /** State keys only llama.cpp reads. */
 export const LLAMA_KEYS = ['ngl', 'sm', 'ts', 'mg'];
 /** State keys only transformers reads (inference.transformers), and those of its quantized cache. */
-export const HF_KEYS = ['hfc', 'hfa', 'hfv'];
+export const HF_KEYS = ['hfc', 'hfa', 'hfv', 'hfn'];
 export const HF_QUANT_KEYS = ['hfq', 'hfb', 'hfg', 'hfr'];
 
 /** The inputs, as strings (what the form holds). '' = not given (default). */
@@ -119,7 +120,7 @@ export const DEFAULT_STATE = Object.freeze({
   headroom: '',
   engine: '', context: '', concurrency: '', kv: '', tp: '', gmu: '',
   ngl: '', sm: '', ts: '', mg: '',
-  hfc: '', hfa: '', hfv: '', hfq: '', hfb: '', hfg: '', hfr: '',
+  hfc: '', hfa: '', hfv: '', hfn: '', hfq: '', hfb: '', hfg: '', hfr: '',
   ...Object.fromEntries([...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [f.key, ''])),
 });
 

@@ -229,6 +229,8 @@ function transformersBlock(state) {
   if (state.hfc) hf.cache_implementation = state.hfc;
   if (state.hfa) hf.attn_implementation = state.hfa;
   if (String(state.hfv || '').trim() !== '') hf.version = String(state.hfv).trim();
+  const newTokens = numberOf(state.hfn, 'tokens');
+  if (newTokens !== undefined) hf.max_new_tokens = newTokens;
   if (state.hfc !== 'quantized') return hf;
   if (state.hfq) hf.backend = state.hfq;
   const numbers = { hfb: ['nbits', 'count'], hfg: ['q_group_size', 'count'], hfr: ['residual_length', 'tokens'] };
@@ -301,6 +303,7 @@ export const ERROR_FIELDS = [
   ['/inference/transformers/cache_implementation', 'hfc'],
   ['/inference/transformers/attn_implementation', 'hfa'],
   ['/inference/transformers/version', 'hfv'],
+  ['/inference/transformers/max_new_tokens', 'hfn'],
   ['/inference/transformers/backend', 'hfq'],
   ['/inference/transformers/nbits', 'hfb'],
   ['/inference/transformers/q_group_size', 'hfg'],
@@ -339,7 +342,7 @@ function inferenceToState(inf, st, take) {
   if (lc.tensor_split !== undefined) st.ts = Array.isArray(lc.tensor_split) ? lc.tensor_split.join(',') : String(lc.tensor_split);
   if (lc.main_gpu !== undefined) st.mg = String(lc.main_gpu);
   const hf = inf.transformers || {};
-  const hfKeys = { cache_implementation: 'hfc', attn_implementation: 'hfa', version: 'hfv', backend: 'hfq',
+  const hfKeys = { cache_implementation: 'hfc', attn_implementation: 'hfa', version: 'hfv', max_new_tokens: 'hfn', backend: 'hfq',
     nbits: 'hfb', q_group_size: 'hfg', residual_length: 'hfr' };
   take(hf, '/inference/transformers', Object.keys(hfKeys));
   for (const [field, key] of Object.entries(hfKeys)) {

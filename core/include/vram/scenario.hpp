@@ -134,8 +134,9 @@ struct LlamaCppSettings {
 };
 
 /// The fields of `inference.transformers` (the parser's and the page's one list).
-inline constexpr std::array<std::string_view, 7> kTransformersFields{
-    "cache_implementation", "attn_implementation", "version", "backend", "nbits", "q_group_size", "residual_length"};
+inline constexpr std::array<std::string_view, 8> kTransformersFields{
+    "cache_implementation", "attn_implementation", "version", "backend", "nbits", "q_group_size", "residual_length",
+    "max_new_tokens"};
 
 /// generate(cache_implementation=...): the Cache class transformers builds.
 enum class HfCache : std::uint8_t {
@@ -167,6 +168,10 @@ struct TransformersSettings {
   std::int64_t nbits = 4;
   std::int64_t q_group_size = 64;
   std::int64_t residual_length = 128;
+  /// generate(max_new_tokens=...): the last tokens of `context` are generated one
+  /// at a time, so the prefill runs over context - max_new_tokens prompt tokens;
+  /// 0 = the whole context is the prompt (a bound on the prefill).
+  std::int64_t max_new_tokens = 0;
 };
 
 struct InferenceSettings {

@@ -195,6 +195,8 @@ export default {
   'field.hfv': 'transformers version',
   'field.hfv.placeholder': '4.56 (current)',
   'field.hfv.help': 'Older versions kept two copies of the cache while decoding and the logits of every prompt position.',
+  'field.hfn': 'New tokens (max_new_tokens)',
+  'field.hfn.help': 'Tokens generated after the prompt: the prompt is the context less these. 0 prefills the whole context, an upper bound.',
   'field.hfq': 'Quantized cache backend',
   'field.hfq.help': 'quanto: 2 or 4 bits; hqq: 1, 2, 3, 4 or 8 bits.',
   'field.hfb': 'Bits (nbits)',

@@ -196,6 +196,8 @@ export default {
   'field.hfv': 'transformers-versie',
   'field.hfv.placeholder': '4.56 (huidig)',
   'field.hfv.help': 'Oudere versies hielden tijdens het decoderen twee kopie\u00ebn van de cache vast, en de logits van elke promptpositie.',
+  'field.hfn': 'Nieuwe tokens (max_new_tokens)',
+  'field.hfn.help': 'Tokens die na de prompt worden gegenereerd: de prompt is de context min deze. 0 vult de hele context in \u00e9\u00e9n keer, een bovengrens.',
   'field.hfq': 'Backend van de gekwantiseerde cache',
   'field.hfq.help': 'quanto: 2 of 4 bits; hqq: 1, 2, 3, 4 of 8 bits.',
   'field.hfb': 'Bits (nbits)',

@@ -30,6 +30,8 @@ struct Setting {
   HfAttention attention;
   std::int64_t tp;
   std::int64_t b;
+  /// Prompt tokens per sequence: what the prefill runs over (context - max_new_tokens, at least 1).
+  std::int64_t prompt;
 };
 
 /// DynamicCache for every sequence at full context: K and V per attention
@@ -87,18 +89,26 @@ Term prefill_forward_term(const Setting& c, std::int64_t prompt_tokens) {
   const std::int64_t kv_dim = kv_heads_per_rank(a, c.tp) * a.head_dim;
   Term eager = Term::sum(terms(residual_stream_term(prompt_tokens, a.hidden, c.b),
                                attention_transient_term(prompt_tokens, q_dim, kv_dim, c.b),
-                               eager_scores_term(a, c.inf.concurrency, c.inf.context, c.inf.context, c.tp, c.b)))
+                               eager_scores_term(a, c.inf.concurrency, c.prompt, c.prompt, c.tp, c.b)))
                    .named("attention with eager scores");
   return Term::max_of(terms(std::move(plain), std::move(eager))).named("prefill forward (eager attention)");
 }
 
-/// The prefill forward pass and the logits after it.
+/// The prefill: its forward pass, or the logits after it, whichever holds more.
+/// The layers' temporaries are freed before lm_head runs; the final hidden
+/// states (which the last-position slice still views) stay beside the logits.
 Term prefill_term(const Setting& c) {
   const InferenceSettings& inf = c.inf;
-  const std::int64_t prompt_tokens = checked::mul(inf.context, inf.concurrency);
+  const std::int64_t prompt_tokens = checked::mul(c.prompt, inf.concurrency);
   Term logits = c.v.at_least(kLogitsToKeepSince) ? last_logits_term(inf.concurrency, c.a.vocab, c.b)
-                                                 : full_logits_term(inf.concurrency, inf.context, c.a.vocab, c.b);
-  return Term::sum(terms(prefill_forward_term(c, prompt_tokens), std::move(logits))).cite(kGenerateSource);
+                                                 : full_logits_term(inf.concurrency, c.prompt, c.a.vocab, c.b);
+  Term hidden = Term::product({Factor::of(prompt_tokens, "prompt tokens"), Factor::of(c.a.hidden, "hidden"),
+                               Factor::bytes(c.b)})
+                    .named("final hidden states");
+  Term head = Term::sum(terms(std::move(hidden), std::move(logits))).named("lm_head");
+  return Term::max_of(terms(prefill_forward_term(c, prompt_tokens), std::move(head)))
+      .named("prefill")
+      .cite(kGenerateSource);
 }
 
 /// Working memory: the prefill, or a decode step where that step holds more
@@ -106,12 +116,12 @@ Term prefill_term(const Setting& c) {
 Term activations_term(const Setting& c, const Term& cache) {
   const InferenceSettings& inf = c.inf;
   if (!c.v.at_least(kCacheInPlaceSince)) {
-    return Term::max_of(terms(prefill_term(c), legacy_step_term(cache, inf.concurrency, inf.context, c.a.vocab)))
+    return Term::max_of(terms(prefill_term(c), legacy_step_term(cache, inf.concurrency, c.prompt, c.a.vocab)))
         .named("prefill, or the second decode step");
   }
   if (c.ts.cache != HfCache::quantized) return prefill_term(c);
   Term prefill =
-      Term::sum(terms(prefill_term(c), requantize_working_term(c.a, c.ts, c.tp, inf.concurrency, inf.context, c.b)))
+      Term::sum(terms(prefill_term(c), requantize_working_term(c.a, c.ts, c.tp, inf.concurrency, c.prompt, c.b)))
           .named("prefill (prompt quantized per layer)");
   return Term::max_of(
              terms(std::move(prefill), quantized_step_term(c.a, c.ts, c.tp, inf.concurrency, inf.context, c.b)))
@@ -164,7 +174,8 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
                   version_of(inf.transformers),
                   attention_of(inf.transformers),
                   s.parallel.tensor,
-                  activation_elem_bytes(s.weights)};
+                  activation_elem_bytes(s.weights),
+                  std::max<std::int64_t>(1, inf.context - inf.transformers.max_new_tokens)};
   WeightPlacement place;
   place.tensor_parallel = c.tp;
   const WeightsEstimate w = weights_for(m, s.weights, place, memo);
