@@ -60,10 +60,11 @@ TEST_CASE("the default path is DynamicCache, sdpa and v4.56, as before the setti
   // 2 sequences × 4,096 tokens × 131,072 B = 1,073,741,824 B
   CHECK(test::metric(plain, "kv_cache_bytes") == 1'073'741'824.0);
   // prefill over 2 × 4,096 = 8,192 tokens: residual 2 × 8,192 × 4,096 × 2 = 134,217,728 + the MLP (the
-  // largest temporary) 3 × 8,192 × 14,336 × 2 = 704,643,072 = 838,860,800 B; lm_head after the layers'
+  // largest temporary) 3 × 8,192 × 14,336 × 2 = 704,643,072 + held by the model's forward (inputs_embeds and
+  // the layer's input) 2 × 8,192 × 4,096 × 2 = 134,217,728 = 973,078,528 B; lm_head after the layers'
   // temporaries are freed: final hidden 8,192 × 4,096 × 2 = 67,108,864 + last-position logits
   // 2 × 128,256 × 2 = 513,024 + 2 fp32 copies 2 × 2 × 128,256 × 4 = 2,052,096 = 69,673,984 B, lower
-  CHECK(test::metric(plain, "activation_bytes") == 838'860'800.0);
+  CHECK(test::metric(plain, "activation_bytes") == 973'078'528.0);
   CHECK(test::metric(given, "kv_cache_bytes") == test::metric(plain, "kv_cache_bytes"));
   CHECK(test::metric(given, "activation_bytes") == test::metric(plain, "activation_bytes"));
   CHECK(test::metric(plain, "peak_allocated_bytes") == test::metric(plain, "weights_bytes") +
@@ -159,11 +160,12 @@ TEST_CASE("before num_logits_to_keep every prompt position's logits, upcast to f
   const double v44 = test::metric(test::run(hf({{"version", "4.44.2"}})), "activation_bytes");
   const double v45 = test::metric(test::run(hf({{"version", "4.45.0"}})), "activation_bytes");
   // v4.44: the lm_head step holds the final hidden states 4,096 × 4,096 × 2 = 33,554,432 B beside the full
-  // logits: 3,186,086,912 B, above the forward (2 × 4,096 × 4,096 × 2 + 3 × 4,096 × 14,336 × 2 = 419,430,400 B)
+  // logits: 3,186,086,912 B, above the forward (4 × 4,096 × 4,096 × 2 hidden-size tensors + 3 × 4,096 ×
+  // 14,336 × 2 = 486,539,264 B)
   CHECK(v44 == 3'186'086'912.0);
   // v4.45: the last position's logits, 128,256 × 2 + 2 × 128,256 × 4 = 1,282,560 B beside the hidden states,
   // are below the forward, which is the peak
-  CHECK(v45 == 419'430'400.0);
+  CHECK(v45 == 486'539'264.0);
 }
 
 TEST_CASE("max_new_tokens: the prefill runs over the prompt, the cache over the whole context", "[transformers]") {
@@ -171,7 +173,7 @@ TEST_CASE("max_new_tokens: the prefill runs over the prompt, the cache over the 
   const Report r = test::run(hf({{"version", "4.44.2"}, {"max_new_tokens", 1024}}));
   // every prompt position's logits: 3,072 × 128,256 = 394,002,432 × (2 + 4) B = 2,364,014,592 + next-token
   // scores 128,256 × 4 = 513,024, beside the final hidden states 3,072 × 4,096 × 2 = 25,165,824: 2,389,693,440 B
-  // (the forward, 2 × 3,072 × 4,096 × 2 + 3 × 3,072 × 14,336 × 2 = 314,572,800 B, is lower)
+  // (the forward, 4 × 3,072 × 4,096 × 2 + 3 × 3,072 × 14,336 × 2 = 364,904,448 B, is lower)
   CHECK(test::metric(r, "activation_bytes") == 2'389'693'440.0);
   // the cache still holds all 4,096 tokens: 4,096 × 131,072 B
   CHECK(test::metric(r, "kv_cache_bytes") == 536'870'912.0);
@@ -197,8 +199,8 @@ TEST_CASE("before v4.42 the second step holds two caches and the first step's lo
   CHECK(te::legacy_step_term(cache, 1, 4096, 128256).bytes.in_bytes() == 2'638'217'216);
   // Llama-2-7B (32 KV heads: 32 layers × 2 × 32 × 128 × 2 B = 524,288 B per token, vocab 32,000), 4,096
   // tokens on v4.40 with sdpa. Second step: 4,096 × 524,288 = 2,147,483,648 cache copy + 4,096 × 32,000 × 4 =
-  // 524,288,000 leaked logits = 2,671,771,648 B. Prefill: forward 2 × 4,096 × 4,096 × 2 + 3 × 4,096 × 11,008 × 2
-  // = 337,641,472; lm_head: hidden 4,096 × 4,096 × 2 = 33,554,432 + logits 262,144,000 + 524,288,000 + 128,000
+  // 524,288,000 leaked logits = 2,671,771,648 B. Prefill: forward 4 × 4,096 × 4,096 × 2 + 3 × 4,096 × 11,008 × 2
+  // = 404,750,336; lm_head: hidden 4,096 × 4,096 × 2 = 33,554,432 + logits 262,144,000 + 524,288,000 + 128,000
   // = 820,114,432 B, the larger of the two and still less.
   const Report r = test::run({{"model", "meta-llama/Llama-2-7b-hf"},
                               {"inference",

@@ -18,6 +18,9 @@ constexpr std::string_view kCacheSource =
 constexpr std::string_view kOldCacheSource =
     "transformers v4.36.0–v4.55 cache_utils.py DynamicCache (torch.cat per layer, no window); before v4.36 tuples "
     "of (K, V) grown with torch.cat in each attention layer";
+constexpr std::string_view kHeldSource =
+    "transformers v4.46.0 models/qwen2/modeling_qwen2.py Qwen2Model.forward (inputs_embeds in scope while the decoder "
+    "layers run; each layer's input referenced by the loop until it returns), the same in modeling_llama.py";
 constexpr std::string_view kGenerateSource =
     "transformers v4.56.0 generation/utils.py _sample (logits_to_keep=1, logits.float())";
 
@@ -79,15 +82,29 @@ Term last_logits_term(std::int64_t sequences, std::int64_t vocab, std::int64_t b
       .named("last-position logits");
 }
 
+/// What the modeling code keeps referenced through a decoder layer besides the
+/// layer's own residual stream: the embeddings output (`inputs_embeds` stays in
+/// the model forward's scope) and the layer's input (the loop's `hidden_states`
+/// until the layer returns). No autograd: nothing else is kept.
+Term held_inputs_term(std::int64_t tokens, std::int64_t hidden, std::int64_t b) {
+  return Term::product({Factor::of(2, "(inputs_embeds + layer input)"), Factor::of(tokens, "tokens"),
+                        Factor::of(hidden, "hidden"), Factor::bytes(b)})
+      .named("held by the model's forward")
+      .cite(kHeldSource);
+}
+
 /// The prefill forward pass over every prompt at once. SDPA and flash attention
 /// hold no score matrix; eager attention holds one layer's scores at a time.
 Term prefill_forward_term(const Setting& c, std::int64_t prompt_tokens) {
   const Architecture& a = c.a;
-  Term plain = std::move(forward_peak_term(a, prompt_tokens, c.tp, c.b)).named("prefill forward");
+  Term plain = Term::sum(terms(forward_peak_term(a, prompt_tokens, c.tp, c.b),
+                               held_inputs_term(prompt_tokens, a.hidden, c.b)))
+                   .named("prefill forward");
   if (c.attention != HfAttention::eager || a.layers == 0) return plain;
   const std::int64_t q_dim = checked::mul(a.heads, a.head_dim) / c.tp;
   const std::int64_t kv_dim = kv_heads_per_rank(a, c.tp) * a.head_dim;
   Term eager = Term::sum(terms(residual_stream_term(prompt_tokens, a.hidden, c.b),
+                               held_inputs_term(prompt_tokens, a.hidden, c.b),
                                attention_transient_term(prompt_tokens, q_dim, kv_dim, c.b),
                                eager_scores_term(a, c.inf.concurrency, c.prompt, c.prompt, c.tp, c.b)))
                    .named("attention with eager scores");
