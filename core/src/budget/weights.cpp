@@ -75,6 +75,27 @@ void merge_parts(std::vector<WeightsEstimate::Part>& parts) {
   }
   std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
 }
+
+/// Calls `run(codec, layers)` for each run of consecutive layers in [first, end)
+/// in which tensor `t` has one codec: llama.cpp mixtures choose the type of some
+/// tensors layer by layer, and an ignore list may keep one layer's module in 16
+/// bits. Each layer's codec is looked up once: the one that ends a run starts the next.
+template <typename Run>
+void for_each_codec_run(const WeightFormat& format, const Tensor& t, const Architecture& a, std::int32_t first,
+                        std::int32_t end, Run&& run) {
+  const Codec* c = &codec_for(format, t, a, first);
+  for (std::int32_t i = first; i < end;) {
+    std::int32_t j = i + 1;
+    const Codec* next = nullptr;
+    for (; j < end; ++j) {
+      next = &codec_for(format, t, a, j);
+      if (next != c) break;
+    }
+    run(*c, j - i);
+    i = j;
+    c = next;
+  }
+}
 }  // namespace
 
 WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, const WeightPlacement& p) {
@@ -118,22 +139,9 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
                                  t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
     const bool by_layer = (format.gguf() && varies_by_layer) || (format.keeps_per_layer() && t.quantizable);
     if (by_layer && end - first > 1) {
-      // llama.cpp mixtures choose the type of these tensors layer by layer, and an
-      // ignore list may keep one layer's module in 16 bits; a run of layers of one
-      // type is sized at once (stored_bytes is linear in count).
-      // Each layer's codec is looked up once: the one that ends a run starts the next.
-      const Codec* c = &codec_for(format, t, model.arch, first);
-      for (std::int32_t i = first; i < end;) {
-        std::int32_t j = i + 1;
-        const Codec* next = nullptr;
-        for (; j < end; ++j) {
-          next = &codec_for(format, t, model.arch, j);
-          if (next != c) break;
-        }
-        add(*c, s, count * (j - i), per_layer * (j - i));
-        i = j;
-        c = next;
-      }
+      // A run of layers of one type is sized at once (stored_bytes is linear in count).
+      for_each_codec_run(format, t, model.arch, first, end,
+                         [&](const Codec& c, std::int32_t n) { add(c, s, count * n, per_layer * n); });
     } else {
       const std::int64_t n = t.layer >= 0 ? end - first : 1;
       add(codec_for(format, t, model.arch), s, count * n, per_layer * n);
