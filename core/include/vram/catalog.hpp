@@ -72,8 +72,8 @@ struct CatalogModel {
 
 /// One embedded file: its name (relative to models/) and text.
 struct CatalogFile {
-  std::string_view name;
-  std::string_view text;
+  std::string name;
+  std::string text;
 };
 
 class Catalog {
@@ -101,7 +101,8 @@ namespace generation {
 nlohmann::json pipelines_summary_json(const Catalog& catalog);
 }  // namespace generation
 
-/// The files embedded from models/ at build time (generated source).
+/// The files embedded from models/ at build time (generated source: one raw
+/// DEFLATE stream, inflated here; throws `InputError` at "/catalog" if it is corrupt).
 std::vector<CatalogFile> embedded_catalog_files();
 
 }  // namespace vram
