@@ -243,6 +243,9 @@ Scenario parse_scenario(const nlohmann::json& scenario, const Catalog& catalog);
 /// Parses scenario text (malformed JSON is an `InputError` at path "").
 Scenario parse_scenario_text(const std::string& text, const Catalog& catalog);
 
+/// The GPU a scenario gets when it names none: the most common serving GPU.
+inline constexpr const char* kDefaultGpu = "H100-SXM-80GB";
+
 /// Every default the core applies that a face shows (default GPU, engine,
 /// headroom, each engine's fields and defaults, the allowed values of the
 /// training and generation settings), as JSON for `catalog()`.
