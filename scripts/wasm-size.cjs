@@ -9,6 +9,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
+const { embeddedCatalog } = require('./embed-catalog.cjs');
 
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -121,18 +122,10 @@ function functionSizes(wasm, secs) {
   return sizes;
 }
 
-/** The catalog as embedded: every models/**.json minified and deflated, as scripts/embed-catalog.cjs writes it. */
+/** The catalog as scripts/embed-catalog.cjs embeds it: minified JSON, deflated. */
 function catalogBytes() {
-  const dirs = [path.join(root, 'models'), path.join(root, 'models', 'pipelines')];
-  const texts = [];
-  for (const d of dirs) {
-    if (!fs.existsSync(d)) continue;
-    for (const f of fs.readdirSync(d).filter((x) => x.endsWith('.json')).sort()) {
-      texts.push(Buffer.from(JSON.stringify(JSON.parse(fs.readFileSync(path.join(d, f), 'utf8')))));
-    }
-  }
-  const all = Buffer.concat(texts);
-  return { files: texts.length, bytes: all.length, deflated: zlib.deflateRawSync(all, { level: 9 }).length };
+  const { files, textBytes, deflated } = embeddedCatalog(path.join(root, 'models'));
+  return { files: files.length, bytes: textBytes, deflated: deflated.length };
 }
 
 /** A C++ demangled name's owner: the namespace or class path before the function name. */
