@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // What the module's bytes are: the WebAssembly sections, the embedded catalog
-// inside the data section, the JavaScript glue and the base64 wrapping of
-// SINGLE_FILE; with a name section (a link with --profiling-funcs) also the
-// largest functions and the code per C++ namespace.
+// inside the data section, the JavaScript glue and the base64 wrapping (of the
+// deflated WebAssembly in a packed module, of the raw one as linked); with a
+// name section (a link with --profiling-funcs) also the largest functions and
+// the code per C++ namespace.
 //
 //   node scripts/wasm-size.cjs [web/vram-budget.js] [--top N] [--json]
 'use strict';
@@ -10,6 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { embeddedCatalog } = require('./embed-catalog.cjs');
+const { unpack } = require('./pack-module.cjs');
 
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -22,8 +24,13 @@ const file = args.find((a, i) => !a.startsWith('--') && !(topAt >= 0 && i === to
 const SECTION_NAMES = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start',
   'element', 'code', 'data', 'datacount', 'tag'];
 
-/** The wasm bytes inside a SINGLE_FILE module (a base64 data URI), and the JavaScript around them. */
+/** The wasm bytes inside a module: packed (web/vram-budget.js, scripts/pack-module.cjs: raw DEFLATE
+ *  in base64) or as linked (SINGLE_FILE: a base64 data URI), and the JavaScript around them. */
 function splitModule(text) {
+  if (text.includes('vram-budget packed WebAssembly')) {
+    const { wasm, base64Length, deflatedLength, rest } = unpack(text, file);
+    return { wasm, base64Length, deflatedLength, glue: rest };
+  }
   const m = text.match(/data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/);
   if (!m) throw new Error(`${file}: no embedded base64 WebAssembly found`);
   return { wasm: Buffer.from(m[1], 'base64'), base64Length: m[1].length, glue: text.length - m[1].length };
@@ -138,13 +145,13 @@ function owner(name) {
 
 function main() {
   const text = fs.readFileSync(file, 'utf8');
-  const { wasm, base64Length, glue } = splitModule(text);
+  const { wasm, base64Length, deflatedLength, glue } = splitModule(text);
   const secs = sections(wasm);
   const gz = (b) => zlib.gzipSync(b, { level: 9 }).length;
   const catalog = catalogBytes();
   const report = {
     module: { file: path.relative(root, file), bytes: Buffer.byteLength(text), gzip: gz(Buffer.from(text)),
-      javascript_glue_bytes: glue, base64_bytes: base64Length },
+      javascript_glue_bytes: glue, base64_bytes: base64Length, deflated_wasm_bytes: deflatedLength ?? null },
     wasm: { bytes: wasm.length, gzip: gz(wasm) },
     sections: secs.map((s) => ({ name: s.name, bytes: s.size, gzip: gz(wasm.subarray(s.start, s.end)) })),
     catalog: { files: catalog.files, minified_json_bytes: catalog.bytes, deflated_bytes: catalog.deflated,
@@ -167,7 +174,9 @@ function main() {
   }
   const n = (x) => x.toLocaleString('en-US');
   console.log(`${report.module.file}: ${n(report.module.bytes)} B (gzip ${n(report.module.gzip)} B): ` +
-    `${n(glue)} B JavaScript + ${n(base64Length)} B base64 of ${n(wasm.length)} B WebAssembly (gzip ${n(report.wasm.gzip)} B)`);
+    `${n(glue)} B JavaScript + ${n(base64Length)} B base64 of ` +
+    (deflatedLength ? `${n(deflatedLength)} B deflated from ` : '') +
+    `${n(wasm.length)} B WebAssembly (gzip ${n(report.wasm.gzip)} B)`);
   for (const s of report.sections) console.log(`  ${s.name.padEnd(24)} ${n(s.bytes).padStart(10)} B  gzip ${n(s.gzip).padStart(9)} B`);
   console.log(`  catalog: ${catalog.files} files, ${n(catalog.bytes)} B of minified JSON, deflated to ` +
     `${n(catalog.deflated)} B in the data section (${(100 * report.catalog.share_of_wasm).toFixed(1)} % of the WebAssembly)`);

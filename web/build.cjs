@@ -13,13 +13,13 @@ const esbuild = require('esbuild');
 const SRC = path.join(__dirname, 'src', 'index.js');
 const OUT = path.join(__dirname, 'vram-budget-element.js');
 
-/** The bundle's text: the entry's header comment, then the IIFE. */
-async function bundle() {
+/** The bundle's text: the entry's header comment, then the IIFE (minified for the single file). */
+async function bundle({ minify = false } = {}) {
   const entry = fs.readFileSync(SRC, 'utf8');
   const banner = (/^\/\*[\s\S]*?\*\//.exec(entry) || [''])[0];
   const result = await esbuild.build({
     entryPoints: [SRC], bundle: true, format: 'iife', target: 'es2022', charset: 'utf8',
-    loader: { '.css': 'text' }, write: false, legalComments: 'none',
+    loader: { '.css': 'text' }, write: false, legalComments: 'none', minify,
     banner: { js: `${banner}\n// Built from web/src/ by web/build.cjs (esbuild); edit the sources, not this file.` },
   });
   return result.outputFiles[0].text;
@@ -41,7 +41,7 @@ function csp(scripts, styles) {
 async function singleFile() {
   const html = fs.readFileSync(path.join(__dirname, 'index.html'), 'utf8');
   const read = (name) => fs.readFileSync(path.join(__dirname, name), 'utf8');
-  const element = await bundle();
+  const element = await bundle({ minify: true });
   const scripts = [];
   const styles = [];
   let out = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (_, href) => {

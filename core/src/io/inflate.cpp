@@ -1,7 +1,7 @@
 // Raw DEFLATE decoding after RFC 1951 (https://www.rfc-editor.org/rfc/rfc1951):
-// stored, fixed-Huffman and dynamic-Huffman blocks, canonical codes decoded a
-// bit at a time (section 3.2.2), lengths and distances from the tables of
-// section 3.2.5.
+// stored, fixed-Huffman and dynamic-Huffman blocks, canonical codes (section
+// 3.2.2) looked up nine bits at a time with the longer ones decoded a bit at a
+// time, lengths and distances from the tables of section 3.2.5.
 #include "vram/io/inflate.hpp"
 
 #include <algorithm>
@@ -15,6 +15,9 @@ namespace {
 
 constexpr int kMaxBits = 15;           // longest code, section 3.2.2
 constexpr std::size_t kMaxSymbols = 288;  // literal/length alphabet with its two unused codes
+/// Codes up to this many bits are found with one table lookup; most literal
+/// and distance codes of a dynamic block are this short.
+constexpr int kFastBits = 9;
 
 // Section 3.2.5: lengths 3..258 for codes 257..285, distances 1..32768 for codes 0..29.
 constexpr std::array<std::uint16_t, 29> kLengthBase{3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
@@ -47,6 +50,23 @@ class Bits {
     return v;
   }
 
+  /// The next `kFastBits` bits without taking them; past the end of the stream
+  /// the missing bits read as zero (`drop` refuses to take them).
+  unsigned peek_fast() {
+    while (count_ < kFastBits && pos_ < in_.size()) {
+      held_ |= static_cast<std::uint32_t>(in_[pos_++]) << count_;
+      count_ += 8;
+    }
+    return held_ & ((1u << kFastBits) - 1u);
+  }
+
+  /// Takes `n` bits already peeked.
+  void drop(int n) {
+    if (n > count_) fail("the stream ends early");
+    held_ >>= n;
+    count_ -= n;
+  }
+
   /// Skips to the next byte boundary (a stored block's header).
   void align() {
     held_ = 0;
@@ -74,11 +94,37 @@ class Bits {
   int count_ = 0;
 };
 
-/// A canonical Huffman code: how many codes each length has, and the symbols in code order.
+/// A canonical Huffman code: how many codes each length has, the symbols in
+/// code order, and for every `kFastBits`-bit window of the stream the symbol
+/// and length of the short code it starts with (0: a longer code, or none).
 struct Huffman {
   std::array<std::uint16_t, kMaxBits + 1> count{};
   std::array<std::uint16_t, kMaxSymbols> symbol{};
+  std::array<std::uint16_t, std::size_t{1} << kFastBits> fast{};
 };
+
+/// `code`'s `len` bits in reverse order: the stream sends a code's most
+/// significant bit first, into the low end of the bits read.
+unsigned reversed(unsigned code, int len) {
+  unsigned r = 0;
+  for (int i = 0; i < len; ++i) r |= ((code >> i) & 1u) << (len - 1 - i);
+  return r;
+}
+
+/// Fills `h.fast` from the canonical codes: each code of `len` ≤ kFastBits bits
+/// owns every window whose low `len` bits are its reversed bits.
+void fill_fast(Huffman& h) {
+  unsigned code = 0;
+  std::size_t index = 0;
+  for (int len = 1; len <= kFastBits; ++len) {
+    for (unsigned k = 0; k < h.count[len]; ++k) {
+      const auto entry = static_cast<std::uint16_t>((h.symbol[index + k] << 4) | static_cast<unsigned>(len));
+      for (unsigned w = reversed(code + k, len); w < h.fast.size(); w += 1u << len) h.fast[w] = entry;
+    }
+    index += h.count[len];
+    code = (code + h.count[len]) << 1;
+  }
+}
 
 Huffman build_code(std::span<const std::uint8_t> lengths, const Bits& bits) {
   Huffman h;
@@ -95,11 +141,17 @@ Huffman build_code(std::span<const std::uint8_t> lengths, const Bits& bits) {
   for (std::size_t sym = 0; sym < lengths.size(); ++sym) {
     if (lengths[sym] != 0) h.symbol[next[lengths[sym]]++] = static_cast<std::uint16_t>(sym);
   }
+  fill_fast(h);
   return h;
 }
 
-/// The next symbol: codes are sent most significant bit first (section 3.1.1).
+/// The next symbol: a short code from the table, a longer one bit by bit
+/// (codes are sent most significant bit first, section 3.1.1).
 int decode(Bits& bits, const Huffman& h) {
+  if (const unsigned entry = h.fast[bits.peek_fast()]; entry != 0) {
+    bits.drop(static_cast<int>(entry & 15u));
+    return static_cast<int>(entry >> 4);
+  }
   int code = 0, first = 0, index = 0;
   for (int len = 1; len <= kMaxBits; ++len) {
     code |= static_cast<int>(bits.take(1));
@@ -116,8 +168,10 @@ void put_back_reference(std::string& out, std::size_t distance, std::size_t leng
                         const Bits& bits) {
   if (distance > out.size()) bits.fail("a distance reaching before the start of the output");
   if (length > max_size - out.size()) bits.fail("more output than the stated size");
-  const std::size_t from = out.size() - distance;
-  for (std::size_t i = 0; i < length; ++i) out.push_back(out[from + i]);  // may overlap what it writes
+  const std::size_t at = out.size();
+  out.resize(at + length);
+  char* p = out.data();
+  for (std::size_t i = 0; i < length; ++i) p[at + i] = p[at - distance + i];  // may overlap what it writes
 }
 
 void inflate_codes(Bits& bits, const Huffman& lit, const Huffman& dist, std::string& out, std::size_t max_size) {
