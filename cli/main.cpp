@@ -207,7 +207,8 @@ int cmd_reconcile(const vram::Catalog& catalog, const std::string& log_file, con
 
 int cmd_models(const vram::Catalog& catalog, bool as_json) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& m : catalog.models()) {
+  for (const vram::CatalogModel* m_entry : catalog.models()) {
+    const vram::CatalogModel& m = *m_entry;
     const std::int64_t params = vram::parameter_count(m.model.tensors);
     list.push_back({{"id", m.id},
                     {"params", params},

@@ -191,8 +191,14 @@ emscripten::val inspect(emscripten::val list) {
   }
 }
 
-emscripten::val catalog_json() {
-  return to_js(guarded([&] { return dumped(vram::catalog_summary_json(catalog())); }));
+emscripten::val catalog_json(bool with_models) {
+  return to_js(guarded([&] { return dumped(vram::catalog_summary_json(catalog(), with_models)); }));
+}
+
+emscripten::val models_json() {
+  return to_js(guarded([&] {
+    return dumped(nlohmann::json{{"ok", true}, {"models", vram::catalog_models_json(catalog())}});
+  }));
 }
 
 }  // namespace
@@ -206,5 +212,6 @@ EMSCRIPTEN_BINDINGS(vram_budget) {
   emscripten::function("vramSweep", &sweep);
   emscripten::function("vramGrid", &grid);
   emscripten::function("vramCatalog", &catalog_json);
+  emscripten::function("vramModels", &models_json);
   emscripten::function("vramInspect", &inspect);
 }

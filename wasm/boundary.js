@@ -35,7 +35,12 @@ Module['sweep'] = function (scenario) {
 Module['grid'] = function (scenario, nContexts, nConcurrency) {
   return vramText('grid', scenario, function () { return Module['vramGrid'](scenario, nContexts, nConcurrency); });
 };
-Module['catalog'] = function () { return Module['vramCatalog'](); };
+// `catalog({ models: false })` leaves the model list out (and reads no model
+// file); `models()` gives it later, for a page that shows an estimate first.
+Module['catalog'] = function (options) {
+  return Module['vramCatalog'](!(options && typeof options === 'object' && options.models === false));
+};
+Module['models'] = function () { return Module['vramModels'](); };
 // Model files read from their headers: `inspect(list)` answers
 // {ok, need: [{name, bytes}]} until every prefix is long enough, then the
 // inspection. `inspectFiles(files)` runs that loop over File or Blob objects

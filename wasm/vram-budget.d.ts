@@ -36,14 +36,18 @@ export interface VramBudgetModule {
    *  max_fitting_concurrency: number[] (per context), usable_bytes}. 1 to 1,000 of each and at
    *  most 10,000 points; other counts are an error at /n_contexts or /n_concurrency. */
   grid(scenario: ScenarioJson, nContexts: number, nConcurrency: number): string;
-  /** Pickers: {ok, models: [{id, params, model_type, max_context, dtype (the checkpoint's own
+  /** Pickers: {ok, model_count, models: [{id, params, model_type, max_context, dtype (the checkpoint's own
    *  format), native_dtype, quantized}],
    *  gpus: [{id, name, vendor, marketing_gb, memory_bytes, memory_source, price_usd_per_hour}],
    *  weight_formats: string[], engines: string[], kv_cache_dtypes: string[],
-   *  defaults: {workload, gpu, headroom, engine, engines: {<engine>: {fields: string[],
+   *  defaults: {workload, gpu, model (the catalog model shown first), headroom, engine, engines: {<engine>: {fields: string[],
    *  headroom_applies, ...its defaults}}, training: {<setting>: allowed names}, generation: {...}}}.
-   *  A face shows these defaults rather than keeping its own. */
-  catalog(): string;
+   *  A face shows these defaults rather than keeping its own. With {models: false} the
+   *  list is left out and no model file is read (the first call builds the catalog:
+   *  a page that shows an estimate first asks for the models afterwards). */
+  catalog(options?: { models?: boolean }): string;
+  /** The catalog's models alone: {ok, models: [...]}, as in catalog(). */
+  models(): string;
   /** Model files from their headers (safetensors shards, model.safetensors.index.json,
    *  config.json, or one GGUF file). Give each file's first bytes; the answer is
    *  {ok, need: [{name, bytes}]} until every prefix is long enough (safetensors: 8

@@ -1742,6 +1742,7 @@
       this._tr = translator(currentLanguage());
       this._module = null;
       this._catalog = null;
+      this._modelEntries = null;
       this._fields = {};
       this._errors = {};
       this._understood = {};
@@ -1934,23 +1935,32 @@
     }
     _start(module) {
       this._module = module;
-      this._catalog = call(module, "catalog");
+      this._catalog = call(module, "catalog", { models: false });
+      this._modelEntries = null;
       if (!this._catalog.ok) {
         replace(this._root, h("p", { class: "vb-error", role: "alert", lang: this._tr.lang }, `catalog(): ${this._message(this._catalog.error)}`));
         return;
       }
       core.defaults = { ...core.defaults, ...this._catalog.defaults };
       core.workloads = core.defaults.workloads && core.defaults.workloads.length ? core.defaults.workloads : [core.defaults.workload];
-      this._entries = pickerEntries(this._catalog.models);
-      if (!this._state.model && this._catalog.models.length) {
-        const preferred = this._catalog.models.find((m) => m.id === "meta-llama/Llama-3.1-8B");
-        this._state.model = (preferred || this._catalog.models[0]).id;
-      }
+      if (!this._state.model) this._state.model = core.defaults.model || "";
       this._buildForm();
       if (this._urlState) this._readHash(false);
       this._attach();
       this._syncForm();
       this._update({ defer: true });
+      const idle = window.requestIdleCallback || ((f) => setTimeout(f, 250));
+      idle(() => {
+        if (this._module === module) void this._entries;
+      }, { timeout: 2e3 });
+    }
+    /** The type-ahead's entries: the catalog's models, asked for once, on first use. */
+    get _entries() {
+      if (!this._modelEntries) {
+        const r = call(this._module, "models");
+        this._modelEntries = r.ok ? pickerEntries(r.models) : [];
+      }
+      return this._modelEntries;
     }
     /** Listens to the page's fragment only where URL state is on. */
     _attach() {
@@ -2378,7 +2388,7 @@
         if (id !== this._state.model) this._onInput("model", id, true);
       };
       input.addEventListener("blur", commit);
-      const field = this._field("model", this._t("field.model"), input, this._t("field.model.help", this._num(this._entries.length)));
+      const field = this._field("model", this._t("field.model"), input, this._t("field.model.help", this._num(this._catalog.model_count)));
       field.insertBefore(list, input.nextSibling);
       return field;
     }

@@ -26,15 +26,18 @@ std::string pointer_of(std::string_view file) {
   return p;
 }
 
-CatalogModel read_model(std::string_view file, const json& j) {
+CatalogModel read_model(std::string_view file, std::string_view expected_id, json j) {
   const std::string path = pointer_of(file);
   CatalogModel m;
   m.id = io::optional_string(j, "id", path).value_or("");
   if (m.id.empty()) throw InputError(path + "/id", "is required: the Hugging Face repository id");
+  if (m.id != expected_id) {
+    throw InputError(path + "/id", "is \"" + m.id + "\" but the file is named for \"" + std::string(expected_id) + "\"");
+  }
   m.revision = io::optional_string(j, "revision", path).value_or("");
   m.config_source = io::optional_string(j, "config_source", path).value_or("");
   if (!j.contains("config")) throw InputError(path + "/config", "is required: the model's config.json");
-  m.config = j.at("config");
+  m.config = std::move(j.at("config"));
   m.model = model_from_config(m.config, path + "/config", m.id);
   const json ck = j.value("checkpoint", json::object());
   const std::string ckpath = path + "/checkpoint";
@@ -80,37 +83,71 @@ Gpu read_gpu(const json& g, const std::string& path) {
   return gpu;
 }
 
+/// "org/name" from "org__name.json": a model file is named after its Hugging Face id.
+std::string id_of_file(std::string_view name) {
+  constexpr std::string_view kSuffix = ".json";
+  const auto sep = name.find("__");
+  if (!name.ends_with(kSuffix) || sep == std::string_view::npos || sep == 0 ||
+      sep + 2 >= name.size() - kSuffix.size()) {
+    throw InputError(pointer_of(name), "a model file is named after its id, <org>__<name>.json");
+  }
+  std::string id(name.substr(0, name.size() - kSuffix.size()));
+  id.replace(sep, 2, "/");
+  return id;
+}
+
+json parsed(const CatalogFile& f) {
+  json j = json::parse(f.text.begin(), f.text.end(), nullptr, false);
+  if (j.is_discarded()) throw InputError(pointer_of(f.name), "is not valid JSON");
+  return j;
+}
+
 }  // namespace
 
-Catalog::Catalog(const std::vector<CatalogFile>& files) {
-  for (const auto& f : files) {
-    const json j = json::parse(f.text.begin(), f.text.end(), nullptr, false);
-    if (j.is_discarded()) throw InputError(pointer_of(f.name), "is not valid JSON");
+Catalog::Catalog(std::vector<CatalogFile> files) {
+  for (auto& f : files) {
     if (f.name.starts_with(kPipelineDir)) {
       pipelines_.push_back(std::make_shared<const generation::Pipeline>(
-          generation::parse_pipeline(j, pointer_of(f.name))));
+          generation::parse_pipeline(parsed(f), pointer_of(f.name))));
     } else if (f.name == kGpuFile) {
+      const json j = parsed(f);
       const auto list = j.find("gpus");
       if (list == j.end() || !list->is_array()) throw InputError("/gpus.json/gpus", "is required: a list of GPUs");
       for (std::size_t i = 0; i < list->size(); ++i) {
         gpus_.push_back(read_gpu((*list)[i], "/gpus.json/gpus/" + std::to_string(i)));
       }
     } else {
-      models_.push_back(read_model(f.name, j));
-      CatalogModel& m = models_.back();
-      m.shared = std::make_shared<const Model>(m.model);
-      m.own_format = format_from_quantization_config(m.config, pointer_of(f.name) + "/config",
-                                                     m.model.arch.native_dtype, m.quantized);
-      check_group_alignment(m.own_format, m.model);
+      std::string id = id_of_file(f.name);
+      slots_.push_back({std::move(id), std::move(f), nullptr});
     }
   }
 }
 
+const CatalogModel& Catalog::read(const ModelSlot& slot) const {
+  if (!slot.model) {
+    const std::string path = pointer_of(slot.file.name);
+    auto m = std::make_unique<CatalogModel>(read_model(slot.file.name, slot.id, parsed(slot.file)));
+    m->shared = std::make_shared<const Model>(m->model);
+    m->own_format = format_from_quantization_config(m->config, path + "/config", m->model.arch.native_dtype, m->quantized);
+    check_group_alignment(m->own_format, m->model);
+    slot.model = std::move(m);
+  }
+  return *slot.model;
+}
+
 const CatalogModel* Catalog::find_model(std::string_view id) const {
-  for (const auto& m : models_) {
-    if (m.id == id) return &m;
+  for (const auto& s : slots_) {
+    if (s.id == id) return &read(s);
   }
   return nullptr;
+}
+
+const std::vector<const CatalogModel*>& Catalog::models() const {
+  if (all_.size() != slots_.size()) {
+    all_.clear();
+    for (const auto& s : slots_) all_.push_back(&read(s));
+  }
+  return all_;
 }
 
 std::shared_ptr<const generation::Pipeline> Catalog::find_pipeline(std::string_view id) const {

@@ -511,9 +511,10 @@ std::string grid_json(const std::string& text, const Catalog& catalog, std::int6
   return out.empty() ? error.dump(-1, ' ', true, json::error_handler_t::replace) : out;
 }
 
-json catalog_summary_json(const Catalog& catalog) {
+json catalog_models_json(const Catalog& catalog) {
   json models = json::array();
-  for (const auto& m : catalog.models()) {
+  for (const CatalogModel* m_entry : catalog.models()) {
+    const CatalogModel& m = *m_entry;
     models.push_back({{"id", m.id},
                       {"params", parameter_count(m.model.tensors)},
                       {"model_type", m.model.arch.model_type},
@@ -523,6 +524,10 @@ json catalog_summary_json(const Catalog& catalog) {
                       {"native_dtype", m.model.arch.native_dtype},
                       {"quantized", m.quantized}});
   }
+  return models;
+}
+
+json catalog_summary_json(const Catalog& catalog, bool with_models) {
   json gpus = json::array();
   for (const auto& g : catalog.gpus()) {
     gpus.push_back({{"id", g.id},
@@ -537,14 +542,16 @@ json catalog_summary_json(const Catalog& catalog) {
   for (const char* g : {"gguf:Q8_0", "gguf:Q6_K", "gguf:Q5_K_M", "gguf:Q4_K_M", "gguf:Q4_K_S", "gguf:Q3_K_M",
                         "gguf:Q2_K", "gguf:IQ4_XS"})
     formats.push_back(g);
-  return {{"ok", true},
-          {"models", models},
+  json out = {{"ok", true},
+          {"model_count", catalog.model_count()},
           {"gpus", gpus},
           {"weight_formats", formats},
           {"pipelines", generation::pipelines_summary_json(catalog)},
           {"engines", {"vllm", "llama.cpp", "transformers"}},
           {"defaults", scenario_defaults_json()},
           {"kv_cache_dtypes", {"auto", "fp16", "bf16", "fp8", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"}}};
+  if (with_models) out["models"] = catalog_models_json(catalog);
+  return out;
 }
 
 }  // namespace vram

@@ -53,7 +53,8 @@ void resolve_catalog_id(const std::string& id, const Catalog& catalog, Scenario&
   const CatalogModel* cm = catalog.find_model(id);
   if (cm == nullptr) {
     std::string near;
-    for (const auto& c : catalog.models()) {
+    for (const CatalogModel* c_entry : catalog.models()) {
+      const CatalogModel& c = *c_entry;
       const std::string tail = c.id.substr(c.id.find('/') + 1);
       if (id.size() >= 3 && (id.find(tail) != std::string::npos || tail.find(id) != std::string::npos))
         near += (near.empty() ? "" : ", ") + c.id;

@@ -53,6 +53,7 @@ json scenario_defaults_json() {
   return {{"workload", "inference"},
           {"workloads", names_of(kWorkloads)},
           {"gpu", kDefaultGpu},
+          {"model", kShownModel},
           {"headroom", Scenario{}.headroom},
           {"engine", to_string(inf.engine)},
           {"engines",

@@ -24,16 +24,18 @@ Bytes computed_checkpoint_bytes(const CatalogModel& m) {
 TEST_CASE("every catalog model loads and has an architecture", "[catalog]") {
   const auto& models = test::catalog().models();
   REQUIRE(models.size() >= 70);
-  for (const auto& m : models) {
-    CAPTURE(m.id);
-    CHECK(parameter_count(m.model.tensors) > 100'000'000);
-    CHECK(!m.config_source.empty());
+  REQUIRE(models.size() == test::catalog().model_count());
+  for (const CatalogModel* m : models) {
+    CAPTURE(m->id);
+    CHECK(parameter_count(m->model.tensors) > 100'000'000);
+    CHECK(!m->config_source.empty());
   }
 }
 
 TEST_CASE("catalog checkpoint sizes equal the size computed from each config", "[catalog][checkpoint]") {
   int checked = 0;
-  for (const auto& m : test::catalog().models()) {
+  for (const CatalogModel* m_entry : test::catalog().models()) {
+    const CatalogModel& m = *m_entry;
     if (!m.model.checkpoint_bytes) continue;
     if (m.checkpoint_status != "verified" && m.checkpoint_status != "corroborated") continue;
     CAPTURE(m.id, m.checkpoint_status);
@@ -99,4 +101,64 @@ TEST_CASE("catalog labels name the checkpoint's own format", "[catalog]") {
   CHECK(dtype_of("openai/gpt-oss-20b") == "mxfp4");
   CHECK(dtype_of("deepseek-ai/DeepSeek-V3") == "fp8");
   CHECK(dtype_of("meta-llama/Llama-3.1-8B") == "bf16");
+}
+
+namespace {
+/// The embedded catalog's GPU list and one model file, plus `extra` files.
+std::vector<CatalogFile> small_catalog(std::vector<CatalogFile> extra) {
+  std::vector<CatalogFile> files;
+  for (auto& f : embedded_catalog_files()) {
+    if (f.name == "gpus.json" || f.name == "meta-llama__Llama-3.1-8B.json") files.push_back(std::move(f));
+  }
+  REQUIRE(files.size() == 2);
+  for (auto& f : extra) files.push_back(std::move(f));
+  return files;
+}
+}  // namespace
+
+/// "path: message" of the InputError `f` throws, or "(no error)".
+template <typename F>
+std::string input_error(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.path() + ": " + e.what();
+  }
+  return "(no error)";
+}
+
+TEST_CASE("a model file is read when the model is first asked for, and its errors name the file", "[catalog]") {
+  // A broken file does not stop the others from being used; asking for it, or for every model, names it.
+  const Catalog c(small_catalog({{"acme__Broken-1B.json", R"({"id":"acme/Broken-1B","config":{"model_type":)"}}));
+  CHECK(c.model_count() == 2);
+  const CatalogModel* llama = c.find_model("meta-llama/Llama-3.1-8B");
+  REQUIRE(llama != nullptr);
+  CHECK(parameter_count(llama->model.tensors) == 8'030'261'248);
+  CHECK(c.find_model("meta-llama/Llama-3.1-8B") == llama);  // read once, then kept
+  CHECK(c.find_model("acme/Missing-1B") == nullptr);
+  CHECK(input_error([&] { c.find_model("acme/Broken-1B"); }) == "/acme__Broken-1B.json: is not valid JSON");
+  CHECK(input_error([&] { c.models(); }) == "/acme__Broken-1B.json: is not valid JSON");
+}
+
+TEST_CASE("a model file is named after its id", "[catalog]") {
+  CHECK(input_error([] { Catalog c(small_catalog({{"broken.json", "{}"}})); }) ==
+        "/broken.json: a model file is named after its id, <org>__<name>.json");
+  const Catalog c(small_catalog({{"acme__Other-1B.json", R"({"id":"acme/Named-1B","config":{}})"}}));
+  CHECK(input_error([&] { c.find_model("acme/Other-1B"); }) ==
+        "/acme__Other-1B.json/id: is \"acme/Named-1B\" but the file is named for \"acme/Other-1B\"");
+}
+
+TEST_CASE("the catalog summary without models reads no model file", "[catalog]") {
+  const Catalog c(small_catalog({{"acme__Broken-1B.json", "{"}}));
+  const auto light = catalog_summary_json(c, false);
+  CHECK(light.at("model_count") == 2);
+  CHECK(!light.contains("models"));
+  CHECK(light.at("gpus").size() == c.gpus().size());
+  CHECK(input_error([&] { (void)catalog_summary_json(c, true); }) == "/acme__Broken-1B.json: is not valid JSON");
+  // The full summary lists every model; the model a face shows first is one of them.
+  const auto full = catalog_summary_json(test::catalog());
+  CHECK(full.at("models").size() == full.at("model_count").get<std::size_t>());
+  const std::string shown = full.at("defaults").at("model");
+  CHECK(shown == kShownModel);
+  CHECK(test::catalog().find_model(shown) != nullptr);
 }

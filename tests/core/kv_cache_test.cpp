@@ -85,7 +85,8 @@ TEST_CASE("Mllama cross-attention layers add no per-token cache", "[kv]") {
 
 TEST_CASE("the KV terms give the same bytes as the layer sums, for every catalog model", "[kv][term]") {
   const KvDtype kQ4 = kv_dtype_of(KvKind::q4_0);
-  for (const auto& cm : test::catalog().models()) {
+  for (const CatalogModel* cm_entry : test::catalog().models()) {
+    const CatalogModel& cm = *cm_entry;
     const Architecture& a = cm.model.arch;
     for (const KvDtype* d : {&kBf16, &kFp8, &kQ8, &kQ4}) {
       for (const std::int64_t tp : {1, 2, 8}) {

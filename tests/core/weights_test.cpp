@@ -85,7 +85,8 @@ TEST_CASE("a pasted config with its exact checkpoint size uses that size", "[wei
 }
 
 TEST_CASE("the weights term adds up to the weights, for every catalog model and format", "[weights][term]") {
-  for (const auto& cm : test::catalog().models()) {
+  for (const CatalogModel* cm_entry : test::catalog().models()) {
+    const CatalogModel& cm = *cm_entry;
     for (const char* f : {"bf16", "fp8", "gptq-int4", "nf4", "mxfp4", "gguf:Q4_K_M"}) {
       INFO(cm.model.id << " " << f);
       const WeightFormat format = fmt(f);

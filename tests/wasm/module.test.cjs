@@ -143,6 +143,21 @@ test('llama.cpp refuses fp8 KV and a tensor_split of the wrong length, by path',
   assert.equal(ts.error.path, '/inference/llama_cpp/tensor_split');
 });
 
+test('catalog({models: false}) leaves the models out; models() gives the same list as catalog()', () => {
+  const full = JSON.parse(mod.catalog());
+  const light = JSON.parse(mod.catalog({ models: false }));
+  assert.equal(light.ok, true);
+  assert.equal(light.models, undefined);
+  assert.equal(light.model_count, full.models.length);
+  assert.deepEqual({ ...light, models: full.models }, full);
+  assert.deepEqual(JSON.parse(mod.models()), { ok: true, models: full.models });
+  // Anything but {models: false} is the whole catalog.
+  for (const arg of [undefined, null, 'no', { models: 0 }, { models: true }]) {
+    assert.equal(JSON.parse(mod.catalog(arg)).models.length, full.models.length);
+  }
+  assert.ok(full.models.some((m) => m.id === full.defaults.model), `the shown model ${full.defaults.model}`);
+});
+
 test('catalog().defaults are the defaults the core applies (the page keeps none of its own)', () => {
   const d = JSON.parse(mod.catalog()).defaults;
   const r = JSON.parse(mod.estimate(JSON.stringify({ model: 'meta-llama/Llama-3.1-8B', inference: { context: 4096 } })));

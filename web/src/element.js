@@ -43,6 +43,7 @@ export class VramBudgetElement extends HTMLElement {
     this._tr = translator(currentLanguage());
     this._module = null;
     this._catalog = null;
+    this._modelEntries = null;
     this._fields = {};
     this._errors = {};
     this._understood = {};
@@ -249,7 +250,10 @@ export class VramBudgetElement extends HTMLElement {
 
   _start(module) {
     this._module = module;
-    this._catalog = call(module, 'catalog');
+    // The models come later (the type-ahead's first use, or idle time after the
+    // first estimate): building them reads every model file of the catalog.
+    this._catalog = call(module, 'catalog', { models: false });
+    this._modelEntries = null;
     if (!this._catalog.ok) {
       replace(this._root, h('p', { class: 'vb-error', role: 'alert', lang: this._tr.lang }, `catalog(): ${this._message(this._catalog.error)}`));
       return;
@@ -257,16 +261,23 @@ export class VramBudgetElement extends HTMLElement {
     core.defaults = { ...core.defaults, ...this._catalog.defaults };
     // The workloads the core reads, from its own defaults (no probe estimate at start).
     core.workloads = core.defaults.workloads && core.defaults.workloads.length ? core.defaults.workloads : [core.defaults.workload];
-    this._entries = pickerEntries(this._catalog.models);
-    if (!this._state.model && this._catalog.models.length) {
-      const preferred = this._catalog.models.find((m) => m.id === 'meta-llama/Llama-3.1-8B');
-      this._state.model = (preferred || this._catalog.models[0]).id;
-    }
+    if (!this._state.model) this._state.model = core.defaults.model || '';
     this._buildForm();
     if (this._urlState) this._readHash(false);
     this._attach();
     this._syncForm();
     this._update({ defer: true });
+    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 250));
+    idle(() => { if (this._module === module) void this._entries; }, { timeout: 2000 });
+  }
+
+  /** The type-ahead's entries: the catalog's models, asked for once, on first use. */
+  get _entries() {
+    if (!this._modelEntries) {
+      const r = call(this._module, 'models');
+      this._modelEntries = r.ok ? pickerEntries(r.models) : [];
+    }
+    return this._modelEntries;
   }
 
   /** Listens to the page's fragment only where URL state is on. */

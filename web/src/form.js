@@ -150,7 +150,7 @@ export class FormMethods {
       if (id !== this._state.model) this._onInput('model', id, true);
     };
     input.addEventListener('blur', commit);
-    const field = this._field('model', this._t('field.model'), input, this._t('field.model.help', this._num(this._entries.length)));
+    const field = this._field('model', this._t('field.model'), input, this._t('field.model.help', this._num(this._catalog.model_count)));
     field.insertBefore(list, input.nextSibling);
     return field;
   }

@@ -1,7 +1,7 @@
 // The catalog: models and GPUs from models/*.json, embedded at build time.
 //
 // A `Catalog` is built once from the JSON texts (the faces hold one and pass it
-// by const reference); lookups never mutate it.
+// by const reference); a model's file is read on first use and kept.
 #pragma once
 
 #include <memory>
@@ -78,19 +78,38 @@ struct CatalogFile {
 
 class Catalog {
  public:
-  /// Parses every file; throws `InputError` naming the file on bad data.
-  explicit Catalog(const std::vector<CatalogFile>& files);
+  /// Reads the GPU list and the pipelines; each model's file is read when the
+  /// model is first asked for (`find_model`, `models`), so a face that needs one
+  /// model does not pay for ninety. Throws `InputError` naming the file on bad
+  /// data, here or at that first use.
+  explicit Catalog(std::vector<CatalogFile> files);
+  Catalog(const Catalog&) = delete;
+  Catalog& operator=(const Catalog&) = delete;
 
   const CatalogModel* find_model(std::string_view id) const;
   const Gpu* find_gpu(std::string_view id) const;
-  const std::vector<CatalogModel>& models() const { return models_; }
+  /// Every model, in file order (reading the files not read yet).
+  const std::vector<const CatalogModel*>& models() const;
+  /// How many models the catalog holds, without reading them.
+  std::size_t model_count() const { return slots_.size(); }
   const std::vector<Gpu>& gpus() const { return gpus_; }
   /// An image or video pipeline by id or alias (models/pipelines/*.json), or nullptr.
   std::shared_ptr<const generation::Pipeline> find_pipeline(std::string_view id) const;
   const std::vector<std::shared_ptr<const generation::Pipeline>>& pipelines() const { return pipelines_; }
 
  private:
-  std::vector<CatalogModel> models_;
+  /// One model file: its id (from the file's name) and, once read, the model.
+  /// The catalog is immutable data; reading a file on first use is a memo, and
+  /// a catalog is used from one thread (each face holds its own).
+  struct ModelSlot {
+    std::string id;
+    CatalogFile file;
+    mutable std::unique_ptr<const CatalogModel> model;
+  };
+  const CatalogModel& read(const ModelSlot& slot) const;
+
+  std::vector<ModelSlot> slots_;
+  mutable std::vector<const CatalogModel*> all_;  ///< filled by the first `models()`
   std::vector<std::shared_ptr<const generation::Pipeline>> pipelines_;
   std::vector<Gpu> gpus_;
 };

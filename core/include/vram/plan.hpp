@@ -88,7 +88,11 @@ inline constexpr std::int64_t kMaxGridPoints = 10'000;
 /// per context. JSON text, like estimate_json; an error is {"ok": false, "error": ...}.
 std::string grid_json(const std::string& scenario_text, const Catalog& catalog, std::int64_t n_contexts,
                       std::int64_t n_concurrency);
-/// Models, GPUs, weight formats and engines, for pickers.
-nlohmann::json catalog_summary_json(const Catalog& catalog);
+/// Models (unless `with_models` is false: then only `model_count`, and no
+/// model file is read), GPUs, weight formats, engines and defaults, for pickers.
+nlohmann::json catalog_summary_json(const Catalog& catalog, bool with_models = true);
+/// Every catalog model with its size and formats, for a type-ahead (the
+/// `models` of `catalog_summary_json`).
+nlohmann::json catalog_models_json(const Catalog& catalog);
 
 }  // namespace vram

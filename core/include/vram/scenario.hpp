@@ -245,8 +245,12 @@ Scenario parse_scenario_text(const std::string& text, const Catalog& catalog);
 
 /// The GPU a scenario gets when it names none: the most common serving GPU.
 inline constexpr const char* kDefaultGpu = "H100-SXM-80GB";
+/// The catalog model a face shows before one is chosen (a scenario always names
+/// its model): the article's 8B example, the most measured model of the catalog.
+inline constexpr const char* kShownModel = "meta-llama/Llama-3.1-8B";
 
-/// Every default the core applies that a face shows (default GPU, engine,
+/// Every default the core applies that a face shows (default GPU, the model
+/// shown first, engine,
 /// headroom, each engine's fields and defaults, the allowed values of the
 /// training and generation settings), as JSON for `catalog()`.
 nlohmann::json scenario_defaults_json();
