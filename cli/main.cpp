@@ -95,6 +95,35 @@ void print_training_solvers(const nlohmann::json& p) {
             << "\n";
 }
 
+/// "1,536 × 1,536 px", or "none" where not even the smallest fits; "(the search's limit)" at its top.
+std::string size_text(const nlohmann::json& v, const nlohmann::json& limit) {
+  if (v.is_null()) return "none (not even the smallest size fits)";
+  const auto w = v["width"].get<std::int64_t>(), h = v["height"].get<std::int64_t>();
+  return vram::group_thousands(w) + " × " + vram::group_thousands(h) + " px" +
+         (h == limit["height"].get<std::int64_t>() ? " (the search's limit: 4 × the native side)" : "");
+}
+
+std::string count_text(const nlohmann::json& v, const nlohmann::json& limit, const char* none) {
+  if (v.is_null()) return none;
+  const auto n = v.get<std::int64_t>();
+  return vram::group_thousands(n) + (n == limit.get<std::int64_t>() ? " (the search's limit)" : "");
+}
+
+/// The generation plan's solvers: size at the aspect ratio, frames, batch, fewest GPUs.
+void print_generation_solvers(const nlohmann::json& p) {
+  if (p.contains("max_size"))
+    std::cout << "Largest size at this aspect ratio: " << size_text(p["max_size"], p["max_size_limit"]) << "\n";
+  if (p.contains("max_frames"))
+    std::cout << "Most frames at this size: " << count_text(p["max_frames"], p["max_frames_limit"], "none") << "\n";
+  std::cout << "Largest batch at this size: " << count_text(p["max_batch"], p["max_batch_limit"], "none") << "\n";
+  std::cout << "Fewest GPUs of this model: "
+            << (p["fewest_gpus"].is_null()
+                    ? "none up to " + std::to_string(p["fewest_gpus_limit"].get<std::int64_t>()) +
+                          (p["more_gpus_divide"].get<bool>() ? "" : " (this runtime generates on one GPU)")
+                    : std::to_string(p["fewest_gpus"].get<std::int64_t>()))
+            << "\n";
+}
+
 int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json) {
   std::string text;
   if (!read_input(file, text)) return 2;
@@ -116,6 +145,7 @@ int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json
     std::cout << "Most sequences at this context: " << (conc > 0 ? vram::group_thousands(conc) : "none") << "\n";
   }
   if (p.contains("max_seq_len")) print_training_solvers(p);
+  if (p.contains("max_batch")) print_generation_solvers(p);
   if (p.contains("smallest_tensor_parallel") && !p["smallest_tensor_parallel"].is_null()) {
     std::cout << "Smallest tensor-parallel size that fits: " << p["smallest_tensor_parallel"].get<std::int64_t>()
               << "\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/weights.hpp"
@@ -11,6 +12,7 @@
 #include "vram/estimate.hpp"
 #include "vram/formats.hpp"
 #include "vram/io/json_writer.hpp"
+#include "vram/plan/generation_plan.hpp"
 #include "vram/plan/solve.hpp"
 #include "vram/plan/training_plan.hpp"
 
@@ -66,7 +68,9 @@ double metric_or(const Report& r, const char* name, double fallback) {
   return m ? m->value : fallback;
 }
 
-std::string effect(const Report& before, const Report& after) {
+}  // namespace
+
+std::string fit_effect(const Report& before, const Report& after) {
   std::string e =
       "per-GPU total " + format_iec(before.total) + " → " + format_iec(after.total) + "; " +
       (after.fits ? "fits, " + format_iec(after.free) + " free" : "still short by " + format_iec(Bytes{} - after.free));
@@ -78,8 +82,6 @@ std::string effect(const Report& before, const Report& after) {
          group_thousands(static_cast<std::int64_t>(k1)) + " tokens";
   return e;
 }
-
-}  // namespace
 
 std::optional<std::int64_t> smallest_tensor_parallel(const Scenario& s, std::int64_t max_gpus) {
   for (std::int64_t tp = 1; tp <= max_gpus; tp *= 2) {
@@ -181,7 +183,7 @@ std::vector<Hint> hints(const Scenario& s) {
       const Report r = estimate(t);
       if (r.total < base.total || (r.fits && !base.fits) ||
           metric_or(r, "max_concurrency", 0) > metric_or(base, "max_concurrency", 0)) {
-        out.push_back({std::move(change), effect(base, r), std::move(patch)});
+        out.push_back({std::move(change), fit_effect(base, r), std::move(patch)});
       }
     } catch (const InputError&) {
     }
@@ -261,14 +263,17 @@ std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>
 
 namespace {
 
+/// Which workloads a call answers: plans and sweeps every one; the grid (length × count) inference and training.
+enum class Serves : std::uint8_t { all, language_models };
+
 template <typename F>
-json guarded(const std::string& text, const Catalog& catalog, F&& f) {
+json guarded(const std::string& text, const Catalog& catalog, Serves serves, F&& f) {
   try {
     const Scenario s = parse_scenario_text(text, catalog);
     require_estimated(s);
-    if (s.pipeline)
-      throw InputError("/workload", "plans, sweeps and grids (context or seq_len, GPU options) are for inference and "
-                                    "training; image and video scenarios are estimated one at a time");
+    if (s.pipeline && serves == Serves::language_models)
+      throw InputError("/workload", "the context × concurrency grid is for inference and training; for image and "
+                                    "video, the plan and the sweep answer the largest size, frames and batch");
     return f(s);
   } catch (const InputError& e) {
     return error_json(e.path(), e.what());
@@ -296,6 +301,24 @@ std::string fit_word(bool fits) {
   return fits ? "fits" : "does not fit";
 }
 
+json answer_json(const std::optional<std::int64_t>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json gpu_options_json(const std::vector<GpuOption>& options, const std::function<json(const GpuOption&)>& patch) {
+  json opts = json::array();
+  for (const auto& o : options) {
+    opts.push_back({{"gpu", o.gpu_id},
+                    {"name", o.gpu_name},
+                    {"count", o.count},
+                    {"memory_bytes", o.memory_per_gpu.in_bytes()},
+                    {"total_bytes", o.total_per_gpu.in_bytes()},
+                    {"price_usd_per_hour", o.price_usd_per_hour ? json(*o.price_usd_per_hour) : json(nullptr)},
+                    {"patch", patch(o)}});
+  }
+  return opts;
+}
+
 json training_plan_json(const Scenario& s, const Catalog& catalog) {
   const TrainingPlan p = training_plan(s, catalog);
   const Report base = estimate(s, {false, nullptr});
@@ -307,7 +330,7 @@ json training_plan_json(const Scenario& s, const Catalog& catalog) {
   j["max_seq_len_with_headroom"] = p.max_seq_len_with_headroom;
   j["max_micro_batch"] = p.max_micro_batch;
   j["more_gpus_divide"] = p.more_gpus_divide;
-  j["fewest_gpus"] = p.fewest_gpus ? json(*p.fewest_gpus) : json(nullptr);
+  j["fewest_gpus"] = answer_json(p.fewest_gpus);
   j["fewest_gpus_limit"] = p.more_gpus_divide ? kMaxTrainingGpus : training_group(s);
   json hs = json::array();
   if (p.more_gpus_divide && p.fewest_gpus && *p.fewest_gpus != s.gpu_count) {
@@ -328,25 +351,46 @@ json training_plan_json(const Scenario& s, const Catalog& catalog) {
                   {"patch", {{"training", {{std::string(field), switch_value(sw)}}}}}});
   }
   j["hints"] = hs;
-  json opts = json::array();
-  for (const auto& o : p.gpu_options) {
-    opts.push_back({{"gpu", o.gpu_id},
-                    {"name", o.gpu_name},
-                    {"count", o.count},
-                    {"memory_bytes", o.memory_per_gpu.in_bytes()},
-                    {"total_bytes", o.total_per_gpu.in_bytes()},
-                    {"price_usd_per_hour", o.price_usd_per_hour ? json(*o.price_usd_per_hour) : json(nullptr)},
-                    {"patch", {{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}}}}});
+  j["gpu_options"] = gpu_options_json(p.gpu_options, [](const GpuOption& o) {
+    return json{{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}}};
+  });
+  return j;
+}
+
+/// Image and video: the largest size (at the scenario's aspect ratio), frames and batch, hints and GPU options.
+json generation_plan_json(const Scenario& s, const Catalog& catalog) {
+  const GenerationPlan p = generation_plan(s, catalog);
+  json j{{"ok", true}, {"model", json::parse(model_summary_json(s))}};
+  if (p.max_height) {
+    j["max_size"] = p.max_height->value ? json{{"width", p.max_width}, {"height", *p.max_height->value}} : json(nullptr);
+    j["max_size_limit"] = {{"width", p.limit_width}, {"height", p.max_height->limit}};
   }
-  j["gpu_options"] = opts;
+  if (p.max_frames) {
+    j["max_frames"] = answer_json(p.max_frames->value);
+    j["max_frames_limit"] = p.max_frames->limit;
+  }
+  j["max_batch"] = answer_json(p.max_batch.value);
+  j["max_batch_limit"] = p.max_batch.limit;
+  j["more_gpus_divide"] = p.more_gpus_divide;
+  j["fewest_gpus"] = answer_json(p.fewest_gpus);
+  j["fewest_gpus_limit"] = p.more_gpus_divide ? 8 : 1;
+  json hs = json::array();
+  for (const auto& h : p.hints) hs.push_back({{"change", h.change}, {"effect", h.effect}, {"patch", h.scenario_patch}});
+  j["hints"] = hs;
+  j["gpu_options"] = gpu_options_json(p.gpu_options, [&](const GpuOption& o) {
+    json patch = generation_gpus_patch(s, o.count);
+    patch["hardware"]["gpu"] = o.gpu_id;
+    return patch;
+  });
   return j;
 }
 
 }  // namespace
 
 json plan_json(const std::string& text, const Catalog& catalog) {
-  return guarded(text, catalog, [&](const Scenario& s) {
+  return guarded(text, catalog, Serves::all, [&](const Scenario& s) {
     if (s.workload == Workload::training) return training_plan_json(s, catalog);
+    if (s.pipeline) return generation_plan_json(s, catalog);
     json j{{"ok", true}};
     j["model"] = json::parse(model_summary_json(s));
     if (s.model->arch.family != Family::bare) {
@@ -359,22 +403,11 @@ json plan_json(const std::string& text, const Catalog& catalog) {
       j["smallest_tensor_parallel"] = *tp;
     else
       j["smallest_tensor_parallel"] = nullptr;
-    json opts = json::array();
-    for (const auto& o : gpu_options(s, catalog)) {
-      const bool layers_split = s.inference().engine == Engine::llama_cpp;
-      opts.push_back(
-          {{"gpu", o.gpu_id},
-           {"name", o.gpu_name},
-           {"count", o.count},
-           {"memory_bytes", o.memory_per_gpu.in_bytes()},
-           {"total_bytes", o.total_per_gpu.in_bytes()},
-           {"price_usd_per_hour", o.price_usd_per_hour ? json(*o.price_usd_per_hour) : json(nullptr)},
-           {"patch",
-            {{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}},
-             {"inference",
-              {{"tensor_parallel", layers_split ? 1 : o.count}, {"pipeline_parallel", 1}}}}}});
-    }
-    j["gpu_options"] = opts;
+    const bool layers_split = s.inference().engine == Engine::llama_cpp;
+    j["gpu_options"] = gpu_options_json(gpu_options(s, catalog), [&](const GpuOption& o) {
+      return json{{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}},
+                  {"inference", {{"tensor_parallel", layers_split ? 1 : o.count}, {"pipeline_parallel", 1}}}};
+    });
     if (s.inference().engine == Engine::llama_cpp && s.model->arch.family != Family::bare)
       j["max_gpu_layers"] = gpu_layers_json(s);
     json hs = json::array();
@@ -432,11 +465,25 @@ json training_sweep_json(const Scenario& s) {
   return sweep_answer(s, "seq_len", std::move(lengths), std::move(points), t.micro_batch);
 }
 
+/// Image and video: the total against the height (at the scenario's aspect ratio), the frames or the batch.
+json generation_sweep_json(const Scenario& s) {
+  GenerationSweep g = generation_sweep(s);
+  const std::string_view axis = g.axis == Setting::frames ? "frames" : g.axis == Setting::gen_batch ? "batch" : "height";
+  const std::int64_t batch = s.generation()->batch;
+  json j = sweep_answer(s, axis, g.values, std::move(g.points), batch);
+  if (!g.widths.empty()) {
+    g.widths.resize(j["contexts"].size());
+    j["widths"] = g.widths;
+  }
+  return j;
+}
+
 }  // namespace
 
 json sweep_json(const std::string& text, const Catalog& catalog) {
-  return guarded(text, catalog, [&](const Scenario& s) {
+  return guarded(text, catalog, Serves::all, [&](const Scenario& s) {
     if (s.workload == Workload::training) return training_sweep_json(s);
+    if (s.pipeline) return generation_sweep_json(s);
     const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference().context, 1024});
     std::vector<std::int64_t> contexts = chart_lengths(512, top, s.inference().context);
     std::vector<std::int64_t> conc{s.inference().concurrency};
@@ -493,7 +540,7 @@ std::string grid_text(const Scenario& s, const std::vector<std::int64_t>& contex
 
 std::string grid_json(const std::string& text, const Catalog& catalog, std::int64_t n_ctx, std::int64_t n_conc) {
   std::string out;
-  const json error = guarded(text, catalog, [&](const Scenario& s) {
+  const json error = guarded(text, catalog, Serves::language_models, [&](const Scenario& s) {
     if (n_ctx < 1 || n_ctx > kMaxGridSide) throw InputError("/n_contexts", "must be a whole number from 1 to 1000");
     if (n_conc < 1 || n_conc > kMaxGridSide) throw InputError("/n_concurrency", "must be a whole number from 1 to 1000");
     if (n_ctx * n_conc > kMaxGridPoints) {

@@ -333,10 +333,10 @@ TEST_CASE("a pasted pipeline is read like a catalog one; bounds guard its diviso
   bad = p;
   bad["components"][3]["config"]["block_channels"] = json::array();
   CHECK(error_path({{"workload", "image"}, {"model", bad}}) == "/model/components/3/config/block_channels");
-  // The LLM solvers refuse image and video scenarios instead of reading inference settings.
-  const json plan = plan_json(flux().dump(), test::catalog());
-  CHECK(plan["ok"] == false);
-  CHECK(plan["error"]["path"] == "/workload");
+  // The context × concurrency grid refuses image and video scenarios instead of reading inference settings.
+  const json grid = json::parse(grid_json(flux().dump(), test::catalog(), 4, 4));
+  CHECK(grid["ok"] == false);
+  CHECK(grid["error"]["path"] == "/workload");
   CHECK(catalog_summary_json(test::catalog())["pipelines"].size() == test::catalog().pipelines().size());
 }
 

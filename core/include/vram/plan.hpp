@@ -64,6 +64,10 @@ struct Hint {
 };
 std::vector<Hint> hints(const Scenario& s);
 
+/// What a change does to the per-GPU total and the verdict ("per-GPU total A → B;
+/// fits, C free"), with vLLM's concurrency and KV capacity where both reports have them.
+std::string fit_effect(const Report& before, const Report& after);
+
 /// Budget at each point of a context × concurrency grid (for charts).
 struct SweepPoint {
   std::int64_t context;

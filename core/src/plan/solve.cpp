@@ -6,6 +6,8 @@
 #include "vram/budget/weights.hpp"
 #include "vram/error.hpp"
 #include "vram/estimate.hpp"
+#include "vram/generation/pipeline.hpp"
+#include "vram/units.hpp"
 
 namespace vram {
 
@@ -16,20 +18,70 @@ std::string_view setting_path(Setting setting) {
     case Setting::n_gpu_layers: return "/inference/llama_cpp/n_gpu_layers";
     case Setting::seq_len: return "/training/seq_len";
     case Setting::micro_batch: return "/training/micro_batch";
+    case Setting::image_size: return "/generation/height";
+    case Setting::frames: return "/generation/frames";
+    case Setting::gen_batch: return "/generation/batch";
   }
   return "";
 }
 
+namespace {
+
+void apply_training(TrainingSettings& t, Setting setting, std::int64_t value) {
+  if (setting == Setting::micro_batch) {
+    t.micro_batch = value;
+    return;
+  }
+  // Context parallelism splits a sequence evenly: a length rounds down to a multiple of it.
+  const std::int64_t cp = std::max<std::int64_t>(1, t.context_parallel);
+  t.seq_len = std::max(cp, value / cp * cp);
+}
+
+/// Generation: the height is `value` size multiples; the width the multiple nearest
+/// to it at the base's width : height (never below one multiple).
+void apply_generation(GenerationSettings& g, const SizeSteps& steps, Setting setting, std::int64_t value,
+                      const GenerationSettings& base) {
+  if (setting == Setting::gen_batch) {
+    g.batch = value;
+  } else if (setting == Setting::frames) {
+    g.frames = (value - 1) * steps.frames + 1;
+  } else if (setting == Setting::image_size) {
+    const std::int64_t m = steps.pixels;
+    g.height = checked::mul(value, m);
+    const double ratio = static_cast<double>(base.width) / static_cast<double>(std::max<std::int64_t>(1, base.height));
+    const double w = std::round(static_cast<double>(value) * ratio);
+    g.width = checked::mul(std::max<std::int64_t>(1, static_cast<std::int64_t>(std::min(w, 1e15))), m);
+  }
+}
+
+bool is_generation(Setting setting) {
+  return setting == Setting::image_size || setting == Setting::frames || setting == Setting::gen_batch;
+}
+
+}  // namespace
+
+SizeSteps size_steps(const Scenario& s) {
+  SizeSteps out;
+  if (!s.pipeline) return out;
+  const generation::Component* vae = s.pipeline->first(generation::Role::vae);
+  const generation::Component* den = s.pipeline->first(generation::Role::denoiser);
+  if (vae && den) out.pixels = std::max<std::int64_t>(1, vae->config.spatial * den->config.patch[1]);
+  if (vae && s.pipeline->modality == generation::Modality::video) out.frames = std::max<std::int64_t>(1, vae->config.temporal);
+  return out;
+}
+
 void apply_setting(Scenario& s, Setting setting, std::int64_t value) {
+  apply_setting(s, setting, value, s);
+}
+
+void apply_setting(Scenario& s, Setting setting, std::int64_t value, const Scenario& base) {
   if (setting == Setting::seq_len || setting == Setting::micro_batch) {
-    TrainingSettings& t = std::get<TrainingWorkload>(s.settings).training;
-    if (setting == Setting::micro_batch) {
-      t.micro_batch = value;
-      return;
-    }
-    // Context parallelism splits a sequence evenly: a length rounds down to a multiple of it.
-    const std::int64_t cp = std::max<std::int64_t>(1, t.context_parallel);
-    t.seq_len = std::max(cp, value / cp * cp);
+    apply_training(std::get<TrainingWorkload>(s.settings).training, setting, value);
+    return;
+  }
+  if (is_generation(setting)) {
+    const GenerationSettings base_g = *base.generation();  // a copy: `base` may be `s` itself
+    apply_generation(std::get<GenerationSettings>(s.settings), size_steps(s), setting, value, base_g);
     return;
   }
   InferenceSettings& inf = s.inference();
@@ -40,8 +92,7 @@ void apply_setting(Scenario& s, Setting setting, std::int64_t value) {
       inf.llama_cpp.n_seq_max = value;  // llama-server serves `concurrency` sequences in n_seq_max slots
       return;
     case Setting::n_gpu_layers: inf.llama_cpp.n_gpu_layers = value; return;
-    case Setting::seq_len:
-    case Setting::micro_batch: return;  // training settings, set above
+    default: return;  // training and generation settings, set above
   }
 }
 
@@ -62,8 +113,8 @@ struct Probe {
   std::optional<double> margin;  ///< usable − total, bytes
 };
 
-Probe probe_at(Scenario& t, Setting setting, std::int64_t value, WeightsMemo* memo) {
-  apply_setting(t, setting, value);
+Probe probe_at(Scenario& t, const Scenario& base, Setting setting, std::int64_t value, WeightsMemo* memo) {
+  apply_setting(t, setting, value, base);
   const auto r = figures_only(t, memo);
   if (!r) return {false, std::nullopt};
   const double m = static_cast<double>(r->free.in_bytes());
@@ -114,7 +165,7 @@ SearchResult search_fitting(const Scenario& s, Setting setting, SearchRange rang
   SearchResult out;
   auto at = [&](std::int64_t v) {
     ++out.estimates;
-    return probe_at(t, setting, v, memo);
+    return probe_at(t, s, setting, v, memo);
   };
   const std::int64_t top = std::max(range.lo, range.hi);
   const Probe first = at(range.lo);

@@ -23,6 +23,9 @@ enum class Setting : std::uint8_t {
   n_gpu_layers,  ///< inference.llama_cpp.n_gpu_layers
   seq_len,       ///< training.seq_len (tokens per sample; context parallelism divides it)
   micro_batch,   ///< training.micro_batch (samples per GPU per step)
+  image_size,    ///< generation.height in size multiples, generation.width at the base's aspect ratio
+  frames,        ///< generation.frames as latent frames (the VAE's temporal multiple + 1)
+  gen_batch,     ///< generation.batch (images or videos per call)
 };
 
 /// The estimate without its text, or nullopt where the figures leave any real
@@ -33,7 +36,21 @@ std::optional<Report> figures_only(const Scenario& s, WeightsMemo* memo);
 std::string_view setting_path(Setting setting);
 
 /// `s` with `setting` set to `value` (and whatever the engine ties to it).
+/// `base` is the scenario the search started from: a setting that keeps one
+/// of its proportions (image_size keeps the width : height of its generation
+/// block, which must both be set) reads it there, so every probe keeps
+/// exactly the same ratio whatever the order.
+void apply_setting(Scenario& s, Setting setting, std::int64_t value, const Scenario& base);
+/// apply_setting for the settings that read nothing from a base (all but image_size).
 void apply_setting(Scenario& s, Setting setting, std::int64_t value);
+
+/// The pixel multiple a generation size must be (the VAE's spatial factor × the
+/// denoiser's patch) and the frame step (the VAE's temporal factor, 1 for images).
+struct SizeSteps {
+  std::int64_t pixels = 8;
+  std::int64_t frames = 1;
+};
+SizeSteps size_steps(const Scenario& s);
 
 /// How to search: bisection over [lo, hi], or doubling from lo up to hi
 /// first (for settings whose answer is usually far below the limit).
