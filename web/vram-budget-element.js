@@ -515,6 +515,10 @@
     "import.not-object": "a scenario is a JSON object",
     // ---- the report
     "unit.tokens": (n) => `${n} tokens`,
+    "unit.size": (w, h2) => `${w} × ${h2} px`,
+    "unit.px": (n) => `${n} px`,
+    "unit.frames": (n) => `${n} frames`,
+    "unit.samples": (n) => `batch ${n}`,
     "worked.title": "Raw weights first",
     "worked.none": "No weights component in this report.",
     "worked.lower-bound": "A lower bound, not a GPU recommendation: everything below is added on top.",
@@ -607,6 +611,19 @@
     "chart.axis-seq": (n) => `seq_len (tokens per sample, log scale), micro-batch ${n}`,
     "chart.point": (tokens, bytes, exact, fits) => `${tokens}: ${bytes} (${exact}) — ${fits ? "fits" : "does not fit"}`,
     "chart.answer": (n) => `longest that fits: ${n}`,
+    "chart.title-size": "Per-GPU total vs image size",
+    "chart.label-size": (n, points) => `Per-GPU total against the size at batch ${n}: ${points}`,
+    "chart.axis-size": (n) => `height (px, log scale; the width keeps the aspect ratio), batch ${n}`,
+    "chart.marked-size": (x) => `The vertical line marks the plan's largest size that fits: ${x}.`,
+    "chart.title-frames": "Per-GPU total vs frames",
+    "chart.label-frames": (n, points) => `Per-GPU total against the frames at batch ${n}: ${points}`,
+    "chart.axis-frames": (n) => `frames (log scale), batch ${n}`,
+    "chart.marked-frames": (x) => `The vertical line marks the plan's most frames that fit: ${x}.`,
+    "chart.title-batch": "Per-GPU total vs batch",
+    "chart.label-batch": (n, points) => `Per-GPU total against the batch: ${points}`,
+    "chart.axis-batch": () => "batch (images per call, log scale)",
+    "chart.marked-batch": (x) => `The vertical line marks the plan's largest batch that fits: ${x}.`,
+    "chart.answer-most": (n) => `largest that fits: ${n}`,
     "chart.marked": (tokens) => `The vertical line marks the plan's longest context that fits: ${tokens}.`,
     "chart.marked-seq": (tokens) => `The vertical line marks the plan's longest seq_len that fits: ${tokens}.`,
     "chart.points": "Filled points fit under the usable line; hollow red points do not.",
@@ -661,6 +678,14 @@
     "plan.max-mb": "Largest micro-batch at this seq_len",
     "plan.no-mb": "none",
     "plan.fewest": "Fewest GPUs of this model",
+    "plan.max-size": "Largest size at this aspect ratio",
+    "plan.no-size": "none: not even the smallest size fits",
+    "plan.search-limit": "(the search’s limit)",
+    "plan.max-frames": "Most frames at this size",
+    "plan.no-frames": "none: not even one frame fits",
+    "plan.max-batch": "Largest batch at this size",
+    "plan.one-gpu": "(this runtime generates on one GPU)",
+    "plan.splits": "(Ulysses splits the tokens, FSDP the weights)",
     // ---- the standalone page (index.html, through page.js)
     "page.title": "VRAM Budget — how much GPU memory does this configuration need?",
     "page.tagline": "A GPU memory calculator that shows its working. Everything runs in this page; nothing is sent anywhere.",
@@ -951,6 +976,10 @@
     "import.not-object": "een scenario is een JSON-object",
     // ---- het rapport
     "unit.tokens": (n) => `${n} tokens`,
+    "unit.size": (w, h2) => `${w} × ${h2} px`,
+    "unit.px": (n) => `${n} px`,
+    "unit.frames": (n) => `${n} frames`,
+    "unit.samples": (n) => `batch ${n}`,
     "worked.title": "Eerst de ruwe gewichten",
     "worked.none": "Geen gewichtencomponent in dit rapport.",
     "worked.lower-bound": "Een ondergrens, geen GPU-aanbeveling: alles hieronder komt erbovenop.",
@@ -1043,6 +1072,19 @@
     "chart.axis-seq": (n) => `seq_len (tokens per sample, logaritmische schaal), micro-batch ${n}`,
     "chart.point": (tokens, bytes, exact, fits) => `${tokens}: ${bytes} (${exact}) — ${fits ? "past" : "past niet"}`,
     "chart.answer": (n) => `langste die past: ${n}`,
+    "chart.title-size": "Totaal per GPU tegen de beeldafmeting",
+    "chart.label-size": (n, points) => `Totaal per GPU tegen de afmeting bij batch ${n}: ${points}`,
+    "chart.axis-size": (n) => `hoogte (px, logaritmische schaal; de breedte houdt de beeldverhouding), batch ${n}`,
+    "chart.marked-size": (x) => `De verticale lijn markeert de grootste afmeting die volgens het plan past: ${x}.`,
+    "chart.title-frames": "Totaal per GPU tegen de frames",
+    "chart.label-frames": (n, points) => `Totaal per GPU tegen de frames bij batch ${n}: ${points}`,
+    "chart.axis-frames": (n) => `frames (logaritmische schaal), batch ${n}`,
+    "chart.marked-frames": (x) => `De verticale lijn markeert het grootste aantal frames dat volgens het plan past: ${x}.`,
+    "chart.title-batch": "Totaal per GPU tegen de batch",
+    "chart.label-batch": (n, points) => `Totaal per GPU tegen de batch: ${points}`,
+    "chart.axis-batch": () => "batch (beelden per aanroep, logaritmische schaal)",
+    "chart.marked-batch": (x) => `De verticale lijn markeert de grootste batch die volgens het plan past: ${x}.`,
+    "chart.answer-most": (n) => `grootste die past: ${n}`,
     "chart.marked": (tokens) => `De verticale lijn markeert de langste context die volgens het plan past: ${tokens}.`,
     "chart.marked-seq": (tokens) => `De verticale lijn markeert de langste seq_len die volgens het plan past: ${tokens}.`,
     "chart.points": "Gevulde punten passen onder de lijn van het bruikbare geheugen; holle rode punten niet.",
@@ -1097,6 +1139,14 @@
     "plan.max-mb": "Grootste micro-batch bij deze seq_len",
     "plan.no-mb": "geen",
     "plan.fewest": "Minste GPU’s voor dit model",
+    "plan.max-size": "Grootste afmeting in deze beeldverhouding",
+    "plan.no-size": "geen: zelfs de kleinste afmeting past niet",
+    "plan.search-limit": "(de grens van de zoektocht)",
+    "plan.max-frames": "Meeste frames bij deze afmeting",
+    "plan.no-frames": "geen: zelfs één frame past niet",
+    "plan.max-batch": "Grootste batch bij deze afmeting",
+    "plan.one-gpu": "(deze runtime genereert op één GPU)",
+    "plan.splits": "(Ulysses verdeelt de tokens, FSDP de gewichten)",
     // ---- de losse pagina (index.html, via page.js)
     "page.title": "VRAM Budget — hoeveel GPU-geheugen heeft deze configuratie nodig?",
     "page.tagline": "Een GPU-geheugencalculator die laat zien hoe hij rekent. Alles draait in deze pagina; er wordt niets verstuurd.",
@@ -1519,11 +1569,18 @@
     }
     return out;
   }
-  function patchToState(patch) {
+  function patchToState(patch, state = {}) {
     const flat = flattenPatch(patch || {});
     const changes = {};
+    const weights = "/generation/component_weights/";
     for (const [path, value] of Object.entries(flat)) {
       if (path === "/inference/pipeline_parallel" && value === 1) continue;
+      if (path.startsWith(weights) && typeof value === "string") {
+        const map = nameMap(changes.cw !== void 0 ? changes.cw : state.cw || "");
+        const merged = { ...map && typeof map === "object" ? map : {}, [path.slice(weights.length)]: value };
+        changes.cw = Object.entries(merged).map(([k, v]) => `${k}=${v}`).join(", ");
+        continue;
+      }
       const key = PATCHABLE[path];
       if (!key || typeof value === "object") return null;
       changes[key] = String(value);
@@ -3265,11 +3322,33 @@
   };
 
   // web/src/views/chart.js
+  var CHART_WORDS = {
+    context: { title: "chart.title", label: "chart.label", axis: "chart.axis", unit: "unit.tokens", marked: "chart.marked" },
+    seq_len: { title: "chart.title-seq", label: "chart.label-seq", axis: "chart.axis-seq", unit: "unit.tokens", marked: "chart.marked-seq" },
+    height: { title: "chart.title-size", label: "chart.label-size", axis: "chart.axis-size", unit: "unit.px", marked: "chart.marked-size" },
+    frames: { title: "chart.title-frames", label: "chart.label-frames", axis: "chart.axis-frames", unit: "unit.frames", marked: "chart.marked-frames" },
+    batch: { title: "chart.title-batch", label: "chart.label-batch", axis: "chart.axis-batch", unit: "unit.samples", marked: "chart.marked-batch" }
+  };
+  function planAnswer(plan, axis) {
+    switch (axis) {
+      case "seq_len":
+        return plan.max_seq_len_with_headroom;
+      case "height":
+        return plan.max_size ? plan.max_size.height : void 0;
+      case "frames":
+        return plan.max_frames === null ? void 0 : plan.max_frames;
+      case "batch":
+        return plan.max_batch === null ? void 0 : plan.max_batch;
+      default:
+        return plan.max_context_tokens;
+    }
+  }
   var ChartView = class {
     _renderChart(sweep, report, plan) {
       const out = this._out.chart;
-      const training = sweep && sweep.axis === "seq_len";
-      const title = this._t(training ? "chart.title-seq" : "chart.title");
+      const axis = sweep && sweep.ok ? sweep.axis : { training: "seq_len", image: "height", video: "frames" }[workloadOf(this._state)] || "context";
+      const words = CHART_WORDS[axis] || CHART_WORDS.context;
+      const title = this._t(words.title);
       if (!sweep || !sweep.ok) {
         replace(
           out,
@@ -3278,6 +3357,7 @@
         );
         return;
       }
+      const pointName = (c, i) => axis === "height" ? this._t("unit.size", this._num(sweep.widths[i]), this._num(c)) : this._t(words.unit, this._num(c));
       const W = 720;
       const H = 280;
       const m = { l: 64, r: 16, t: 16, b: 44 };
@@ -3295,9 +3375,9 @@
         role: "img",
         "data-testid": "sweep-chart",
         "aria-label": this._t(
-          training ? "chart.label-seq" : "chart.label",
+          words.label,
           this._num(sweep.concurrency),
-          sweep.contexts.map((c, i) => `${this._t("unit.tokens", this._num(c))} ${this._bytes(sweep.totals[i]).text}`).join("; ")
+          sweep.contexts.map((c, i) => `${pointName(c, i)} ${this._bytes(sweep.totals[i]).text}`).join("; ")
         )
       });
       for (let g = 0; g <= yMax; g += step) {
@@ -3320,7 +3400,7 @@
         s(
           "text",
           { x: (m.l + W - m.r) / 2, y: H - 6, "text-anchor": "middle", class: "vb-axis-label" },
-          this._t(training ? "chart.axis-seq" : "chart.axis", this._num(sweep.concurrency))
+          this._t(words.axis, this._num(sweep.concurrency))
         ),
         s("line", { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: "vb-axis" }),
         s("line", { x1: m.l, x2: W - m.r, y1: Y(sweep.capacity_bytes), y2: Y(sweep.capacity_bytes), class: "vb-cap-line" }),
@@ -3345,12 +3425,12 @@
         class: sweep.fits[i] ? "vb-pt-fit" : "vb-pt-short"
       }, s("title", {}, this._t(
         "chart.point",
-        this._t("unit.tokens", this._num(c)),
+        pointName(c, i),
         this._bytes(sweep.totals[i]).text,
         this._exact(sweep.totals[i]),
         sweep.fits[i]
       )))));
-      const answer = plan && plan.ok ? training ? plan.max_seq_len_with_headroom : plan.max_context_tokens : void 0;
+      const answer = plan && plan.ok ? planAnswer(plan, axis) : void 0;
       const lo = Math.min(...sweep.contexts);
       const hi = Math.max(...sweep.contexts);
       let marked = null;
@@ -3362,10 +3442,10 @@
           s(
             "text",
             { x: x + (x > W / 2 ? -4 : 4), y: m.t + 12, "text-anchor": x > W / 2 ? "end" : "start", class: "vb-line-label" },
-            this._t("chart.answer", this._num(answer))
+            this._t(axis === "context" || axis === "seq_len" ? "chart.answer" : "chart.answer-most", this._num(answer))
           )
         );
-        marked = this._t(training ? "chart.marked-seq" : "chart.marked", this._t("unit.tokens", this._num(answer)));
+        marked = this._t(words.marked, axis === "height" ? this._t("unit.size", this._num(plan.max_size.width), this._num(answer)) : this._t(words.unit, this._num(answer)));
       }
       replace(
         out,
@@ -3378,6 +3458,8 @@
      *  while its section is open, since it costs a few milliseconds. */
     _renderGrid() {
       const out = this._out.grid;
+      out.hidden = usesPipeline(this._state);
+      if (out.hidden) return;
       const training = workloadOf(this._state) === "training";
       const [rowName, colName, colWhat] = training ? ["seq_len", this._t("map.micro-batch"), this._t("map.samples")] : [this._t("map.context"), this._t("map.concurrency"), this._t("map.sequences")];
       const summary = h("summary", {}, this._t("map.title", rowName, colName));
@@ -3448,7 +3530,7 @@
       }
       const na = this._t("plan.na");
       const tokens = (n) => this._t("unit.tokens", this._num(n));
-      const solved = plan.max_seq_len !== void 0 ? this._trainingSolved(plan) : [
+      const solved = plan.max_batch !== void 0 ? this._generationSolved(plan) : plan.max_seq_len !== void 0 ? this._trainingSolved(plan) : [
         [this._t("plan.max-context"), plan.max_context_tokens !== void 0 ? `${tokens(plan.max_context_tokens)}${plan.max_context_limit ? ` ${this._t("plan.model-limit", this._num(plan.max_context_limit))}` : ""}` : na, "max-context"],
         [this._t("plan.max-concurrency"), plan.max_concurrency !== void 0 ? this._num(plan.max_concurrency) : na, "max-concurrency"],
         [this._t("plan.smallest-tp"), plan.smallest_tensor_parallel !== void 0 && plan.smallest_tensor_parallel !== null ? this._num(plan.smallest_tensor_parallel) : this._t("plan.no-tp"), "smallest-tp"]
@@ -3472,7 +3554,7 @@
         if (roles) solved.splice(1, 0, [this._t("plan.roles"), roles, "params-by-role"]);
       }
       const hints = (plan.hints || []).map((hint) => {
-        const changes = patchToState(hint.patch);
+        const changes = patchToState(hint.patch, this._state);
         return h(
           "li",
           {},
@@ -3487,7 +3569,7 @@
         "tr",
         {},
         h("th", { scope: "row" }, o.name, " ", (() => {
-          const changes = patchToState(o.patch);
+          const changes = patchToState(o.patch, this._state);
           return changes ? this._actionButton(
             `use:${o.gpu}:${o.count}`,
             this._t("plan.use"),
@@ -3525,6 +3607,21 @@
         [this._t("plan.max-mb"), plan.max_micro_batch > 0 ? this._num(plan.max_micro_batch) : this._t("plan.no-mb"), "max-micro-batch"],
         [this._t("plan.fewest"), fewest, "fewest-gpus"]
       ];
+    }
+    /** The image and video plan's solvers: size at the aspect ratio, frames, batch, fewest GPUs. */
+    _generationSolved(plan) {
+      const atLimit = (v, limit) => v === limit ? ` ${this._t("plan.search-limit")}` : "";
+      const out = [];
+      if (plan.max_size !== void 0) {
+        const sz = plan.max_size;
+        out.push([this._t("plan.max-size"), sz === null ? this._t("plan.no-size") : `${this._t("unit.size", this._num(sz.width), this._num(sz.height))}${atLimit(sz.height, plan.max_size_limit.height)}`, "max-size"]);
+      }
+      if (plan.max_frames !== void 0) {
+        out.push([this._t("plan.max-frames"), plan.max_frames === null ? this._t("plan.no-frames") : `${this._num(plan.max_frames)}${atLimit(plan.max_frames, plan.max_frames_limit)}`, "max-frames"]);
+      }
+      out.push([this._t("plan.max-batch"), plan.max_batch === null ? this._t("plan.no-mb") : `${this._num(plan.max_batch)}${atLimit(plan.max_batch, plan.max_batch_limit)}`, "max-batch"]);
+      out.push([this._t("plan.fewest"), plan.fewest_gpus === null ? `${this._t("plan.no-gpus", this._num(plan.fewest_gpus_limit))}${plan.more_gpus_divide ? "" : ` ${this._t("plan.one-gpu")}`}` : `${this._num(plan.fewest_gpus)}${plan.more_gpus_divide ? ` ${this._t("plan.splits")}` : ""}`, "fewest-gpus"]);
+      return out;
     }
     /** A button that applies a plan's patch; its name says what it applies, and
      *  focus comes back to it (or to the plan) once the figures are redrawn. */

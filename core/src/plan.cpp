@@ -113,6 +113,21 @@ std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog) {
   return out;
 }
 
+std::vector<GpuOption> catalog_gpu_options(const Scenario& s, const Catalog& catalog, const FewestFitting& fewest) {
+  std::vector<GpuOption> out;
+  for (const Gpu& g : catalog.gpus()) {
+    Scenario base = s;
+    base.gpu = gpu_choice(g);  // its interconnect too
+    const auto best = fewest(base);
+    if (!best) continue;
+    GpuOption o{g.id, g.name, best->first, g.memory, best->second.total, std::nullopt};
+    if (g.price_usd_per_hour) o.price_usd_per_hour = *g.price_usd_per_hour * static_cast<double>(best->first);
+    out.push_back(o);
+  }
+  sort_gpu_options(out);
+  return out;
+}
+
 void sort_gpu_options(std::vector<GpuOption>& options) {
   std::stable_sort(options.begin(), options.end(), [](const GpuOption& a, const GpuOption& b) {
     if (a.price_usd_per_hour && b.price_usd_per_hour && *a.price_usd_per_hour != *b.price_usd_per_hour)

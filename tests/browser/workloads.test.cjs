@@ -392,3 +392,48 @@ test('fit map for training: seq_len × micro-batch from the module’s grid', as
   assert.ok(cells.includes('yes') && cells.includes('no'), 'short sequences of one sample fit, long batches do not');
   await page.close();
 });
+
+test('the image plan: size, batch and switches that apply, a component format merged into the map', async () => {
+  // FLUX.1-dev in bf16 on a 24 GB card: the weights alone do not fit.
+  const page = await openPage(context, '#v=1&wl=image&pipe=black-forest-labs%2FFLUX.1-dev&gpu=RTX-4090&cw=text_encoder_2%3Dint8');
+  const size = page.locator('[data-testid=plan] [data-plan=max-size]');
+  await size.waitFor(WAIT);
+  assert.match(await size.textContent(), /not even the smallest size/);
+  assert.match(await page.locator('[data-testid=plan] [data-plan=fewest-gpus]').textContent(), /one GPU/);
+  // The length × count map is for language models only.
+  assert.equal(await page.getByTestId('fit-map').isVisible(), false);
+  // The chart is against the image size (height, the width at the same ratio).
+  assert.match(await page.locator('[data-testid=sweep-chart]').getAttribute('aria-label'), /^Per-GPU total against the size at batch 1: 256 \u00d7 256 px/);
+  // nf4 for the transformer: its Apply merges it into the component formats already given.
+  const apply = page.locator('[data-testid=plan] [data-action="hint:component_weights.transformer = nf4"]');
+  await apply.click();
+  const sc = await scenarioWhen(page, (s) => s.generation && s.generation.component_weights && s.generation.component_weights.transformer);
+  assert.deepEqual(sc.generation.component_weights, { text_encoder_2: 'int8', transformer: 'nf4' });
+  await page.waitForFunction(() => {
+    const d = document.querySelector('vram-budget');
+    return d.report && d.report.ok && d.report.fits && d.plan && d.plan.ok && d.plan.max_size && d.plan.max_size.height > 1024;
+  }, null, WAIT);
+  const plan = await page.evaluate(() => document.querySelector('vram-budget').plan);
+  assert.match(await size.textContent(), new RegExp(`^${plan.max_size.width.toLocaleString('en-US')} \u00d7 ${plan.max_size.height.toLocaleString('en-US')} px`));
+  // The plan's answer is marked on the chart.
+  await page.locator('[data-testid=chart-answer]').waitFor({ state: 'attached', ...WAIT });
+  assert.match(await page.locator('[data-testid=sweep-chart] + .vb-help').textContent(), /largest size that fits: [\d,]+ \u00d7 [\d,]+ px/);
+  await page.close();
+});
+
+test('the video plan: frames against memory, and the fewest GPUs with the Wan scripts\u2019 split applied', async () => {
+  const page = await openPage(context, '#v=1&wl=video&pipe=Wan-AI%2FWan2.1-T2V-14B&gpu=H100-SXM-80GB');
+  const fewest = page.locator('[data-testid=plan] [data-plan=fewest-gpus]');
+  await fewest.waitFor(WAIT);
+  assert.match(await fewest.textContent(), /^2 \(Ulysses splits the tokens, FSDP the weights\)/);
+  assert.match(await page.locator('[data-testid=sweep-chart]').getAttribute('aria-label'), /^Per-GPU total against the frames at batch 1: 1 frames/);
+  await page.locator('[data-testid=plan] [data-action="hint:hardware.count = 2"]').click();
+  const sc = await scenarioWhen(page, (s) => s.hardware && s.hardware.count === 2);
+  assert.deepEqual(sc.generation, { sequence_parallel: 2, fsdp: true, text_encoder: 'sharded' });
+  await page.waitForFunction(() => {
+    const d = document.querySelector('vram-budget');
+    return d.report && d.report.ok && d.report.fits && d.plan && d.plan.ok && d.plan.max_frames > 81;
+  }, null, WAIT);
+  await page.locator('[data-testid=chart-answer]').waitFor({ state: 'attached', ...WAIT });
+  await page.close();
+});

@@ -265,12 +265,21 @@ export function flattenPatch(patch, prefix = '', out = {}) {
   }
   return out;
 }
-/** A hint's patch → state changes, or null when the form cannot show one of its fields. */
-export function patchToState(patch) {
+/** A hint's patch → state changes, or null when the form cannot show one of its fields.
+ *  A component's format (/generation/component_weights/NAME) is merged into the
+ *  state's map of them (`state.cw`, "transformer=nf4, text_encoder_2=int8"). */
+export function patchToState(patch, state = {}) {
   const flat = flattenPatch(patch || {});
   const changes = {};
+  const weights = '/generation/component_weights/';
   for (const [path, value] of Object.entries(flat)) {
     if (path === '/inference/pipeline_parallel' && value === 1) continue;  // the form's own default
+    if (path.startsWith(weights) && typeof value === 'string') {
+      const map = nameMap(changes.cw !== undefined ? changes.cw : state.cw || '');
+      const merged = { ...(map && typeof map === 'object' ? map : {}), [path.slice(weights.length)]: value };
+      changes.cw = Object.entries(merged).map(([k, v]) => `${k}=${v}`).join(', ');
+      continue;
+    }
     const key = PATCHABLE[path];
     if (!key || typeof value === 'object') return null;
     changes[key] = String(value);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -55,6 +56,11 @@ struct GpuOption {
 std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog);
 /// Cheapest first: by price per hour where known (priced before unpriced), then by total memory.
 void sort_gpu_options(std::vector<GpuOption>& options);
+
+/// The fewest GPUs of the scenario's model at which it fits, with that report (nullopt: no count does).
+using FewestFitting = std::function<std::optional<std::pair<std::int64_t, Report>>(const Scenario&)>;
+/// Every catalog GPU at the count `fewest` finds for it, cheapest first.
+std::vector<GpuOption> catalog_gpu_options(const Scenario& s, const Catalog& catalog, const FewestFitting& fewest);
 
 /// A change that makes the scenario fit (or fit more), with the figure it buys.
 struct Hint {

@@ -130,18 +130,7 @@ json generation_gpus_patch(const Scenario& s, std::int64_t gpus) {
 namespace {
 
 std::vector<GpuOption> generation_gpu_options(const Scenario& s, const Catalog& catalog, WeightsMemo* memo) {
-  std::vector<GpuOption> out;
-  for (const Gpu& g : catalog.gpus()) {
-    Scenario base = s;
-    base.gpu = gpu_choice(g);
-    const auto best = fewest_fitting(base, memo);
-    if (!best) continue;
-    GpuOption o{g.id, g.name, best->first, g.memory, best->second.total, std::nullopt};
-    if (g.price_usd_per_hour) o.price_usd_per_hour = *g.price_usd_per_hour * static_cast<double>(best->first);
-    out.push_back(o);
-  }
-  sort_gpu_options(out);
-  return out;
+  return catalog_gpu_options(s, catalog, [&](const Scenario& base) { return fewest_fitting(base, memo); });
 }
 
 }  // namespace

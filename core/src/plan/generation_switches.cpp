@@ -39,12 +39,12 @@ bool stored_plain(const Scenario& s, const generation::Component& c) {
   return true;
 }
 
-/// The largest text encoder the scenario keeps in 16 bits, if any.
+/// The pipeline's largest text encoder (T5, umT5, a Llama), where the scenario keeps it in 16 bits.
 const generation::Component* largest_plain_encoder(const Scenario& s) {
   const generation::Component* best = nullptr;
   for (const generation::Component* c : s.pipeline->all(Role::text_encoder))
-    if (stored_plain(s, *c) && (!best || c->params > best->params)) best = c;
-  return best;
+    if (!best || c->params > best->params) best = c;
+  return best && stored_plain(s, *best) ? best : nullptr;
 }
 
 void placement_candidates(const Scenario& s, std::vector<Candidate>& out) {

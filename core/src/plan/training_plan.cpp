@@ -65,18 +65,7 @@ std::vector<GpuOption> training_gpu_options(const Scenario& s, const Catalog& ca
   // Sharded states: the fewest GPUs of each model up to 8 (one node); replicated: the scenario's own count.
   const bool divides = sharded(settings_of(s).sharding);
   const std::vector<std::int64_t> counts = divides ? training_gpu_counts(s, 8) : std::vector<std::int64_t>{s.gpu_count};
-  std::vector<GpuOption> out;
-  for (const Gpu& g : catalog.gpus()) {
-    Scenario base = s;
-    base.gpu = gpu_choice(g);
-    const auto best = fewest_fitting(base, counts, memo);
-    if (!best) continue;
-    GpuOption o{g.id, g.name, best->first, g.memory, best->second.total, std::nullopt};
-    if (g.price_usd_per_hour) o.price_usd_per_hour = *g.price_usd_per_hour * static_cast<double>(best->first);
-    out.push_back(o);
-  }
-  sort_gpu_options(out);
-  return out;
+  return catalog_gpu_options(s, catalog, [&](const Scenario& base) { return fewest_fitting(base, counts, memo); });
 }
 
 }  // namespace

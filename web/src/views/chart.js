@@ -2,18 +2,43 @@
 
 import { h, s, append, replace } from '../dom.js';
 import { call } from '../module.js';
-import { workloadOf } from '../state.js';
+import { workloadOf, usesPipeline } from '../state.js';
+
+/** Per sweep axis: the string table's keys for its title, label, axis, unit and marked answer. */
+const CHART_WORDS = {
+  context: { title: 'chart.title', label: 'chart.label', axis: 'chart.axis', unit: 'unit.tokens', marked: 'chart.marked' },
+  seq_len: { title: 'chart.title-seq', label: 'chart.label-seq', axis: 'chart.axis-seq', unit: 'unit.tokens', marked: 'chart.marked-seq' },
+  height: { title: 'chart.title-size', label: 'chart.label-size', axis: 'chart.axis-size', unit: 'unit.px', marked: 'chart.marked-size' },
+  frames: { title: 'chart.title-frames', label: 'chart.label-frames', axis: 'chart.axis-frames', unit: 'unit.frames', marked: 'chart.marked-frames' },
+  batch: { title: 'chart.title-batch', label: 'chart.label-batch', axis: 'chart.axis-batch', unit: 'unit.samples', marked: 'chart.marked-batch' },
+};
+
+/** The plan's answer on the sweep's axis (the largest value that fits), if it has one. */
+function planAnswer(plan, axis) {
+  switch (axis) {
+    case 'seq_len': return plan.max_seq_len_with_headroom;
+    case 'height': return plan.max_size ? plan.max_size.height : undefined;
+    case 'frames': return plan.max_frames === null ? undefined : plan.max_frames;
+    case 'batch': return plan.max_batch === null ? undefined : plan.max_batch;
+    default: return plan.max_context_tokens;
+  }
+}
 
 export class ChartView {
   _renderChart(sweep, report, plan) {
     const out = this._out.chart;
-    const training = sweep && sweep.axis === 'seq_len';
-    const title = this._t(training ? 'chart.title-seq' : 'chart.title');
+    // The axis names the table of words: context (inference), seq_len (training), height, frames or batch (generation).
+    const axis = sweep && sweep.ok ? sweep.axis : ({ training: 'seq_len', image: 'height', video: 'frames' }[workloadOf(this._state)] || 'context');
+    const words = CHART_WORDS[axis] || CHART_WORDS.context;
+    const title = this._t(words.title);
     if (!sweep || !sweep.ok) {
       replace(out, this._heading('chart', title),
         h('p', { class: 'vb-field-error' }, sweep ? this._message(sweep.error) : this._t('chart.none')));
       return;
     }
+    // A point's name: tokens, or W × H px, frames, samples.
+    const pointName = (c, i) => (axis === 'height' ? this._t('unit.size', this._num(sweep.widths[i]), this._num(c))
+      : this._t(words.unit, this._num(c)));
     const W = 720; const H = 280;
     const m = { l: 64, r: 16, t: 16, b: 44 };
     const xs = sweep.contexts.map((c) => Math.log2(c));
@@ -25,8 +50,8 @@ export class ChartView {
     const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000].find((st) => yMax / st <= 6) || 10000;
 
     const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'vb-chart', role: 'img', 'data-testid': 'sweep-chart',
-      'aria-label': this._t(training ? 'chart.label-seq' : 'chart.label', this._num(sweep.concurrency),
-        sweep.contexts.map((c, i) => `${this._t('unit.tokens', this._num(c))} ${this._bytes(sweep.totals[i]).text}`).join('; ')) });
+      'aria-label': this._t(words.label, this._num(sweep.concurrency),
+        sweep.contexts.map((c, i) => `${pointName(c, i)} ${this._bytes(sweep.totals[i]).text}`).join('; ')) });
     for (let g = 0; g <= yMax; g += step) {
       const y = Y(g * 2 ** 30);
       append(svg, s('line', { x1: m.l, x2: W - m.r, y1: y, y2: y, class: 'vb-grid' }),
@@ -41,7 +66,7 @@ export class ChartView {
     });
     append(svg,
       s('text', { x: (m.l + W - m.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'vb-axis-label' },
-        this._t(training ? 'chart.axis-seq' : 'chart.axis', this._num(sweep.concurrency))),
+        this._t(words.axis, this._num(sweep.concurrency))),
       s('line', { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: 'vb-axis' }),
       s('line', { x1: m.l, x2: W - m.r, y1: Y(sweep.capacity_bytes), y2: Y(sweep.capacity_bytes), class: 'vb-cap-line' }),
       s('text', { x: W - m.r - 4, y: Y(sweep.capacity_bytes) - 5, 'text-anchor': 'end', class: 'vb-line-label' },
@@ -53,18 +78,19 @@ export class ChartView {
     append(svg, s('path', { d, class: 'vb-total-line' }));
     sweep.contexts.forEach((c, i) => append(svg, s('circle', {
       cx: X(c), cy: Y(sweep.totals[i]), r: 4, class: sweep.fits[i] ? 'vb-pt-fit' : 'vb-pt-short',
-    }, s('title', {}, this._t('chart.point', this._t('unit.tokens', this._num(c)), this._bytes(sweep.totals[i]).text,
+    }, s('title', {}, this._t('chart.point', pointName(c, i), this._bytes(sweep.totals[i]).text,
       this._exact(sweep.totals[i]), sweep.fits[i])))));
     // The solver's answer (the plan's longest length that keeps the headroom free), marked where it falls in range.
-    const answer = plan && plan.ok ? (training ? plan.max_seq_len_with_headroom : plan.max_context_tokens) : undefined;
+    const answer = plan && plan.ok ? planAnswer(plan, axis) : undefined;
     const lo = Math.min(...sweep.contexts); const hi = Math.max(...sweep.contexts);
     let marked = null;
     if (answer > 0 && answer >= lo && answer <= hi) {
       const x = X(answer);
       append(svg, s('line', { x1: x, x2: x, y1: m.t, y2: H - m.b, class: 'vb-answer-line', 'data-testid': 'chart-answer' }),
         s('text', { x: x + (x > W / 2 ? -4 : 4), y: m.t + 12, 'text-anchor': x > W / 2 ? 'end' : 'start', class: 'vb-line-label' },
-          this._t('chart.answer', this._num(answer))));
-      marked = this._t(training ? 'chart.marked-seq' : 'chart.marked', this._t('unit.tokens', this._num(answer)));
+          this._t(axis === 'context' || axis === 'seq_len' ? 'chart.answer' : 'chart.answer-most', this._num(answer))));
+      marked = this._t(words.marked, axis === 'height' ? this._t('unit.size', this._num(plan.max_size.width), this._num(answer))
+        : this._t(words.unit, this._num(answer)));
     }
     replace(out, this._heading('chart', title), svg,
       h('p', { class: 'vb-help' }, this._t('chart.points'), marked ? ` ${marked}` : ''));
@@ -74,6 +100,9 @@ export class ChartView {
    *  while its section is open, since it costs a few milliseconds. */
   _renderGrid() {
   const out = this._out.grid;
+  // The grid is length × count for language models; image and video have the sweep and the plan.
+  out.hidden = usesPipeline(this._state);
+  if (out.hidden) return;
   const training = workloadOf(this._state) === 'training';
   const [rowName, colName, colWhat] = training
     ? ['seq_len', this._t('map.micro-batch'), this._t('map.samples')]

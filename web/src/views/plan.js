@@ -13,7 +13,8 @@ export class PlanView {
     }
     const na = this._t('plan.na');
     const tokens = (n) => this._t('unit.tokens', this._num(n));
-    const solved = plan.max_seq_len !== undefined ? this._trainingSolved(plan) : [
+    const solved = plan.max_batch !== undefined ? this._generationSolved(plan)
+      : plan.max_seq_len !== undefined ? this._trainingSolved(plan) : [
       [this._t('plan.max-context'), plan.max_context_tokens !== undefined
         ? `${tokens(plan.max_context_tokens)}${plan.max_context_limit ? ` ${this._t('plan.model-limit', this._num(plan.max_context_limit))}` : ''}` : na, 'max-context'],
       [this._t('plan.max-concurrency'), plan.max_concurrency !== undefined ? this._num(plan.max_concurrency) : na, 'max-concurrency'],
@@ -36,14 +37,14 @@ export class PlanView {
       if (roles) solved.splice(1, 0, [this._t('plan.roles'), roles, 'params-by-role']);
     }
     const hints = (plan.hints || []).map((hint) => {
-      const changes = patchToState(hint.patch);
+      const changes = patchToState(hint.patch, this._state);
       return h('li', {},
         h('strong', {}, hint.change), ' \u2014 ', hint.effect, ' ',
         changes ? this._actionButton(`hint:${hint.change}`, this._t('plan.apply'), this._t('plan.apply-name', hint.change), changes) : null);
     });
     const options = (plan.gpu_options || []).map((o) => h('tr', {},
       h('th', { scope: 'row' }, o.name, ' ', (() => {
-        const changes = patchToState(o.patch);
+        const changes = patchToState(o.patch, this._state);
         return changes ? this._actionButton(`use:${o.gpu}:${o.count}`, this._t('plan.use'),
           this._t('plan.use-name', `${o.count > 1 ? `${o.count} \u00d7 ` : ''}${o.name}`), changes) : null;
       })()),
@@ -76,6 +77,27 @@ export class PlanView {
       [this._t('plan.max-mb'), plan.max_micro_batch > 0 ? this._num(plan.max_micro_batch) : this._t('plan.no-mb'), 'max-micro-batch'],
       [this._t('plan.fewest'), fewest, 'fewest-gpus'],
     ];
+  }
+
+  /** The image and video plan's solvers: size at the aspect ratio, frames, batch, fewest GPUs. */
+  _generationSolved(plan) {
+    const atLimit = (v, limit) => (v === limit ? ` ${this._t('plan.search-limit')}` : '');
+    const out = [];
+    if (plan.max_size !== undefined) {
+      const sz = plan.max_size;
+      out.push([this._t('plan.max-size'), sz === null ? this._t('plan.no-size')
+        : `${this._t('unit.size', this._num(sz.width), this._num(sz.height))}${atLimit(sz.height, plan.max_size_limit.height)}`, 'max-size']);
+    }
+    if (plan.max_frames !== undefined) {
+      out.push([this._t('plan.max-frames'), plan.max_frames === null ? this._t('plan.no-frames')
+        : `${this._num(plan.max_frames)}${atLimit(plan.max_frames, plan.max_frames_limit)}`, 'max-frames']);
+    }
+    out.push([this._t('plan.max-batch'), plan.max_batch === null ? this._t('plan.no-mb')
+      : `${this._num(plan.max_batch)}${atLimit(plan.max_batch, plan.max_batch_limit)}`, 'max-batch']);
+    out.push([this._t('plan.fewest'), plan.fewest_gpus === null
+      ? `${this._t('plan.no-gpus', this._num(plan.fewest_gpus_limit))}${plan.more_gpus_divide ? '' : ` ${this._t('plan.one-gpu')}`}`
+      : `${this._num(plan.fewest_gpus)}${plan.more_gpus_divide ? ` ${this._t('plan.splits')}` : ''}`, 'fewest-gpus']);
+    return out;
   }
 
   /** A button that applies a plan's patch; its name says what it applies, and
