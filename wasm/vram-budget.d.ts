@@ -25,13 +25,22 @@ export interface VramBudgetModule {
   /** Solvers: {ok, model, max_context_tokens, max_concurrency, smallest_tensor_parallel,
    *  max_gpu_layers (llama.cpp: {n_gpu_layers, n_layer, host_bytes, ...} or null),
    *  gpu_options: [{gpu, name, count, memory_bytes, total_bytes, price_usd_per_hour, patch}],
-   *  hints: [{change, effect, patch}]} */
+   *  hints: [{change, effect, patch}]}.
+   *  Training instead: {max_seq_len, max_seq_len_with_headroom, max_micro_batch, more_gpus_divide,
+   *  fewest_gpus (or null), fewest_gpus_limit, hints, gpu_options}.
+   *  Image and video instead: {max_size: {width, height} | null (absent where the pipeline fixes
+   *  the area), max_size_limit: {width, height}, max_frames | null and max_frames_limit (video),
+   *  max_batch | null, max_batch_limit, more_gpus_divide, fewest_gpus | null, fewest_gpus_limit,
+   *  hints, gpu_options}; a value equal to its limit is the top of the search. */
   plan(scenario: ScenarioJson): string;
-  /** Chart data: {ok, contexts: number[], concurrency, totals: number[] (bytes per GPU),
-   *  fits: boolean[], usable_bytes, capacity_bytes}. The contexts stop before the first
+  /** Chart data: {ok, axis ("context", "seq_len", "height", "frames" or "batch"),
+   *  contexts: number[] (the axis's values), concurrency (concurrency, micro-batch or batch),
+   *  widths?: number[] (axis "height": the width at each height), totals: number[] (bytes per GPU),
+   *  fits: boolean[], usable_bytes, capacity_bytes}. The values stop before the first
    *  one whose figures would leave any real system (beyond 2^53 bytes). */
   sweep(scenario: ScenarioJson): string;
-  /** Context × concurrency grid (row-major by concurrency): {ok, points, contexts, concurrencies,
+  /** Context × concurrency grid (inference; seq_len × micro-batch for training; an error at
+   *  /workload for image and video) (row-major by concurrency): {ok, points, contexts, concurrencies,
    *  totals: (number|null)[] (bytes per GPU; null where beyond any real system),
    *  max_fitting_concurrency: number[] (per context), usable_bytes}. 1 to 1,000 of each and at
    *  most 10,000 points; other counts are an error at /n_contexts or /n_concurrency. */
