@@ -32,6 +32,32 @@ void check_estimate(const std::string& text) {
   if (r["ok"].get<bool>()) vram::fuzz::check_report(r, where);
 }
 
+/// An answer and its limit: null, or 1 ≤ value ≤ limit.
+void bounded(const json& p, const char* key, std::int64_t limit, const char* where) {
+  const auto it = p.find(key);
+  require(it != p.end(), where, std::string(key) + " is missing");
+  if (it->is_null()) return;
+  const std::int64_t v = int_field(p, key, where);
+  require(v >= 1 && v <= limit, where, std::string(key) + " is " + it->dump() + " (limit " + std::to_string(limit) + ")");
+}
+
+/// The image and video plan: size, frames and batch within their searches' limits, fewest GPUs within its own.
+void check_generation_plan(const json& p, const char* where) {
+  if (p.contains("max_size")) {
+    const json& limit = field(p, "max_size_limit", where);
+    require(limit.is_object(), where, "max_size_limit is not an object");
+    const json& size = p["max_size"];
+    if (!size.is_null()) {
+      require(size.is_object(), where, "max_size is neither null nor {width, height}");
+      require(int_field(size, "width", where) >= 1, where, "max_size has no width");
+      bounded(size, "height", int_field(limit, "height", where), where);
+    }
+  }
+  if (p.contains("max_frames")) bounded(p, "max_frames", int_field(p, "max_frames_limit", where), where);
+  bounded(p, "max_batch", int_field(p, "max_batch_limit", where), where);
+  bounded(p, "fewest_gpus", int_field(p, "fewest_gpus_limit", where), where);
+}
+
 void check_plan(const std::string& text) {
   constexpr const char* where = "plan_json";
   const json p = vram::fuzz::no_throw(where, [&] { return vram::plan_json(text, catalog()); });
@@ -39,8 +65,13 @@ void check_plan(const std::string& text) {
   if (!vram::fuzz::check_envelope(p, where)) return;
   const auto model = p.find("model");
   require(model != p.end() && model->is_object(), where, "model is not an object");
-  nonnegative(*model, "params", where);
-  nonnegative(*model, "active_params", where);
+  const bool generation = p.contains("max_batch");
+  if (generation) {
+    check_generation_plan(p, where);
+  } else {
+    nonnegative(*model, "params", where);
+    nonnegative(*model, "active_params", where);
+  }
   if (p.contains("max_context_tokens")) {
     const std::int64_t ctx = nonnegative(p, "max_context_tokens", where);
     const std::int64_t limit = int_field(p, "max_context_limit", where);
@@ -60,7 +91,7 @@ void check_plan(const std::string& text) {
       const std::int64_t n = int_field(p, "fewest_gpus", where);
       require(n >= 1 && n <= limit, where, "fewest_gpus is " + fewest->dump() + " (limit " + std::to_string(limit) + ")");
     }
-  } else {
+  } else if (!generation) {
     const auto tp = p.find("smallest_tensor_parallel");
     require(tp != p.end(), where, "smallest_tensor_parallel is missing");
     if (!tp->is_null()) {
