@@ -100,7 +100,7 @@ std::string size_text(const nlohmann::json& v, const nlohmann::json& limit) {
   if (v.is_null()) return "none (not even the smallest size fits)";
   const auto w = v["width"].get<std::int64_t>(), h = v["height"].get<std::int64_t>();
   return vram::group_thousands(w) + " × " + vram::group_thousands(h) + " px" +
-         (h == limit["height"].get<std::int64_t>() ? " (the search's limit: 4 × the native side)" : "");
+         (h == limit["height"].get<std::int64_t>() ? " (the search's limit: 4 × the longer side, native or asked)" : "");
 }
 
 std::string count_text(const nlohmann::json& v, const nlohmann::json& limit, const char* none) {

@@ -27,7 +27,7 @@ bool wan_runtime(const Scenario& s) {
 }
 
 /// The largest size multiple of the height whose width, at the scenario's
-/// ratio, stays within four times the pipeline's native longer side.
+/// ratio, stays within four times the longer side, the pipeline's native or the scenario's.
 std::int64_t top_height_steps(const Scenario& s, const SizeSteps& steps) {
   const GenerationSettings& g = *s.generation();
   const std::int64_t longest = 4 * std::max({s.pipeline->width, s.pipeline->height, g.width, g.height});
