@@ -145,6 +145,11 @@ int cmd_plan(const vram::Catalog& catalog, const std::string& file, bool as_json
     std::cout << "Most sequences at this context: " << (conc > 0 ? vram::group_thousands(conc) : "none") << "\n";
   }
   if (p.contains("max_seq_len")) print_training_solvers(p);
+  if (!p.contains("max_seq_len") && p.contains("max_micro_batch")) {  // a diffusion model's fine-tuning
+    const auto batch = p["max_micro_batch"].get<std::int64_t>();
+    std::cout << "Largest micro-batch at this sample size: " << (batch > 0 ? vram::group_thousands(batch) : "none")
+              << "\n";
+  }
   if (p.contains("max_batch")) print_generation_solvers(p);
   if (p.contains("smallest_tensor_parallel") && !p["smallest_tensor_parallel"].is_null()) {
     std::cout << "Smallest tensor-parallel size that fits: " << p["smallest_tensor_parallel"].get<std::int64_t>()

@@ -125,7 +125,8 @@ void check_plausible(const Scenario& s, const Report& r) {
 
 void run_engine(const Scenario& s, Report& r, WeightsMemo* memo, SweepCache* sweep) {
   require_estimated(s);
-  if (s.workload == Workload::training) return training::account(s, r, memo);
+  if (s.workload == Workload::training)
+    return s.pipeline ? training::diffusion_account(s, r) : training::account(s, r, memo);
   if (s.workload == Workload::image || s.workload == Workload::video) return generation::account(s, r);
   switch (s.inference().engine) {
     case Engine::vllm: vllm::account(s, r, memo, r.explain ? nullptr : sweep); break;
@@ -158,13 +159,10 @@ void require_estimated(const Scenario& s) {
       // Training a diffusion model (diffusers' scripts, a pipeline with a
       // generation block) is not estimated yet.
       const TrainingWorkload& tw = *s.training();
-      if (tw.training.framework != Framework::diffusers && !tw.generation && s.model) return;
-      throw InputError("/workload", std::string("training estimates for diffusion models (framework ") +
-                                        std::string(name_of(kFrameworks, tw.training.framework)) + ", model \"" +
-                                        s.model_ref +
-                                        "\") are not available in this version yet; the scenario is valid and was "
-                                        "read in full; supported now: inference, training of language models, image "
-                                        "and video generation");
+      if (s.pipeline || (tw.training.framework != Framework::diffusers && s.model)) return;
+      throw InputError("/training/framework", "framework \"diffusers\" trains image and video pipelines; \"" +
+                                                  s.model_ref + "\" is a language model: allowed for it " +
+                                                  "transformers, torchtune, torchtitan, unsloth, deepspeed");
     }
     case Workload::image:
     case Workload::video: return;
@@ -196,7 +194,7 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
   }
   if (r.find_metric("peak_device_bytes") == nullptr)
     r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
-  if (s.workload == Workload::training) add_training_capacity(s, r, options.memo);
+  if (s.workload == Workload::training && s.model) add_training_capacity(s, r, options.memo);
   io::ObjectText gpu;
   gpu.set("id", s.gpu.id)
       .set("name", s.gpu.name)

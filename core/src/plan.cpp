@@ -286,6 +286,9 @@ json guarded(const std::string& text, const Catalog& catalog, Serves serves, F&&
   try {
     const Scenario s = parse_scenario_text(text, catalog);
     require_estimated(s);
+    if (s.pipeline && s.workload == Workload::training && serves == Serves::language_models)
+      throw InputError("/workload", "the context × concurrency grid is for language models; a diffusion model's "
+                                    "fine-tuning has a sample size, not a context");
     if (s.pipeline && serves == Serves::language_models)
       throw InputError("/workload", "the context × concurrency grid is for inference and training; for image and "
                                     "video, the plan and the sweep answer the largest size, frames and batch");
@@ -372,6 +375,27 @@ json training_plan_json(const Scenario& s, const Catalog& catalog) {
   return j;
 }
 
+/// Fine-tuning a diffusion model (diffusers' scripts replicate it on every GPU):
+/// the largest micro-batch at the sample size and the catalog GPUs that fit it.
+json diffusion_training_plan_json(const Scenario& s, const Catalog& catalog) {
+  WeightsMemo memo;
+  json j{{"ok", true}, {"model", json::parse(model_summary_json(s))}};
+  const SearchRange batches{1, 4096, true};
+  j["max_micro_batch"] = largest_fitting(s, Setting::micro_batch, batches, &memo).value_or(0);
+  j["max_micro_batch_limit"] = batches.hi;
+  j["more_gpus_divide"] = false;
+  j["hints"] = json::array();
+  const std::vector<GpuOption> options = catalog_gpu_options(s, catalog, [&](const Scenario& base) {
+    std::optional<std::pair<std::int64_t, Report>> out;
+    if (auto r = figures_only(base, &memo); r && r->fits) out = std::make_pair(base.gpu_count, *r);
+    return out;
+  });
+  j["gpu_options"] = gpu_options_json(options, [](const GpuOption& o) {
+    return json{{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}}};
+  });
+  return j;
+}
+
 /// Image and video: the largest size (at the scenario's aspect ratio), frames and batch, hints and GPU options.
 json generation_plan_json(const Scenario& s, const Catalog& catalog) {
   const GenerationPlan p = generation_plan(s, catalog);
@@ -404,6 +428,7 @@ json generation_plan_json(const Scenario& s, const Catalog& catalog) {
 
 json plan_json(const std::string& text, const Catalog& catalog) {
   return guarded(text, catalog, Serves::all, [&](const Scenario& s) {
+    if (s.workload == Workload::training && s.pipeline) return diffusion_training_plan_json(s, catalog);
     if (s.workload == Workload::training) return training_plan_json(s, catalog);
     if (s.pipeline) return generation_plan_json(s, catalog);
     json j{{"ok", true}};
@@ -497,6 +522,9 @@ json generation_sweep_json(const Scenario& s) {
 
 json sweep_json(const std::string& text, const Catalog& catalog) {
   return guarded(text, catalog, Serves::all, [&](const Scenario& s) {
+    if (s.workload == Workload::training && s.pipeline)
+      throw InputError("/workload", "the sweep of a diffusion model's fine-tuning is not available in this version; "
+                                    "the estimate and the plan (largest micro-batch, GPUs that fit) are");
     if (s.workload == Workload::training) return training_sweep_json(s);
     if (s.pipeline) return generation_sweep_json(s);
     const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference().context, 1024});

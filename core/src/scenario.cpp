@@ -653,6 +653,31 @@ void parse_pipeline_ref(const json& s, const Catalog& catalog, Scenario& out) {
   }
 }
 
+/// Training a pipeline's denoiser: framework "diffusers" names a pipeline; a
+/// pipeline named under another framework is refused with the one that trains it.
+bool diffusion_training(const json& s, const Catalog& catalog) {
+  const auto t = s.find("training");
+  const bool diffusers = t != s.end() && t->is_object() && t->contains("framework") &&
+                         (*t)["framework"].is_string() && (*t)["framework"].get_ref<const std::string&>() == "diffusers";
+  if (diffusers) return true;
+  const auto m = s.find("model");
+  if (m != s.end() && m->is_string() && catalog.find_pipeline(m->get_ref<const std::string&>()) &&
+      !catalog.find_model(m->get_ref<const std::string&>()))
+    throw InputError("/training/framework", "\"" + m->get<std::string>() + "\" is an image/video pipeline; its "
+                                            "fine-tuning is modelled with framework \"diffusers\"");
+  return false;
+}
+
+/// Training settings a diffusion model does not read (its length is the sample
+/// size; its attention is the generation block's) are not defaults it used.
+void drop_language_model_defaults(std::vector<std::string>& d) {
+  d.erase(std::remove_if(d.begin(), d.end(),
+                         [](const std::string& x) {
+                           return x.rfind("training.seq_len", 0) == 0 || x.rfind("training.attention", 0) == 0;
+                         }),
+          d.end());
+}
+
 /// Blocks of other workloads are named in the warnings, never read.
 void warn_other_blocks(const json& s, Scenario& out) {
   const bool generation_ok = out.workload != Workload::inference;  // training a diffusion model reads it too
@@ -699,7 +724,12 @@ void parse_settings(const json& s, Scenario& out) {
     case Workload::training: {
       TrainingWorkload t{io::parse_training(s, out.gpu_count, notes), std::nullopt};
       out.parallel = training_parallelism(out.gpu_count, t.training);
-      if (s.contains("generation")) t.generation = io::parse_generation(s, false, out.gpu_count, notes);
+      const bool video = out.pipeline && out.pipeline->modality == generation::Modality::video;
+      if (out.pipeline) drop_language_model_defaults(out.defaults_used);
+      if (s.contains("generation") && out.pipeline) t.generation = io::parse_generation(s, video, out.gpu_count, notes);
+      if (s.contains("generation") && !out.pipeline)
+        out.warnings.push_back("/generation: ignored: the sample geometry applies to image and video pipelines "
+                               "(framework diffusers)");
       out.settings = std::move(t);
       break;
     }
@@ -728,7 +758,8 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
     throw InputError("/v", "scenario version " + std::to_string(*v) + " is not supported; this build reads v 1");
   }
   out.workload = parse_workload(s, out);
-  const bool pipeline = out.workload == Workload::image || out.workload == Workload::video;
+  const bool pipeline = out.workload == Workload::image || out.workload == Workload::video ||
+                        (out.workload == Workload::training && diffusion_training(s, catalog));
   if (pipeline) {
     parse_pipeline_ref(s, catalog, out);
   } else {

@@ -173,15 +173,18 @@ TEST_CASE("a pasted config.json with quantization_config sets the weights format
   CHECK(sc.weights.name == "awq-int4");
 }
 
-TEST_CASE("workloads not estimated yet are read in full, then refused clearly", "[scenario][errors]") {
-  // Language-model training is estimated; training a diffusion model is not yet.
+TEST_CASE("every workload is estimated; a model of the wrong kind is refused clearly", "[scenario][errors]") {
+  // Language-model training and, with framework diffusers, the fine-tuning of an image pipeline.
   CHECK_NOTHROW(test::run(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}}));
   const Failure f = failure(json{{"workload", "training"},
                                  {"model", "meta-llama/Llama-3.1-8B"},
                                  {"training", {{"framework", "diffusers"}}}});
-  CHECK(f.path == "/workload");
-  CHECK(f.message.find("training estimates for diffusion models (framework diffusers") != std::string::npos);
-  CHECK(f.message.find("not available in this version yet") != std::string::npos);
+  CHECK(f.path == "/model");
+  CHECK(f.message.find("unknown image/video pipeline \"meta-llama/Llama-3.1-8B\"") != std::string::npos);
+  CHECK(failure(json{{"workload", "training"},
+                     {"model", "CompVis/stable-diffusion-v1-4"},
+                     {"training", {{"framework", "diffusers"}, {"method", "lora"}}}})
+            .path == "(no error)");
   // The settings are read before the refusal: a bad one is named first.
   CHECK(failure(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"training", {{"optimizer", "adam"}}}})
             .path == "/training/optimizer");

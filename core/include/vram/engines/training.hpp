@@ -54,7 +54,13 @@ FrameworkProfile torchtitan_profile();
 FrameworkProfile deepspeed_profile();
 FrameworkProfile profile_of(Framework f);
 
-/// Fills `report` for an LLM training scenario (refuses diffusion models).
+/// Fills `report` for an LLM training scenario.
 void account(const Scenario& s, Report& report, WeightsMemo* memo = nullptr);
+
+/// Fills `report` for fine-tuning an image pipeline's denoiser with diffusers'
+/// training scripts (framework diffusers, the sample size from `generation`):
+/// full or LoRA / QLoRA, the CLIP text encoders trained or frozen, latents and
+/// prompt embeddings precomputed (vae / text_encoder "cpu") or not.
+void diffusion_account(const Scenario& s, Report& report);
 
 }  // namespace vram::training

@@ -103,26 +103,6 @@ void add_residents(const Setup& u, PhaseBudget& b) {
     if (auto w = resident_weights(u, x, b.running, b.phase)) b.resident.push_back({&x, std::move(*w)});
 }
 
-/// Text tokens in the joint sequence: FLUX, CogVideoX and Mochi take the T5 tokens;
-/// SD3 the CLIP tokens (both CLIPs side by side in channels) followed by the T5 tokens.
-std::int64_t text_tokens(const Setup& u) {
-  const ComponentKind k = u.p->first(Role::denoiser)->kind;
-  if (k == ComponentKind::hunyuan_video) {
-    // The language model's tokens after the prompt template is cropped; CLIP gives only its pooled vector.
-    std::int64_t t = 0;
-    for (const auto* c : u.p->all(Role::text_encoder))
-      if (c->kind == ComponentKind::llama_text) t = std::max(t, c->config.tokens - c->config.template_tokens);
-    return t;
-  }
-  if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox && k != ComponentKind::mochi_dit)
-    return 0;
-  std::int64_t t5 = 0, clip = 0;
-  for (const auto* c : u.p->all(Role::text_encoder))
-    (c->kind == ComponentKind::t5_encoder ? t5 : clip) = std::max(c->kind == ComponentKind::t5_encoder ? t5 : clip,
-                                                                   c->config.tokens);
-  return k == ComponentKind::mmdit ? t5 + clip : t5;
-}
-
 /// Text tokens a cross-attention denoiser attends to: PixArt and LTX-Video, the T5 tokens.
 std::int64_t cross_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;

@@ -2,6 +2,7 @@
 // what each runtime can do, each component's stored format and placement.
 #include "setup.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -149,6 +150,26 @@ void place(const Scenario& s, Setup& u) {
 }
 
 }  // namespace
+
+/// Text tokens in the joint sequence: FLUX, CogVideoX and Mochi take the T5 tokens;
+/// SD3 the CLIP tokens (both CLIPs side by side in channels) followed by the T5 tokens.
+std::int64_t text_tokens(const Setup& u) {
+  const ComponentKind k = u.p->first(Role::denoiser)->kind;
+  if (k == ComponentKind::hunyuan_video) {
+    // The language model's tokens after the prompt template is cropped; CLIP gives only its pooled vector.
+    std::int64_t t = 0;
+    for (const auto* c : u.p->all(Role::text_encoder))
+      if (c->kind == ComponentKind::llama_text) t = std::max(t, c->config.tokens - c->config.template_tokens);
+    return t;
+  }
+  if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox && k != ComponentKind::mochi_dit)
+    return 0;
+  std::int64_t t5 = 0, clip = 0;
+  for (const auto* c : u.p->all(Role::text_encoder))
+    (c->kind == ComponentKind::t5_encoder ? t5 : clip) = std::max(c->kind == ComponentKind::t5_encoder ? t5 : clip,
+                                                                   c->config.tokens);
+  return k == ComponentKind::mmdit ? t5 + clip : t5;
+}
 
 Setup resolve(const Scenario& s, Report& r) {
   Setup u;

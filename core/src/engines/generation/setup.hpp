@@ -31,6 +31,9 @@ struct Setup {
   std::vector<Placed> parts;
 };
 
+/// Text tokens in the denoiser's joint sequence (FLUX, SD3, CogVideoX, Mochi, HunyuanVideo); 0 for the others.
+std::int64_t text_tokens(const Setup& u);
+
 /// Resolves and validates; defaults it applies go to `r.defaults_used`.
 Setup resolve(const Scenario& s, Report& r);
 

@@ -1,0 +1,226 @@
+#include "vram/budget/diffusion_training.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+#include "vram/estimate.hpp"
+#include "vram/plan.hpp"
+
+using namespace vram;
+using generation::ComponentKind;
+using generation::TrainedModules;
+using generation::TrainShape;
+using generation::adaptable_modules;
+using generation::denoiser_saved_activations;
+using generation::lora_adapters;
+using nlohmann::json;
+
+namespace {
+
+json flux_lora() {
+  return {{"workload", "training"},
+          {"model", "black-forest-labs/FLUX.1-dev"},
+          {"weights", "nf4"},
+          {"hardware", {{"gpu", "RTX-4090"}}},
+          {"training",
+           {{"framework", "diffusers"}, {"method", "qlora"}, {"lora_rank", 4},
+            {"lora_targets", {"to_k", "to_q", "to_v", "to_out.0"}}, {"optimizer", "adamw-8bit"},
+            {"checkpointing", "full"}}},
+          {"generation", {{"width", 512}, {"height", 768}, {"text_encoder", "cpu"}, {"vae", "cpu"}}}};
+}
+
+json sd_dreambooth(const char* method) {
+  return {{"workload", "training"},
+          {"model", "CompVis/stable-diffusion-v1-4"},
+          {"hardware", {{"gpu", "A100-80GB"}}},
+          {"training",
+           {{"framework", "diffusers"}, {"method", method}, {"precision", "fp32"}, {"micro_batch", 2},
+            {"train_text_encoder", true}}},
+          {"generation", {{"width", 512}, {"height", 512}}}};
+}
+
+/// A one-level UNet small enough to walk by hand: 4 channels, one resnet per
+/// block, no attention but the mid block's (one head), on a 2 × 2 latent.
+generation::Component tiny_unet() {
+  generation::Component c;
+  c.name = "unet";
+  c.kind = ComponentKind::unet;
+  c.config.block_channels = {4};
+  c.config.attention_layers = {0};
+  c.config.layers_per_block = 1;
+  c.config.heads = 1;
+  c.config.cross_dim = 4;
+  return c;
+}
+
+TrainShape tiny_shape() {
+  TrainShape s;
+  s.latent.latent_height = 2;
+  s.latent.latent_width = 2;
+  s.batch = 1;
+  s.elem = 4;
+  return s;
+}
+
+const Term* part_named(const Term& t, std::string_view what) {
+  for (const auto& p : t.parts)
+    if (p.what == what) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("LoRA targets match a module's name or a dotted suffix of it, as PEFT does", "[diffusion-training]") {
+  const TrainedModules m{false, {"to_q", "ff.net.2"}};
+  CHECK(m.trains("attn1.to_q"));
+  CHECK(m.trains("attn2.to_q"));
+  CHECK(m.trains("to_q"));
+  CHECK_FALSE(m.trains("attn1.add_to_q"));  // a suffix must start at a dot
+  CHECK(m.trains("ff.net.2"));
+  CHECK_FALSE(m.trains("ff_context.net.2"));
+  CHECK(TrainedModules{true, {}}.trains("anything"));
+}
+
+TEST_CASE("LoRA rank 4 on the SD 1.x UNet's attention has the published 797,184 parameters", "[diffusion-training]") {
+  // Per transformer block: 6 square C → C projections and 2 from the 768-wide text: r × (in + out) each.
+  // Levels 320, 640, 1280 have 5 blocks each (2 down, 3 up), the mid block one at 1280:
+  // 4 × (6 × 640 + 2 × 1088) × 5 + 4 × (6 × 1280 + 2 × 1408) × 5 + 4 × (6 × 2560 + 2 × 2048) × 6
+  // = 120,320 + 209,920 + 466,944 = 797,184 (the 3.2 MB fp32 LoRA file of the diffusers DreamBooth docs).
+  const generation::Component& unet = test::part("CompVis/stable-diffusion-v1-4", "unet");
+  const TrainedModules t{false, {"to_q", "to_k", "to_v", "to_out.0"}};
+  CHECK(lora_adapters(adaptable_modules(unet), t, 4).params() == 797'184);
+}
+
+TEST_CASE("LoRA on FLUX.1's attention projections counts double and single blocks", "[diffusion-training]") {
+  // 19 double blocks × 4 (to_q, to_k, to_v, to_out.0) + 38 single blocks × 3 (no to_out) = 190 modules of
+  // 3,072 → 3,072: 190 × 4 × (3,072 + 3,072) = 4,669,440.
+  const generation::Component& flux = test::part("black-forest-labs/FLUX.1-dev", "transformer");
+  const TrainedModules t{false, {"to_q", "to_k", "to_v", "to_out.0"}};
+  CHECK(lora_adapters(adaptable_modules(flux), t, 4).params() == 4'669'440);
+}
+
+TEST_CASE("a hand-walked UNet: what every op keeps and what the trained layers add", "[diffusion-training]") {
+  const generation::Component u = tiny_unet();
+  // px = 4, C = 4. conv_in 16; down resnet (4 → 4): px × (in + 3 out) = 64, conv inputs 32 when trained.
+  // Mid: resnet 64 (+32), Transformer2DModel wrapper 2 × C × px = 32 (+ proj_in, proj_out 32), one block
+  // 21 × C × px = 336 (+ n1, to_out, attn2 q, attn2 out, ff in 16 each and ff.net.2's 4 × 16 = 144), resnet 64 (+32).
+  // Up: two resnets of the 8-channel concatenation: cat 32 + px × (8 + 12) = 80 each (+ px × 8 + px × 4 = 48).
+  // conv_norm_out 16. Kept: 816 elements; trained layers' inputs: 368.
+  const Term full = denoiser_saved_activations(u, tiny_shape(), TrainedModules{true, {}});
+  REQUIRE(full.parts.size() == 2);
+  CHECK(full.parts[0].bytes == Bytes::of(816 * 4));
+  CHECK(full.parts[1].bytes == Bytes::of(368 * 4));
+  // LoRA on to_q/k/v/out.0: only their inputs: n1 (16), attn1's and attn2's merged outputs (16 + 16) and attn2's query (16).
+  const Term lora = denoiser_saved_activations(u, tiny_shape(), TrainedModules{false, {"to_q", "to_k", "to_v", "to_out.0"}});
+  REQUIRE(lora.parts.size() == 2);
+  CHECK(lora.parts[0].bytes == Bytes::of(816 * 4));
+  CHECK(lora.parts[1].bytes == Bytes::of(64 * 4));
+}
+
+TEST_CASE("naive attention keeps the softmax probabilities for backward", "[diffusion-training]") {
+  TrainShape s = tiny_shape();
+  const Term efficient = denoiser_saved_activations(tiny_unet(), s, TrainedModules{true, {}});
+  s.attention = GenAttention::naive;
+  const Term naive = denoiser_saved_activations(tiny_unet(), s, TrainedModules{true, {}});
+  // The one block: 19 × C × px + heads × px × px = 304 + 16 = 320 instead of 336.
+  CHECK(naive.parts[0].bytes == efficient.parts[0].bytes - Bytes::of(16 * 4));
+}
+
+TEST_CASE("checkpointed FLUX keeps each block's input over the joint sequence", "[diffusion-training]") {
+  const Report r = test::run(flux_lora());
+  // 512 × 768 px: 32 × 48 latent patches = 1,536 image tokens + 512 T5 tokens = 2,048; embedders and final
+  // norm 2 × 2,048 × 3,072 = 12,582,912, 57 block inputs of 2,048 × 3,072 = 358,612,992: 371,195,904 elements
+  // of 2 B.
+  const Component* acts = r.find_component("activations");
+  REQUIRE(acts != nullptr);
+  CHECK(acts->bytes == Bytes::of(742'391'808));
+  std::string engine;
+  for (const auto& [k, v] : r.details)
+    if (k == "engine") engine = v;
+  const json d = json::parse(engine);
+  CHECK(d["trainable_params"] == 4'669'440);
+  CHECK(d["tokens"] == 1'536);
+  // The nf4 transformer, the fp32 adapters, nothing of the VAE or text encoders (precomputed, on the CPU).
+  const Component* w = r.find_component("weights");
+  REQUIRE(w != nullptr);
+  CHECK(w->formula.find("VAE") == std::string::npos);
+  CHECK(w->formula.find("4,669,440 adapter params × 4 B") != std::string::npos);
+  CHECK(r.find_metric("peak_device_bytes")->value > r.find_metric("peak_allocated_bytes")->value);
+}
+
+TEST_CASE("DreamBooth full fine-tuning trains UNet and text encoder in fp32 with Adam", "[diffusion-training]") {
+  const Report full = test::run(sd_dreambooth("full"));
+  // UNet 859,520,964 + CLIP text 123,060,480 = 982,581,444 trainable: 4 B gradients, 2 × 4 B AdamW moments.
+  CHECK(full.find_component("gradients")->bytes == Bytes::of(982'581'444LL * 4));
+  CHECK(full.find_component("optimizer_state")->bytes == Bytes::of(982'581'444LL * 8));
+  const Report lora = test::run(sd_dreambooth("lora"));
+  // Full fine-tuning keeps the trained convolutions' and projections' inputs too.
+  CHECK(full.find_component("activations")->bytes > lora.find_component("activations")->bytes);
+  CHECK(lora.find_component("gradients")->bytes < Bytes::of(100'000'000));
+}
+
+TEST_CASE("diffusion training refuses what the scripts cannot do, naming the field", "[diffusion-training][errors]") {
+  json j = flux_lora();
+  j["weights"] = "bf16";
+  CHECK(test::error_path(j) == "/weights");  // QLoRA on a 16-bit base
+  j = flux_lora();
+  j["training"]["lora_targets"] = {"q_proj"};
+  std::string msg;
+  CHECK(test::error_path(j, &msg) == "/training/lora_targets");
+  CHECK(msg.find("attn.to_q") != std::string::npos);  // lists the modules the denoiser has
+  j = flux_lora();
+  j["training"]["lora_rank"] = 5000;
+  CHECK(test::error_path(j) == "/training/lora_rank");
+  j = flux_lora();
+  j["training"]["method"] = "freeze";
+  CHECK(test::error_path(j) == "/training/method");
+  j = flux_lora();
+  j["training"]["sharding"] = "zero3";
+  CHECK(test::error_path(j) == "/training/sharding");
+  j = flux_lora();
+  j["training"]["checkpointing"] = "selective";
+  CHECK(test::error_path(j) == "/training/checkpointing");
+  j = sd_dreambooth("lora");
+  j["generation"]["text_encoder"] = "cpu";
+  CHECK(test::error_path(j) == "/training/train_text_encoder");
+  j = flux_lora();
+  j["model"] = "Wan-AI/Wan2.1-T2V-1.3B";
+  j["generation"] = json::object();
+  CHECK(test::error_path(j, &msg) == "/model");
+  CHECK(msg.find("wan_dit") != std::string::npos);
+  j = flux_lora();
+  j["training"]["framework"] = "torchtune";
+  CHECK(test::error_path(j) == "/training/framework");  // a pipeline under a language-model framework
+  j = flux_lora();
+  j["model"] = "meta-llama/Llama-3.1-8B";
+  CHECK(test::error_path(j) == "/model");  // framework diffusers names a pipeline
+  j = flux_lora();
+  j["generation"]["width"] = 500;
+  CHECK(test::error_path(j) == "/generation/width");  // not a multiple of VAE × patch
+}
+
+TEST_CASE("a target no module has is a warning while another matches", "[diffusion-training]") {
+  json j = sd_dreambooth("lora");
+  j["training"]["lora_targets"] = {"to_q", "to_v", "query", "value"};
+  const Report r = test::run(j);
+  int warned = 0;
+  for (const auto& w : r.warnings) warned += w.find("\"query\" matches no module") != std::string::npos;
+  CHECK(warned == 1);
+}
+
+TEST_CASE("the plan of a diffusion fine-tune: the largest micro-batch that fits, and GPUs", "[diffusion-training][plan]") {
+  const json p = plan_json(flux_lora().dump(), test::catalog());
+  REQUIRE(p["ok"] == true);
+  const std::int64_t most = p["max_micro_batch"].get<std::int64_t>();
+  REQUIRE(most >= 1);
+  json j = flux_lora();
+  j["training"]["micro_batch"] = most;
+  CHECK(test::run(j).fits);
+  j["training"]["micro_batch"] = most + 1;
+  CHECK_FALSE(test::run(j).fits);
+  REQUIRE(!p["gpu_options"].empty());
+  for (const auto& o : p["gpu_options"]) CHECK(o["count"] == 1);  // the scripts replicate: one GPU must hold it
+  // The sweep and the context grid are language-model answers: refused at /workload, not a crash.
+  CHECK(sweep_json(flux_lora().dump(), test::catalog())["error"]["path"] == "/workload");
+  CHECK(json::parse(grid_json(flux_lora().dump(), test::catalog(), 4, 4))["error"]["path"] == "/workload");
+}
