@@ -27,13 +27,15 @@ export interface VramBudgetModule {
    *  gpu_options: [{gpu, name, count, memory_bytes, total_bytes, price_usd_per_hour, patch}],
    *  hints: [{change, effect, patch}]}.
    *  Training instead: {max_seq_len, max_seq_len_with_headroom, max_micro_batch, more_gpus_divide,
-   *  fewest_gpus (or null), fewest_gpus_limit, hints, gpu_options}.
+   *  fewest_gpus (or null), fewest_gpus_limit, hints, gpu_options}; fine-tuning a pipeline
+   *  (framework diffusers): {max_micro_batch, max_micro_batch_limit, more_gpus_divide: false, hints,
+   *  gpu_options}.
    *  Image and video instead: {max_size: {width, height} | null (absent where the pipeline fixes
    *  the area), max_size_limit: {width, height}, max_frames | null and max_frames_limit (video),
    *  max_batch | null, max_batch_limit, more_gpus_divide, fewest_gpus | null, fewest_gpus_limit,
    *  hints, gpu_options}; a value equal to its limit is the top of the search. */
   plan(scenario: ScenarioJson): string;
-  /** Chart data: {ok, axis ("context", "seq_len", "height", "frames" or "batch"),
+  /** Chart data: {ok, axis ("context", "seq_len", "height", "frames", "batch" or "micro_batch": a diffusion fine-tune),
    *  contexts: number[] (the axis's values), concurrency (concurrency, micro-batch or batch),
    *  widths?: number[] (axis "height": the width at each height), totals: number[] (bytes per GPU),
    *  fits: boolean[], usable_bytes, capacity_bytes}. The values stop before the first
@@ -50,7 +52,8 @@ export interface VramBudgetModule {
    *  gpus: [{id, name, vendor, marketing_gb, memory_bytes, memory_source, price_usd_per_hour}],
    *  weight_formats: string[], engines: string[], kv_cache_dtypes: string[],
    *  defaults: {workload, gpu, model (the catalog model shown first), headroom, engine, engines: {<engine>: {fields: string[],
-   *  headroom_applies, ...its defaults}}, training: {<setting>: allowed names}, generation: {...}}}.
+   *  headroom_applies, ...its defaults}}, training: {<setting>: allowed names}, generation: {...},
+   *  diffusion_training: {framework, training_fields, generation_fields} (what a pipeline's fine-tune reads)}}.
    *  A face shows these defaults rather than keeping its own. With {models: false} the
    *  list is left out and no model file is read (the first call builds the catalog:
    *  a page that shows an estimate first asks for the models afterwards). */

@@ -619,6 +619,10 @@
     "chart.label-frames": (n, points) => `Per-GPU total against the frames at batch ${n}: ${points}`,
     "chart.axis-frames": (n) => `frames (log scale), batch ${n}`,
     "chart.marked-frames": (x) => `The vertical line marks the plan's most frames that fit: ${x}.`,
+    "chart.title-mb": "Per-GPU total vs micro-batch",
+    "chart.label-mb": (n, points) => `Per-GPU total against the micro-batch: ${points}`,
+    "chart.axis-mb": () => "micro-batch (samples per step per GPU, log scale)",
+    "chart.marked-mb": (x) => `The vertical line marks the plan's largest micro-batch that fits: ${x}.`,
     "chart.title-batch": "Per-GPU total vs batch",
     "chart.label-batch": (n, points) => `Per-GPU total against the batch: ${points}`,
     "chart.axis-batch": () => "batch (images per call, log scale)",
@@ -676,6 +680,8 @@
     "plan.max-seq": "Longest seq_len that fits the whole card",
     "plan.max-seq-headroom": "Longest seq_len keeping the headroom free",
     "plan.max-mb": "Largest micro-batch at this seq_len",
+    "plan.max-mb-sample": "Largest micro-batch at this sample size",
+    "plan.replicated": "one (diffusers’ scripts keep the whole model on every GPU)",
     "plan.no-mb": "none",
     "plan.fewest": "Fewest GPUs of this model",
     "plan.max-size": "Largest size at this aspect ratio",
@@ -1080,6 +1086,10 @@
     "chart.label-frames": (n, points) => `Totaal per GPU tegen de frames bij batch ${n}: ${points}`,
     "chart.axis-frames": (n) => `frames (logaritmische schaal), batch ${n}`,
     "chart.marked-frames": (x) => `De verticale lijn markeert het grootste aantal frames dat volgens het plan past: ${x}.`,
+    "chart.title-mb": "Totaal per GPU tegen de micro-batch",
+    "chart.label-mb": (n, points) => `Totaal per GPU tegen de micro-batch: ${points}`,
+    "chart.axis-mb": () => "micro-batch (samples per stap per GPU, logaritmische schaal)",
+    "chart.marked-mb": (x) => `De verticale lijn markeert de grootste micro-batch die volgens het plan past: ${x}.`,
     "chart.title-batch": "Totaal per GPU tegen de batch",
     "chart.label-batch": (n, points) => `Totaal per GPU tegen de batch: ${points}`,
     "chart.axis-batch": () => "batch (beelden per aanroep, logaritmische schaal)",
@@ -1137,6 +1147,8 @@
     "plan.max-seq": "Langste seq_len die op de hele kaart past",
     "plan.max-seq-headroom": "Langste seq_len met vrijgehouden speelruimte",
     "plan.max-mb": "Grootste micro-batch bij deze seq_len",
+    "plan.max-mb-sample": "Grootste micro-batch bij deze samplegrootte",
+    "plan.replicated": "één (de scripts van diffusers houden het hele model op elke GPU)",
     "plan.no-mb": "geen",
     "plan.fewest": "Minste GPU’s voor dit model",
     "plan.max-size": "Grootste afmeting in deze beeldverhouding",
@@ -1346,7 +1358,8 @@
   };
   var workloadOf = (state) => state.wl || core.defaults.workload;
   var blockOf = (state) => BLOCK_OF[workloadOf(state)] || "inference";
-  var usesPipeline = (state) => blockOf(state) === "generation";
+  var trainsPipeline = (state) => workloadOf(state) === "training" && !!core.defaults.diffusion_training && state.fw === core.defaults.diffusion_training.framework;
+  var usesPipeline = (state) => blockOf(state) === "generation" || trainsPipeline(state);
   var engineOf = (state) => state.engine || core.defaults.engine;
   function engineReads(engine, field) {
     const e = core.defaults.engines[engine];
@@ -1355,7 +1368,12 @@
   function blockFields(state) {
     const block = blockOf(state);
     const list = block === "training" ? TRAINING_FIELDS : block === "generation" ? GENERATION_FIELDS : [];
+    if (trainsPipeline(state)) return list.filter((f) => core.defaults.diffusion_training.training_fields.includes(f.field));
     return list.filter((f) => !f.only || f.only.includes(workloadOf(state)));
+  }
+  function sampleFields(state) {
+    if (!trainsPipeline(state)) return [];
+    return GENERATION_FIELDS.filter((f) => core.defaults.diffusion_training.generation_fields.includes(f.field));
   }
   function liveKeys(state) {
     const keys = ["wl", "weights", "gpu", "gpumem", "count", "headroom"];
@@ -1373,7 +1391,7 @@
         if (state.hfc === "quantized") keys.push(...HF_QUANT_KEYS);
       }
     } else {
-      keys.push(...blockFields(state).map((f) => f.key));
+      keys.push(...blockFields(state).map((f) => f.key), ...sampleFields(state).map((f) => f.key));
     }
     return keys;
   }
@@ -1497,6 +1515,12 @@
         if (v !== void 0) b[f.field] = v;
       }
       sc[block] = b;
+      const sample = {};
+      for (const f of sampleFields(state)) {
+        const v = fieldValue(f, state[f.key]);
+        if (v !== void 0) sample[f.field] = v;
+      }
+      if (Object.keys(sample).length > 0) sc.generation = sample;
     }
     return { scenario: sc };
   }
@@ -1681,6 +1705,7 @@
     };
     take(sc, "", ["v", "workload", "model", "weights", "hardware", "headroom", "inference", "training", "generation"]);
     if (sc.workload !== void 0) st.wl = String(sc.workload);
+    if (sc.training && typeof sc.training.framework === "string") st.fw = sc.training.framework;
     const m = sc.model;
     if (usesPipeline(st)) {
       st.pipe = typeof m === "string" ? m : "";
@@ -1723,8 +1748,19 @@
         else st[f.key] = text;
       }
     }
+    const sample = sampleFields(st);
+    if (sample.length > 0) {
+      const g = sc.generation || {};
+      take(g, "/generation", sample.map((f) => f.field));
+      for (const f of sample) {
+        if (g[f.field] === void 0) continue;
+        const text = fieldText(f, g[f.field]);
+        if (text === null) ignored.push(`/generation/${f.field}`);
+        else st[f.key] = text;
+      }
+    }
     for (const other of ["inference", "training", "generation"]) {
-      if (other !== block && sc[other] !== void 0) ignored.push(`/${other}`);
+      if (other !== block && sc[other] !== void 0 && !(other === "generation" && sample.length > 0)) ignored.push(`/${other}`);
     }
     return { state: st, ignored };
   }
@@ -2808,9 +2844,12 @@
       this._modelSources.hidden = pipeline;
       this._pipeField.hidden = !pipeline;
       const block = blockOf(st);
-      for (const [name, set] of Object.entries(this._blockSets)) set.hidden = name !== block;
-      for (const f of GENERATION_FIELDS) {
-        if (f.only) this._fields[f.key].closest(".vb-field").hidden = !f.only.includes(wl);
+      const sample = sampleFields(st);
+      for (const [name, set] of Object.entries(this._blockSets))
+        set.hidden = name !== block && !(name === "generation" && sample.length > 0);
+      const shown = new Set([...blockFields(st), ...sample].map((f) => f.key));
+      for (const f of [...TRAINING_FIELDS, ...GENERATION_FIELDS]) {
+        if (this._fields[f.key]) this._fields[f.key].closest(".vb-field").hidden = !shown.has(f.key);
       }
       for (const [key, control] of Object.entries(this._fields)) {
         if (key === "import") continue;
@@ -3327,7 +3366,8 @@
     seq_len: { title: "chart.title-seq", label: "chart.label-seq", axis: "chart.axis-seq", unit: "unit.tokens", marked: "chart.marked-seq" },
     height: { title: "chart.title-size", label: "chart.label-size", axis: "chart.axis-size", unit: "unit.px", marked: "chart.marked-size" },
     frames: { title: "chart.title-frames", label: "chart.label-frames", axis: "chart.axis-frames", unit: "unit.frames", marked: "chart.marked-frames" },
-    batch: { title: "chart.title-batch", label: "chart.label-batch", axis: "chart.axis-batch", unit: "unit.samples", marked: "chart.marked-batch" }
+    batch: { title: "chart.title-batch", label: "chart.label-batch", axis: "chart.axis-batch", unit: "unit.samples", marked: "chart.marked-batch" },
+    micro_batch: { title: "chart.title-mb", label: "chart.label-mb", axis: "chart.axis-mb", unit: "unit.samples", marked: "chart.marked-mb" }
   };
   function planAnswer(plan, axis) {
     switch (axis) {
@@ -3339,6 +3379,8 @@
         return plan.max_frames === null ? void 0 : plan.max_frames;
       case "batch":
         return plan.max_batch === null ? void 0 : plan.max_batch;
+      case "micro_batch":
+        return plan.max_micro_batch;
       default:
         return plan.max_context_tokens;
     }
@@ -3530,7 +3572,7 @@
       }
       const na = this._t("plan.na");
       const tokens = (n) => this._t("unit.tokens", this._num(n));
-      const solved = plan.max_batch !== void 0 ? this._generationSolved(plan) : plan.max_seq_len !== void 0 ? this._trainingSolved(plan) : [
+      const solved = plan.max_batch !== void 0 ? this._generationSolved(plan) : plan.max_seq_len !== void 0 ? this._trainingSolved(plan) : plan.max_micro_batch !== void 0 ? this._sampleSolved(plan) : [
         [this._t("plan.max-context"), plan.max_context_tokens !== void 0 ? `${tokens(plan.max_context_tokens)}${plan.max_context_limit ? ` ${this._t("plan.model-limit", this._num(plan.max_context_limit))}` : ""}` : na, "max-context"],
         [this._t("plan.max-concurrency"), plan.max_concurrency !== void 0 ? this._num(plan.max_concurrency) : na, "max-concurrency"],
         [this._t("plan.smallest-tp"), plan.smallest_tensor_parallel !== void 0 && plan.smallest_tensor_parallel !== null ? this._num(plan.smallest_tensor_parallel) : this._t("plan.no-tp"), "smallest-tp"]
@@ -3606,6 +3648,17 @@
         [this._t("plan.max-seq-headroom"), tokens(plan.max_seq_len_with_headroom), "max-seq-len-headroom"],
         [this._t("plan.max-mb"), plan.max_micro_batch > 0 ? this._num(plan.max_micro_batch) : this._t("plan.no-mb"), "max-micro-batch"],
         [this._t("plan.fewest"), fewest, "fewest-gpus"]
+      ];
+    }
+    /** A diffusion fine-tune's plan: the largest micro-batch at the sample size; more GPUs only replicate. */
+    _sampleSolved(plan) {
+      return [
+        [
+          this._t("plan.max-mb-sample"),
+          plan.max_micro_batch > 0 ? this._num(plan.max_micro_batch) : this._t("plan.no-mb"),
+          "max-micro-batch"
+        ],
+        [this._t("plan.fewest"), this._t("plan.replicated"), "fewest-gpus"]
       ];
     }
     /** The image and video plan's solvers: size at the aspect ratio, frames, batch, fewest GPUs. */

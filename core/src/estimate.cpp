@@ -86,6 +86,9 @@ namespace {
 InputError absurd_figure(const Scenario& s, std::string_view figure) {
   const std::string what = std::string(figure) + " would exceed " + format_exact(kMaxPlausibleBytes) +
                            " per GPU, beyond any real system";
+  if (!s.model && s.training())
+    return InputError("/training/micro_batch", what + " (the sample size × micro_batch " +
+                                                   group_thousands(s.training()->training.micro_batch) + ")");
   if (!s.model) return InputError("/generation", what + " (size × frames × batch)");
   double params = 0;  // in floating point: the check must not overflow itself
   for (const auto& t : s.model->tensors)

@@ -286,6 +286,8 @@ json guarded(const std::string& text, const Catalog& catalog, Serves serves, F&&
   try {
     const Scenario s = parse_scenario_text(text, catalog);
     require_estimated(s);
+    // A scenario the estimate refuses is refused the same way here; a valid one is then out of the grid's reach.
+    if (s.pipeline && serves == Serves::language_models) (void)estimate(s, {false, nullptr});
     if (s.pipeline && s.workload == Workload::training && serves == Serves::language_models)
       throw InputError("/workload", "the context × concurrency grid is for language models; a diffusion model's "
                                     "fine-tuning has a sample size, not a context");
@@ -379,6 +381,7 @@ json training_plan_json(const Scenario& s, const Catalog& catalog) {
 /// the largest micro-batch at the sample size and the catalog GPUs that fit it.
 json diffusion_training_plan_json(const Scenario& s, const Catalog& catalog) {
   WeightsMemo memo;
+  (void)estimate(s, {false, &memo});  // the scenario's own errors are the plan's
   json j{{"ok", true}, {"model", json::parse(model_summary_json(s))}};
   const SearchRange batches{1, 4096, true};
   j["max_micro_batch"] = largest_fitting(s, Setting::micro_batch, batches, &memo).value_or(0);
@@ -505,6 +508,24 @@ json training_sweep_json(const Scenario& s) {
   return sweep_answer(s, "seq_len", std::move(lengths), std::move(points), t.micro_batch);
 }
 
+/// Fine-tuning a diffusion model: the step's total against the micro-batch at the sample size.
+json diffusion_training_sweep_json(const Scenario& s) {
+  const std::int64_t own = s.training()->training.micro_batch;
+  std::vector<std::int64_t> batches;
+  for (std::int64_t b = 1; b <= std::max<std::int64_t>(64, 2 * own); b = b < 4 ? b + 1 : b + b / 2) batches.push_back(b);
+  if (std::find(batches.begin(), batches.end(), own) == batches.end())
+    batches.insert(std::upper_bound(batches.begin(), batches.end(), own), own);
+  Scenario t = s;
+  WeightsMemo memo;
+  std::vector<SweepPoint> points;
+  for (const std::int64_t b : batches) {
+    apply_setting(t, Setting::micro_batch, b);
+    const auto r = figures_only(t, &memo);
+    points.push_back({b, b, r ? std::optional<Bytes>(r->total) : std::nullopt, r && r->fits});
+  }
+  return sweep_answer(s, "micro_batch", std::move(batches), std::move(points), own);
+}
+
 /// Image and video: the total against the height (at the scenario's aspect ratio), the frames or the batch.
 json generation_sweep_json(const Scenario& s) {
   GenerationSweep g = generation_sweep(s);
@@ -522,9 +543,7 @@ json generation_sweep_json(const Scenario& s) {
 
 json sweep_json(const std::string& text, const Catalog& catalog) {
   return guarded(text, catalog, Serves::all, [&](const Scenario& s) {
-    if (s.workload == Workload::training && s.pipeline)
-      throw InputError("/workload", "the sweep of a diffusion model's fine-tuning is not available in this version; "
-                                    "the estimate and the plan (largest micro-batch, GPUs that fit) are");
+    if (s.workload == Workload::training && s.pipeline) return diffusion_training_sweep_json(s);
     if (s.workload == Workload::training) return training_sweep_json(s);
     if (s.pipeline) return generation_sweep_json(s);
     const std::int64_t top = std::max<std::int64_t>({s.model->arch.max_positions, s.inference().context, 1024});

@@ -668,14 +668,21 @@ bool diffusion_training(const json& s, const Catalog& catalog) {
   return false;
 }
 
-/// Training settings a diffusion model does not read (its length is the sample
-/// size; its attention is the generation block's) are not defaults it used.
-void drop_language_model_defaults(std::vector<std::string>& d) {
-  d.erase(std::remove_if(d.begin(), d.end(),
-                         [](const std::string& x) {
-                           return x.rfind("training.seq_len", 0) == 0 || x.rfind("training.attention", 0) == 0;
-                         }),
-          d.end());
+/// Defaults of settings a diffusion fine-tune does not read (its length is the
+/// sample size; the generation block gives only the sample and placements) are
+/// not defaults it used: each "block.field = value" is kept when the field is in
+/// that block's list (kDiffusionTrainingFields, kDiffusionGenerationFields).
+void drop_unread_defaults(std::vector<std::string>& d) {
+  const auto read = [](const std::string& x) {
+    const auto named = [&](std::string_view block, const auto& fields) {
+      if (x.rfind(block, 0) != 0) return false;
+      const std::string_view rest = std::string_view(x).substr(block.size());
+      const std::string_view field = rest.substr(0, rest.find(' '));
+      return std::find(fields.begin(), fields.end(), field) == fields.end();
+    };
+    return named("training.", kDiffusionTrainingFields) || named("generation.", kDiffusionGenerationFields);
+  };
+  d.erase(std::remove_if(d.begin(), d.end(), read), d.end());
 }
 
 /// Blocks of other workloads are named in the warnings, never read.
@@ -722,11 +729,11 @@ void parse_settings(const json& s, Scenario& out) {
       if (out.inference().engine == Engine::llama_cpp) out.parallel = inference_parallelism(out.gpu_count, 1, out.gpu_count);
       break;
     case Workload::training: {
-      TrainingWorkload t{io::parse_training(s, out.gpu_count, notes), std::nullopt};
+      TrainingWorkload t{io::parse_training(s, out.gpu_count, notes, out.pipeline != nullptr), std::nullopt};
       out.parallel = training_parallelism(out.gpu_count, t.training);
       const bool video = out.pipeline && out.pipeline->modality == generation::Modality::video;
-      if (out.pipeline) drop_language_model_defaults(out.defaults_used);
       if (s.contains("generation") && out.pipeline) t.generation = io::parse_generation(s, video, out.gpu_count, notes);
+      if (out.pipeline) drop_unread_defaults(out.defaults_used);
       if (s.contains("generation") && !out.pipeline)
         out.warnings.push_back("/generation: ignored: the sample geometry applies to image and video pipelines "
                                "(framework diffusers)");

@@ -437,3 +437,41 @@ test('the video plan: frames against memory, and the fewest GPUs with the Wan sc
   await page.locator('[data-testid=chart-answer]').waitFor({ state: 'attached', ...WAIT });
   await page.close();
 });
+
+test('fine-tuning an image pipeline: framework diffusers takes a pipeline and the sample size, and plans the micro-batch', async () => {
+  const page = await openPage(context, '#v=1&wl=training&fw=diffusers&pipe=black-forest-labs%2FFLUX.1-dev&w=nf4' +
+    '&method=qlora&rank=4&opt=adamw-8bit&ckpt=full&gw=512&gh=768&te=cpu&vae=cpu&gpu=RTX-4090');
+  const sc = await scenarioWhen(page, (s) => s.training && s.generation);
+  assert.deepEqual(sc, {
+    v: 1, workload: 'training', model: 'black-forest-labs/FLUX.1-dev', weights: 'nf4', hardware: { gpu: 'RTX-4090', count: 1 },
+    training: { framework: 'diffusers', method: 'qlora', lora_rank: 4, optimizer: 'adamw-8bit', checkpointing: 'full' },
+    generation: { width: 512, height: 768, text_encoder: 'cpu', vae: 'cpu' },
+  });
+  // The pipeline input instead of the language-model sources; the training inputs the core reads for it,
+  // and of the generation block only the sample size and where the VAE and text encoders run.
+  assert.equal(await page.getByTestId('pipe').isVisible(), true);
+  assert.equal(await page.getByTestId('source-catalog').isVisible(), false);
+  assert.equal(await page.getByTestId('seq').isVisible(), false, 'a diffusion fine-tune has no seq_len');
+  assert.equal(await page.getByTestId('gw').isVisible(), true);
+  assert.equal(await page.getByTestId('goff').isVisible(), false, 'inference offload is not a training input');
+  // The module estimates it by category, and the plan answers the largest micro-batch.
+  await page.waitForFunction(() => $vb('tr[data-component=activations]'), null, WAIT);
+  const report = await page.evaluate(() => document.querySelector('vram-budget').report);
+  assert.equal(report.ok, true);
+  for (const id of ['weights', 'gradients', 'optimizer_state', 'activations', 'workspace']) {
+    assert.ok(report.components.some((c) => c.id === id), `no ${id} line`);
+  }
+  const mb = page.locator('[data-testid=plan] [data-plan=max-micro-batch]');
+  await mb.waitFor(WAIT);
+  assert.match(await mb.textContent(), /^\d+$/);
+  // The chart runs against the micro-batch, with the plan's answer marked.
+  await page.locator('[data-testid=chart-answer]').waitFor({ state: 'attached', ...WAIT });
+  const sweep = await page.evaluate(() => document.querySelector('vram-budget').sweep);
+  assert.equal(sweep.axis, 'micro_batch');
+  assert.match(await page.locator('[data-testid=sweep-chart]').getAttribute('aria-label'), /^Per-GPU total against the micro-batch/);
+  // The link reproduces the scenario.
+  const again = await openPage(context, '', page.url());
+  assert.deepEqual(await again.evaluate(() => document.querySelector('vram-budget').scenario), sc);
+  await again.close();
+  await page.close();
+});

@@ -220,7 +220,15 @@ TEST_CASE("the plan of a diffusion fine-tune: the largest micro-batch that fits,
   CHECK_FALSE(test::run(j).fits);
   REQUIRE(!p["gpu_options"].empty());
   for (const auto& o : p["gpu_options"]) CHECK(o["count"] == 1);  // the scripts replicate: one GPU must hold it
-  // The sweep and the context grid are language-model answers: refused at /workload, not a crash.
-  CHECK(sweep_json(flux_lora().dump(), test::catalog())["error"]["path"] == "/workload");
+  // The sweep runs over the micro-batch and agrees with the plan; the context grid is a language-model answer.
+  const json sw = sweep_json(flux_lora().dump(), test::catalog());
+  REQUIRE(sw["ok"] == true);
+  CHECK(sw["axis"] == "micro_batch");
+  for (std::size_t i = 0; i < sw["contexts"].size(); ++i)
+    CHECK(sw["fits"][i].get<bool>() == (sw["contexts"][i].get<std::int64_t>() <= most));
   CHECK(json::parse(grid_json(flux_lora().dump(), test::catalog(), 4, 4))["error"]["path"] == "/workload");
+  // The plan of a scenario the estimate refuses is refused the same way.
+  json bad = flux_lora();
+  bad["training"]["lora_rank"] = 5000;
+  CHECK(plan_json(bad.dump(), test::catalog())["error"]["path"] == "/training/lora_rank");
 }

@@ -3,7 +3,7 @@
 import { h, s, append, replace } from './dom.js';
 import { SUFFIXES, parseQuantity, canonicalQuantity, displayQuantity } from './quantity.js';
 import { TRAINING_FIELDS, GENERATION_FIELDS, numberKind } from './fields.js';
-import { core, workloadOf, blockOf, usesPipeline, engineOf, engineReads } from './state.js';
+import { core, workloadOf, blockOf, usesPipeline, engineOf, engineReads, blockFields, sampleFields } from './state.js';
 import { matchModels } from './module.js';
 import { LANGUAGES } from './i18n/index.js';
 
@@ -381,9 +381,13 @@ export class FormMethods {
     this._modelSources.hidden = pipeline;
     this._pipeField.hidden = !pipeline;
     const block = blockOf(st);
-    for (const [name, set] of Object.entries(this._blockSets)) set.hidden = name !== block;
-    for (const f of GENERATION_FIELDS) {
-      if (f.only) this._fields[f.key].closest('.vb-field').hidden = !f.only.includes(wl);
+    // A diffusion fine-tune reads the training block and the sample size of the generation block.
+    const sample = sampleFields(st);
+    for (const [name, set] of Object.entries(this._blockSets))
+      set.hidden = name !== block && !(name === 'generation' && sample.length > 0);
+    const shown = new Set([...blockFields(st), ...sample].map((f) => f.key));
+    for (const f of [...TRAINING_FIELDS, ...GENERATION_FIELDS]) {
+      if (this._fields[f.key]) this._fields[f.key].closest('.vb-field').hidden = !shown.has(f.key);
     }
     for (const [key, control] of Object.entries(this._fields)) {
       if (key === 'import') continue; // text waiting for Load, not state

@@ -20,7 +20,10 @@ export const core = {
 
 export const workloadOf = (state) => state.wl || core.defaults.workload;
 export const blockOf = (state) => BLOCK_OF[workloadOf(state)] || 'inference';
-export const usesPipeline = (state) => blockOf(state) === 'generation';
+/** Fine-tuning an image pipeline: workload training with the core's diffusion framework. */
+export const trainsPipeline = (state) => workloadOf(state) === 'training' && !!core.defaults.diffusion_training &&
+  state.fw === core.defaults.diffusion_training.framework;
+export const usesPipeline = (state) => blockOf(state) === 'generation' || trainsPipeline(state);
 /** The engine a state runs on: the one chosen, else the core's default. */
 export const engineOf = (state) => state.engine || core.defaults.engine;
 /** Whether `engine` reads the scenario field `field` (from the core's own list). */
@@ -32,7 +35,13 @@ export function engineReads(engine, field) {
 export function blockFields(state) {
   const block = blockOf(state);
   const list = block === 'training' ? TRAINING_FIELDS : block === 'generation' ? GENERATION_FIELDS : [];
+  if (trainsPipeline(state)) return list.filter((f) => core.defaults.diffusion_training.training_fields.includes(f.field));
   return list.filter((f) => !f.only || f.only.includes(workloadOf(state)));
+}
+/** The generation inputs a diffusion fine-tune reads (its sample size, where the VAE and encoders run). */
+export function sampleFields(state) {
+  if (!trainsPipeline(state)) return [];
+  return GENERATION_FIELDS.filter((f) => core.defaults.diffusion_training.generation_fields.includes(f.field));
 }
 /** The state keys a state's scenario reads (and its link holds). */
 export function liveKeys(state) {
@@ -51,7 +60,7 @@ export function liveKeys(state) {
       if (state.hfc === 'quantized') keys.push(...HF_QUANT_KEYS);
     }
   } else {
-    keys.push(...blockFields(state).map((f) => f.key));
+    keys.push(...blockFields(state).map((f) => f.key), ...sampleFields(state).map((f) => f.key));
   }
   return keys;
 }
@@ -188,6 +197,12 @@ export function buildScenario(state) {
       if (v !== undefined) b[f.field] = v;
     }
     sc[block] = b;
+    const sample = {};
+    for (const f of sampleFields(state)) {
+      const v = fieldValue(f, state[f.key]);
+      if (v !== undefined) sample[f.field] = v;
+    }
+    if (Object.keys(sample).length > 0) sc.generation = sample;
   }
   return { scenario: sc };
 }
@@ -376,6 +391,8 @@ export function scenarioToState(sc, defaults) {
   };
   take(sc, '', ['v', 'workload', 'model', 'weights', 'hardware', 'headroom', 'inference', 'training', 'generation']);
   if (sc.workload !== undefined) st.wl = String(sc.workload);
+  // The framework says whether the model is a pipeline (a diffusion fine-tune).
+  if (sc.training && typeof sc.training.framework === 'string') st.fw = sc.training.framework;
   const m = sc.model;
   if (usesPipeline(st)) {
     st.pipe = typeof m === 'string' ? m : '';
@@ -419,8 +436,19 @@ export function scenarioToState(sc, defaults) {
       else st[f.key] = text;
     }
   }
+  const sample = sampleFields(st);
+  if (sample.length > 0) {
+    const g = sc.generation || {};
+    take(g, '/generation', sample.map((f) => f.field));
+    for (const f of sample) {
+      if (g[f.field] === undefined) continue;
+      const text = fieldText(f, g[f.field]);
+      if (text === null) ignored.push(`/generation/${f.field}`);
+      else st[f.key] = text;
+    }
+  }
   for (const other of ['inference', 'training', 'generation']) {
-    if (other !== block && sc[other] !== undefined) ignored.push(`/${other}`);
+    if (other !== block && sc[other] !== undefined && !(other === 'generation' && sample.length > 0)) ignored.push(`/${other}`);
   }
   return { state: st, ignored };
 }

@@ -63,6 +63,15 @@ inline constexpr std::array<Choice<TrainOffload>, 3> kTrainOffloads{{{TrainOfflo
 inline constexpr std::array<std::string_view, 1> kTrainingExtraFlags{"compile"};
 
 /// `training` (CONTRACT 1.1): defaults are the contract's.
+/// What fine-tuning a diffusion model (framework diffusers) reads: of the
+/// training block, and of the generation block (the sample geometry and
+/// where the VAE and text encoders run). Exported so a face shows these only.
+inline constexpr std::array<std::string_view, 11> kDiffusionTrainingFields{
+    "framework", "method", "lora_rank", "lora_targets", "precision", "optimizer", "micro_batch", "grad_accum",
+    "checkpointing", "sharding", "train_text_encoder"};
+inline constexpr std::array<std::string_view, 6> kDiffusionGenerationFields{
+    "width", "height", "text_encoder", "vae", "attention", "component_weights"};
+
 struct TrainingSettings {
   Framework framework = Framework::transformers;
   TrainMethod method = TrainMethod::full;

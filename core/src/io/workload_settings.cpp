@@ -96,7 +96,7 @@ void read_training_parallel(const json& b, const std::string& p, std::int64_t gp
 
 }  // namespace
 
-TrainingSettings parse_training(const json& s, std::int64_t gpus, ParseNotes n) {
+TrainingSettings parse_training(const json& s, std::int64_t gpus, ParseNotes n, bool sample) {
   const std::string p = "/training";
   const json& b = block_of(s, "training", p);
   warn_unknown_keys(b, p,
@@ -126,7 +126,7 @@ TrainingSettings parse_training(const json& s, std::int64_t gpus, ParseNotes n) 
   t.offload = enum_or(b, "offload", p, kTrainOffloads, TrainOffload::none, n);
   read_training_parallel(b, p, gpus, t);
   read_training_switches(b, p, t);
-  if (t.micro_batch * t.seq_len > 100'000'000) {
+  if (!sample && t.micro_batch * t.seq_len > 100'000'000) {
     throw InputError(join_path(p, "seq_len"), "micro_batch × seq_len = " + std::to_string(t.micro_batch * t.seq_len) +
                                                   " tokens per step per GPU, beyond any real run (at most 10^8)");
   }

@@ -11,6 +11,7 @@ const CHART_WORDS = {
   height: { title: 'chart.title-size', label: 'chart.label-size', axis: 'chart.axis-size', unit: 'unit.px', marked: 'chart.marked-size' },
   frames: { title: 'chart.title-frames', label: 'chart.label-frames', axis: 'chart.axis-frames', unit: 'unit.frames', marked: 'chart.marked-frames' },
   batch: { title: 'chart.title-batch', label: 'chart.label-batch', axis: 'chart.axis-batch', unit: 'unit.samples', marked: 'chart.marked-batch' },
+  micro_batch: { title: 'chart.title-mb', label: 'chart.label-mb', axis: 'chart.axis-mb', unit: 'unit.samples', marked: 'chart.marked-mb' },
 };
 
 /** The plan's answer on the sweep's axis (the largest value that fits), if it has one. */
@@ -20,6 +21,7 @@ function planAnswer(plan, axis) {
     case 'height': return plan.max_size ? plan.max_size.height : undefined;
     case 'frames': return plan.max_frames === null ? undefined : plan.max_frames;
     case 'batch': return plan.max_batch === null ? undefined : plan.max_batch;
+    case 'micro_batch': return plan.max_micro_batch;
     default: return plan.max_context_tokens;
   }
 }

@@ -14,7 +14,8 @@ export class PlanView {
     const na = this._t('plan.na');
     const tokens = (n) => this._t('unit.tokens', this._num(n));
     const solved = plan.max_batch !== undefined ? this._generationSolved(plan)
-      : plan.max_seq_len !== undefined ? this._trainingSolved(plan) : [
+      : plan.max_seq_len !== undefined ? this._trainingSolved(plan)
+      : plan.max_micro_batch !== undefined ? this._sampleSolved(plan) : [
       [this._t('plan.max-context'), plan.max_context_tokens !== undefined
         ? `${tokens(plan.max_context_tokens)}${plan.max_context_limit ? ` ${this._t('plan.model-limit', this._num(plan.max_context_limit))}` : ''}` : na, 'max-context'],
       [this._t('plan.max-concurrency'), plan.max_concurrency !== undefined ? this._num(plan.max_concurrency) : na, 'max-concurrency'],
@@ -76,6 +77,15 @@ export class PlanView {
       [this._t('plan.max-seq-headroom'), tokens(plan.max_seq_len_with_headroom), 'max-seq-len-headroom'],
       [this._t('plan.max-mb'), plan.max_micro_batch > 0 ? this._num(plan.max_micro_batch) : this._t('plan.no-mb'), 'max-micro-batch'],
       [this._t('plan.fewest'), fewest, 'fewest-gpus'],
+    ];
+  }
+
+  /** A diffusion fine-tune's plan: the largest micro-batch at the sample size; more GPUs only replicate. */
+  _sampleSolved(plan) {
+    return [
+      [this._t('plan.max-mb-sample'), plan.max_micro_batch > 0 ? this._num(plan.max_micro_batch) : this._t('plan.no-mb'),
+        'max-micro-batch'],
+      [this._t('plan.fewest'), this._t('plan.replicated'), 'fewest-gpus'],
     ];
   }
 

@@ -20,7 +20,8 @@ struct ParseNotes {
 
 /// The `training` block (absent = every default). `gpus` is hardware.count,
 /// which the parallel sizes must divide.
-TrainingSettings parse_training(const nlohmann::json& scenario, std::int64_t gpus, ParseNotes notes);
+/// `sample`: the model is a diffusion pipeline, whose step is sized by its samples, not seq_len.
+TrainingSettings parse_training(const nlohmann::json& scenario, std::int64_t gpus, ParseNotes notes, bool sample = false);
 
 /// The `generation` block; `video` allows (and defaults) frames.
 GenerationSettings parse_generation(const nlohmann::json& scenario, bool video, std::int64_t gpus, ParseNotes notes);

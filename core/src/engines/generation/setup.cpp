@@ -182,7 +182,7 @@ Setup resolve(const Scenario& s, Report& r) {
   place(s, u);
   if (r.explain && s.weights.quantized())
     for (const auto& x : u.parts)
-      if (x.c->inventory.linear.empty())
+      if (x.c->inventory.linear.empty() && x.on_gpu && x.loaded)
         r.warnings.push_back("weights = " + s.weights.name + " is not applied to " + x.c->name +
                              " (counted, not listed layer by layer): kept in " +
                              std::string(name_of(kStoredDtypes, u.p->dtype)));

@@ -190,7 +190,7 @@ Term weights_of(const generation::Setup& u, const Trained& tr, const TrainingSet
                         .named("LoRA adapters")
                         .cite("PEFT v0.17 tuners/lora/layer.py LoraLayer.update_layer (A: rank × in, B: out × rank; "
                               "_move_adapter_to_device_of_base_layer keeps fp32 on a non-float base)"));
-  return Term::sum(std::move(parts));
+  return Term::sum(std::move(parts)).cite(kScriptsSource);
 }
 
 generation::TrainShape shape_of(const generation::Setup& u, const TrainingSettings& t) {
@@ -201,7 +201,7 @@ generation::TrainShape shape_of(const generation::Setup& u, const TrainingSettin
   sh.text_tokens = generation::text_tokens(u);
   for (const auto* c : u.p->all(Role::text_encoder))
     if (c->kind == ComponentKind::clip_text) sh.cross_tokens = std::max(sh.cross_tokens, c->config.tokens);
-  sh.attention = t.attention == TrainAttention::eager ? GenAttention::naive : u.g.attention;
+  sh.attention = u.g.attention;  // generation.attention: SDPA (efficient) or the AttnProcessor's naive softmax
   sh.checkpointed = t.checkpointing == Checkpointing::full;
   return sh;
 }
@@ -223,7 +223,10 @@ Term working_of(const generation::Setup& u, const TrainingSettings& t, const Tra
     for (const auto& g : den.c->inventory.linear) largest = std::max(largest, checked::mul(g.in, g.out));
     parts.push_back(dequantized_weight_term(largest, 2));
   }
-  return sum_nonzero(std::move(parts));
+  if (parts.size() == 1) return std::move(parts.front());
+  return Term::sum(std::move(parts))
+      .cite("PyTorch v2.5 torch/utils/checkpoint.py (the block recomputed in its backward); bitsandbytes v0.45 "
+            "nn/modules.py Linear4bit.forward (each 4-bit weight dequantized to the compute dtype for its matmul)");
 }
 
 void write_details(const generation::Setup& u, const Trained& tr, const TrainingSettings& t, Report& r) {
