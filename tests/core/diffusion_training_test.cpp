@@ -81,11 +81,11 @@ TEST_CASE("LoRA targets match a module's name or a dotted suffix of it, as PEFT 
   CHECK(TrainedModules{true, {}}.trains("anything"));
 }
 
-TEST_CASE("LoRA rank 4 on the SD 1.x UNet's attention has the published 797,184 parameters", "[diffusion-training]") {
+TEST_CASE("LoRA rank 4 on the SD 1.x UNet's attention has 797,184 parameters", "[diffusion-training]") {
   // Per transformer block: 6 square C → C projections and 2 from the 768-wide text: r × (in + out) each.
   // Levels 320, 640, 1280 have 5 blocks each (2 down, 3 up), the mid block one at 1280:
   // 4 × (6 × 640 + 2 × 1088) × 5 + 4 × (6 × 1280 + 2 × 1408) × 5 + 4 × (6 × 2560 + 2 × 2048) × 6
-  // = 120,320 + 209,920 + 466,944 = 797,184 (the 3.2 MB fp32 LoRA file of the diffusers DreamBooth docs).
+  // = 120,320 + 209,920 + 466,944 = 797,184 (3.19 MB in fp32).
   const generation::Component& unet = test::part("CompVis/stable-diffusion-v1-4", "unet");
   const TrainedModules t{false, {"to_q", "to_k", "to_v", "to_out.0"}};
   CHECK(lora_adapters(adaptable_modules(unet), t, 4).params() == 797'184);
