@@ -66,8 +66,12 @@ void check_plan(const std::string& text) {
   const auto model = p.find("model");
   require(model != p.end() && model->is_object(), where, "model is not an object");
   const bool generation = p.contains("max_batch");
+  // A diffusion fine-tune's plan: a pipeline (no parameter count) and its largest micro-batch.
+  const bool sample = !generation && !p.contains("max_seq_len") && p.contains("max_micro_batch");
   if (generation) {
     check_generation_plan(p, where);
+  } else if (sample) {
+    bounded(p, "max_micro_batch", int_field(p, "max_micro_batch_limit", where), where);
   } else {
     nonnegative(*model, "params", where);
     nonnegative(*model, "active_params", where);
