@@ -658,7 +658,7 @@ void parse_pipeline_ref(const json& s, const Catalog& catalog, Scenario& out) {
 bool diffusion_training(const json& s, const Catalog& catalog) {
   const auto t = s.find("training");
   const bool diffusers = t != s.end() && t->is_object() && t->contains("framework") &&
-                         (*t)["framework"].is_string() && (*t)["framework"].get_ref<const std::string&>() == "diffusers";
+                         (*t)["framework"].is_string() && (*t)["framework"].get_ref<const std::string&>() == name_of(kFrameworks, Framework::diffusers);
   if (diffusers) return true;
   const auto m = s.find("model");
   if (m != s.end() && m->is_string() && catalog.find_pipeline(m->get_ref<const std::string&>()) &&

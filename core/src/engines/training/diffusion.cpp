@@ -238,14 +238,15 @@ void write_details(const generation::Setup& u, const Trained& tr, const Training
   r.detail("engine", e.str());
 }
 
-void write_metrics(const Term& weights, const Term& acts, const Term& reserve, Report& r) {
+/// The live tensors' peak is the sum of the allocated terms; reserved adds the allocator's cache, device the context.
+void write_metrics(const std::vector<const Term*>& allocated_terms, const Term& weights, const Term& acts,
+                   const Term& reserve, Report& r) {
   Bytes allocated;
   ByteRange range{};
-  for (const auto& c : r.components) {
-    if (c.id == "allocator_cache" || c.id == "cuda_context") continue;
-    allocated += c.bytes;
-    range.low += c.range ? c.range->low : c.bytes;
-    range.high += c.range ? c.range->high : c.bytes;
+  for (const Term* t : allocated_terms) {
+    allocated += t->bytes;
+    range.low += t->range ? t->range->low : t->bytes;
+    range.high += t->range ? t->range->high : t->bytes;
   }
   const Bytes reserved = allocated + reserve.bytes;
   r.metric("weights_bytes", static_cast<double>(weights.bytes.in_bytes()));
@@ -279,13 +280,14 @@ void diffusion_account(const Scenario& s, Report& r) {
   const Term work = working_of(u, t, tr, *den);
   r.add(io::component("weights", "Model weights", weights, x));
   r.add(io::component("gradients", "Gradients", grads, x));
-  r.add(io::component("optimizer_state", "Optimizer state", optimizer_state_term(all, t.optimizer, state_b, Share{}), x));
+  const Term optimizer = optimizer_state_term(all, t.optimizer, state_b, Share{});
+  r.add(io::component("optimizer_state", "Optimizer state", optimizer, x));
   r.add(io::component("activations", "Saved activations", acts, x));
   r.add(io::component("workspace", "Backward working set", work, x));
   const Term reserve = allocator_reserve_term(acts.bytes + work.bytes);
   r.add(io::component("allocator_cache", "Caching allocator reserve", reserve, x));
   r.add(cuda_context_component(s.gpu_count > 1, x));
-  write_metrics(weights, acts, reserve, r);
+  write_metrics({&weights, &grads, &optimizer, &acts, &work}, weights, acts, reserve, r);
   if (x) write_details(u, tr, t, r);
 }
 
