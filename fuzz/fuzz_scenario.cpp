@@ -71,7 +71,9 @@ void check_plan(const std::string& text) {
   if (generation) {
     check_generation_plan(p, where);
   } else if (sample) {
-    bounded(p, "max_micro_batch", int_field(p, "max_micro_batch_limit", where), where);
+    // 0 when not even one sample fits, as the LLM training plan answers.
+    require(nonnegative(p, "max_micro_batch", where) <= int_field(p, "max_micro_batch_limit", where), where,
+            "max_micro_batch exceeds max_micro_batch_limit");
   } else {
     nonnegative(*model, "params", where);
     nonnegative(*model, "active_params", where);
@@ -95,7 +97,7 @@ void check_plan(const std::string& text) {
       const std::int64_t n = int_field(p, "fewest_gpus", where);
       require(n >= 1 && n <= limit, where, "fewest_gpus is " + fewest->dump() + " (limit " + std::to_string(limit) + ")");
     }
-  } else if (!generation) {
+  } else if (!generation && !sample) {
     const auto tp = p.find("smallest_tensor_parallel");
     require(tp != p.end(), where, "smallest_tensor_parallel is missing");
     if (!tp->is_null()) {
