@@ -1354,7 +1354,9 @@
   var core = {
     defaults: { workload: "inference", engine: "", gpu: "", engines: {}, training: {}, generation: {} },
     /** Workloads the module reads (catalog().defaults.workloads). */
-    workloads: ["inference"]
+    workloads: ["inference"],
+    /** Ids and aliases of the catalog's video pipelines (catalog().pipelines): a fine-tune of one reads frames. */
+    videoPipelines: /* @__PURE__ */ new Set()
   };
   var workloadOf = (state) => state.wl || core.defaults.workload;
   var blockOf = (state) => BLOCK_OF[workloadOf(state)] || "inference";
@@ -1373,7 +1375,7 @@
   }
   function sampleFields(state) {
     if (!trainsPipeline(state)) return [];
-    return GENERATION_FIELDS.filter((f) => core.defaults.diffusion_training.generation_fields.includes(f.field));
+    return GENERATION_FIELDS.filter((f) => core.defaults.diffusion_training.generation_fields.includes(f.field) && (f.field !== "frames" || core.videoPipelines.has(state.pipe)));
   }
   function liveKeys(state) {
     const keys = ["wl", "weights", "gpu", "gpumem", "count", "headroom"];
@@ -2036,6 +2038,7 @@
       }
       core.defaults = { ...core.defaults, ...this._catalog.defaults };
       core.workloads = core.defaults.workloads && core.defaults.workloads.length ? core.defaults.workloads : [core.defaults.workload];
+      core.videoPipelines = new Set((this._catalog.pipelines || []).filter((p) => p.modality === "video").flatMap((p) => [p.id, ...p.aliases || []]));
       if (!this._state.model) this._state.model = core.defaults.model || "";
       this._buildForm();
       if (this._urlState) this._readHash(false);

@@ -53,6 +53,32 @@ generation::Component tiny_unet() {
   return c;
 }
 
+/// A one-block Wan DiT to walk by hand: hidden 4, FFN 8, head_dim 2, patch 1 × 2 × 2, 4 output channels.
+generation::Component tiny_wan() {
+  generation::Component c;
+  c.name = "transformer";
+  c.kind = ComponentKind::wan_dit;
+  c.config.hidden = 4;
+  c.config.ffn = 8;
+  c.config.layers = 1;
+  c.config.heads = 2;
+  c.config.head_dim = 2;
+  c.config.out_channels = 4;
+  c.config.patch = {1, 2, 2};
+  return c;
+}
+
+json wan_lora(const char* model) {
+  return {{"workload", "training"},
+          {"model", model},
+          {"weights", "bf16"},
+          {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+          {"training",
+           {{"framework", "diffusers"}, {"method", "lora"}, {"lora_rank", 32}, {"precision", "bf16-mixed"},
+            {"checkpointing", "full"}}},
+          {"generation", {{"width", 832}, {"height", 480}, {"frames", 81}, {"text_encoder", "cpu"}, {"vae", "cpu"}}}};
+}
+
 TrainShape tiny_shape() {
   TrainShape s;
   s.latent.latent_height = 2;
@@ -184,10 +210,11 @@ TEST_CASE("diffusion training refuses what the scripts cannot do, naming the fie
   j["generation"]["text_encoder"] = "cpu";
   CHECK(test::error_path(j) == "/training/train_text_encoder");
   j = flux_lora();
-  j["model"] = "Wan-AI/Wan2.1-T2V-1.3B";
+  j["model"] = "THUDM/CogVideoX-2b";
+  j["weights"] = "nf4";
   j["generation"] = json::object();
   CHECK(test::error_path(j, &msg) == "/model");
-  CHECK(msg.find("wan_dit") != std::string::npos);
+  CHECK(msg.find("cogvideox") != std::string::npos);
   j = flux_lora();
   j["training"]["framework"] = "torchtune";
   CHECK(test::error_path(j) == "/training/framework");  // a pipeline under a language-model framework
@@ -231,4 +258,74 @@ TEST_CASE("the plan of a diffusion fine-tune: the largest micro-batch that fits,
   json bad = flux_lora();
   bad["training"]["lora_rank"] = 5000;
   CHECK(plan_json(bad.dump(), test::catalog())["error"]["path"] == "/training/lora_rank");
+}
+
+TEST_CASE("a hand-walked Wan block: fp32 norm inputs, RMSNorm upcasts, SDPA tensors, float64 RoPE tables",
+          "[diffusion-training][wan]") {
+  TrainShape s;
+  s.latent.tokens = 3;
+  s.cross_tokens = 2;
+  s.batch = 1;
+  s.elem = 2;  // bf16: an fp32 tensor is 2 elements, a float64 one 4
+  // Once: RoPE cos and sin 3 tokens × 2 × head_dim 2 × 4 = 48, the projected text 2 × 4 = 8, norm_out's fp32
+  // input 3 × 2 × 4 = 24: 80. The block, per token: 6 fp32 tensors 6 × 2 × 4 = 48, SDPA q, k, v, out and
+  // q, out 6 × 4 = 24, GELU input 8: 80 × 3 tokens = 240; the text's fp32 k upcast, k and v 2 × (2 + 2) × 4 = 32.
+  // Kept: 80 + 240 + 32 = 352 elements.
+  const Term full = denoiser_saved_activations(tiny_wan(), s, TrainedModules{true, {}});
+  REQUIRE(full.parts.size() == 2);
+  CHECK(full.parts[0].bytes == Bytes::of(352 * 2));
+  // Full: inputs of attn1 q/k/v 4, attn2.to_q 4, ffn.net.0.proj 4, ffn.net.2 8; the modulation's fp32 n1, n3
+  // and FFN output 3 × 8 + the gated attention output 4; normalised q, k, q 12: 60 × 3 = 180, proj_out 12: 192.
+  CHECK(full.parts[1].bytes == Bytes::of(192 * 2));
+  // LoRA on to_q/k/v/out.0: attn1's modulated input and attn2's query input, 8 × 3 = 24.
+  const Term lora = denoiser_saved_activations(tiny_wan(), s, TrainedModules{false, {"to_q", "to_k", "to_v", "to_out.0"}});
+  REQUIRE(lora.parts.size() == 2);
+  CHECK(lora.parts[0].bytes == Bytes::of(352 * 2));
+  CHECK(lora.parts[1].bytes == Bytes::of(24 * 2));
+}
+
+TEST_CASE("Wan 2.1 14B LoRA at 81 × 480 × 832, checkpointed, in the trainers' bf16", "[diffusion-training][wan]") {
+  const Report r = test::run(wan_lora("Wan-AI/Wan2.1-T2V-14B"));
+  // Latent 21 × 60 × 104, patches 1 × 2 × 2: 21 × 30 × 52 = 32,760 tokens. Kept: 40 block inputs of
+  // 32,760 × 5,120 = 6,709,248,000; RoPE tables 32,760 × 1,024 = 33,546,240; the projected text 512 × 5,120 =
+  // 2,621,440; norm_out's fp32 input 32,760 × 10,240 = 335,462,400: 7,080,878,080 elements of 2 B.
+  CHECK(r.find_component("activations")->bytes == Bytes::of(14'161'756'160LL));
+  // One block recomputed: 32,760 × (105,984 kept + 10,240 LoRA inputs) + 512 × 4 × 5,120 = 3,817,984,000
+  // elements; beside it the largest op: RoPE's float64 products 32,760 × 30,720 elements.
+  CHECK(r.find_component("workspace")->bytes == Bytes::of((3'817'984'000LL + 32'760LL * 30'720) * 2));
+  // to_q/k/v/out.0 of attn1 and attn2 in 40 blocks: 320 × 32 × (5,120 + 5,120) = 104,857,600 adapter params.
+  const Component* w = r.find_component("weights");
+  CHECK(w->formula.find("14,288,491,584 params × 2 B (bf16)") != std::string::npos);  // cast, not the fp32 checkpoint
+  CHECK(w->formula.find("104,857,600 adapter params") != std::string::npos);
+}
+
+TEST_CASE("Wan 2.2 A14B trains one expert: the other is left out by component_weights", "[diffusion-training][wan]") {
+  json j = wan_lora("Wan-AI/Wan2.2-T2V-A14B");
+  std::string msg;
+  CHECK(test::error_path(j, &msg) == "/generation/component_weights");
+  CHECK(msg.find("high_noise_model, low_noise_model") != std::string::npos);
+  j["generation"]["component_weights"] = {{"low_noise_model", "none"}};
+  const Report high = test::run(j);
+  const Report t2v = test::run(wan_lora("Wan-AI/Wan2.1-T2V-14B"));
+  // Each A14B expert has Wan 2.1 14B's shape: the same step, one denoiser's weights.
+  CHECK(high.find_component("weights")->bytes == t2v.find_component("weights")->bytes);
+  CHECK(high.total == t2v.total);
+}
+
+TEST_CASE("Wan I2V keeps the image attention; TI2V's per-token modulation; the VAE encode is said uncounted",
+          "[diffusion-training][wan]") {
+  const Report t2v = test::run(wan_lora("Wan-AI/Wan2.1-T2V-14B"));
+  json j = wan_lora("Wan-AI/Wan2.1-I2V-14B-720P");
+  const Report i2v = test::run(j);
+  // Checkpointed, the saved set differs by the 257 image tokens of context (once): 257 × 5,120 × 2 B.
+  CHECK(i2v.find_component("activations")->bytes - t2v.find_component("activations")->bytes ==
+        Bytes::of(257LL * 5'120 * 2));
+  CHECK(i2v.find_component("workspace")->bytes > t2v.find_component("workspace")->bytes);
+  j = wan_lora("Wan-AI/Wan2.2-TI2V-5B");
+  j["generation"] = {{"width", 1280}, {"height", 704}, {"frames", 121}, {"vae", "gpu"}, {"text_encoder", "cpu"}};
+  const Report ti2v = test::run(j);
+  int warned = 0;
+  for (const auto& w : ti2v.warnings) warned += w.find("encode's own working set") != std::string::npos;
+  CHECK(warned == 1);
+  CHECK(ti2v.find_component("workspace")->bytes > ti2v.find_component("activations")->bytes);
 }

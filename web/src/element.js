@@ -261,6 +261,8 @@ export class VramBudgetElement extends HTMLElement {
     core.defaults = { ...core.defaults, ...this._catalog.defaults };
     // The workloads the core reads, from its own defaults (no probe estimate at start).
     core.workloads = core.defaults.workloads && core.defaults.workloads.length ? core.defaults.workloads : [core.defaults.workload];
+    core.videoPipelines = new Set((this._catalog.pipelines || []).filter((p) => p.modality === 'video')
+      .flatMap((p) => [p.id, ...(p.aliases || [])]));
     if (!this._state.model) this._state.model = core.defaults.model || '';
     this._buildForm();
     if (this._urlState) this._readHash(false);

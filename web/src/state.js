@@ -16,6 +16,8 @@ export const core = {
   defaults: { workload: 'inference', engine: '', gpu: '', engines: {}, training: {}, generation: {} },
   /** Workloads the module reads (catalog().defaults.workloads). */
   workloads: ['inference'],
+  /** Ids and aliases of the catalog's video pipelines (catalog().pipelines): a fine-tune of one reads frames. */
+  videoPipelines: new Set(),
 };
 
 export const workloadOf = (state) => state.wl || core.defaults.workload;
@@ -41,7 +43,8 @@ export function blockFields(state) {
 /** The generation inputs a diffusion fine-tune reads (its sample size, where the VAE and encoders run). */
 export function sampleFields(state) {
   if (!trainsPipeline(state)) return [];
-  return GENERATION_FIELDS.filter((f) => core.defaults.diffusion_training.generation_fields.includes(f.field));
+  return GENERATION_FIELDS.filter((f) => core.defaults.diffusion_training.generation_fields.includes(f.field) &&
+    (f.field !== 'frames' || core.videoPipelines.has(state.pipe)));
 }
 /** The state keys a state's scenario reads (and its link holds). */
 export function liveKeys(state) {

@@ -69,8 +69,8 @@ inline constexpr std::array<std::string_view, 1> kTrainingExtraFlags{"compile"};
 inline constexpr std::array<std::string_view, 11> kDiffusionTrainingFields{
     "framework", "method", "lora_rank", "lora_targets", "precision", "optimizer", "micro_batch", "grad_accum",
     "checkpointing", "sharding", "train_text_encoder"};
-inline constexpr std::array<std::string_view, 6> kDiffusionGenerationFields{
-    "width", "height", "text_encoder", "vae", "attention", "component_weights"};
+inline constexpr std::array<std::string_view, 7> kDiffusionGenerationFields{
+    "width", "height", "frames", "text_encoder", "vae", "attention", "component_weights"};
 
 struct TrainingSettings {
   Framework framework = Framework::transformers;

@@ -27,9 +27,25 @@ constexpr std::string_view kFluxTrainSource =
 constexpr std::string_view kMmditTrainSource =
     "diffusers v0.35 attention.py JointTransformerBlock (AdaLayerNormZero for both streams, joint SDPA, GELU MLP; "
     "with qk_norm an fp32 RMSNorm of q and k) and transformer_sd3.py; gradient checkpointing wraps each block";
+constexpr std::string_view kWanTrainSource =
+    "diffusers v0.35 transformer_wan.py WanTransformerBlock.forward (FP32LayerNorm over an fp32 copy of the residual; "
+    "modulation and gated residual sums in fp32), WanAttnProcessor (torch.nn.RMSNorm of q and k across heads, "
+    "apply_rotary_emb against WanRotaryPosEmbed's float64 tables, SDPA; the I2V image attention added to the text "
+    "attention), FeedForward gelu-approximate; gradient checkpointing wraps each block";
+/// CLIP ViT-H/14 image tokens of Wan I2V at 224 px: 16 × 16 patches and the class token
+/// (diffusers v0.35 pipeline_wan_i2v.py encode_image: hidden_states[-2] of the image encoder).
+constexpr std::int64_t kWanImageTokens = 257;
 constexpr std::string_view kClipTrainSource =
     "transformers v4.56 modeling_clip.py CLIPEncoderLayer (SDPA attention, quick_gelu MLP: x · sigmoid(1.702 x) "
     "keeps x and the sigmoid)";
+
+/// One op's working set in the backward, per sample: `tokens` × `per_token` elements.
+struct Transient {
+  std::string_view what;
+  Count tokens = 0;
+  Count per_token = 0;
+  std::string_view unit;
+};
 
 /// Elements of one sample that a walk over a denoiser finds.
 struct Walk {
@@ -37,6 +53,7 @@ struct Walk {
   Count trained = 0;  ///< inputs kept because the layer reading them trains
   Count largest = 0;  ///< the largest single intermediate tensor
   Count block = 0;    ///< the largest block's full saved set (recomputed in the backward when checkpointed)
+  std::vector<Transient> transients;  ///< op-internal working sets that may exceed the gradient pair
 };
 
 /// One module of the walk: what it keeps, and its output (all a checkpointed module keeps).
@@ -182,12 +199,70 @@ Walk dit_walk(const Component& d, const TrainShape& s, const TrainedModules& t) 
   return w;
 }
 
+// ---- Wan 2.x (diffusers WanTransformer3DModel) --------------------------------------------------------
+
+/// Elements per video token of one Wan block that every op keeps whatever trains:
+/// the fp32 copies norm1, norm2 and norm3 read, the fp32 upcasts torch.nn.RMSNorm
+/// keeps of the self-attention's q and k and the cross-attention's q; SDPA's q, k,
+/// v and output (self) and q and output (cross); the GELU's input. I2V adds the
+/// image attention's output; TI2V's per-token timestep keeps the fp32 modulation
+/// sum [6 × hidden] and the two (1 + scale) vectors per token.
+Count wan_kept(const ComponentConfig& c, Count f) {
+  const Count h = c.hidden;
+  Count kept = Count(6) * f * h + Count(6) * h + c.ffn;
+  if (c.image_cond) kept += h;
+  if (c.per_token_time) kept += Count(8) * f * h;
+  return kept;
+}
+
+/// Elements per video token kept because the module reading them trains (LoRA or full).
+Count wan_trained(const ComponentConfig& c, const TrainedModules& t, Count f) {
+  const Count h = c.hidden;
+  Count kept = 0;
+  if (t.trains("attn1.to_q") || t.trains("attn1.to_k") || t.trains("attn1.to_v")) kept += h;  // modulated norm1
+  kept += if_trains(t, "attn2.to_q", h);                                                     // norm2 output
+  if (c.image_cond) kept += if_trains(t, "attn2.to_out.0", h);  // text + image attention sum (else SDPA's output)
+  kept += if_trains(t, "ffn.net.0.proj", h) + if_trains(t, "ffn.net.2", c.ffn);
+  // A trained modulation table needs norm1's and norm3's fp32 outputs, the attention output and the fp32 FFN
+  // output for its scales and gates; trained RMSNorm weights need the normalised q and k.
+  kept += if_trains(t, "scale_shift_table", Count(3) * f * h + h);
+  kept += if_trains(t, "attn1.norm_q", h) + if_trains(t, "attn1.norm_k", h) + if_trains(t, "attn2.norm_q", h);
+  return kept;
+}
+
+Walk wan_walk(const Component& d, const TrainShape& s, const TrainedModules& t) {
+  const ComponentConfig& c = d.config;
+  const Count h = c.hidden, n = s.latent.tokens, f = Count(4 / s.elem);  // f: an fp32 tensor in activation elements
+  const Count ctx = Count(s.cross_tokens) + (c.image_cond ? kWanImageTokens : 0);
+  Walk w;
+  // Once: the float64 rotary tables (cos, sin), the projected context every block's k and v read, norm_out's fp32 input.
+  w.always += n * (Count(2) * c.head_dim * Count(8 / s.elem)) + ctx * h + n * f * h;
+  w.trained += if_trains(t, "proj_out", n * h);
+  const Count per_block = n * wan_kept(c, f) + ctx * (f + 2) * h;  // + the context's k (fp32 RMSNorm upcast) and v
+  const Count largest = n * std::max({Count(c.ffn), f * h, c.per_token_time ? Count(6) * f * h : Count(0)});
+  for (Count i = 0; i < c.layers; i += 1) add_module(w, s.checkpointed, per_block, n * wan_trained(c, t, f), n * h, largest);
+  w.transients.push_back({"RoPE in float64", n, Count(12) * h / s.elem,
+                           "elements/token (x1·cos, x2·sin and their difference: 3 × hidden/2 × 8 B)"});
+  w.transients.push_back({"SDPA backward", n, (Count(4) + f) * h,
+                           "elements/token (output gradient, dq, dk, dv and the fp32 dq accumulator)"});
+  return w;
+}
+
 Walk walk(const Component& d, const TrainShape& s, const TrainedModules& t) {
-  return d.kind == ComponentKind::unet ? unet_walk(d, s, t) : dit_walk(d, s, t);
+  switch (d.kind) {
+    case ComponentKind::unet: return unet_walk(d, s, t);
+    case ComponentKind::wan_dit: return wan_walk(d, s, t);
+    default: return dit_walk(d, s, t);
+  }
 }
 
 std::string_view train_source(ComponentKind k) {
-  return k == ComponentKind::unet ? kUnetTrainSource : k == ComponentKind::flux ? kFluxTrainSource : kMmditTrainSource;
+  switch (k) {
+    case ComponentKind::unet: return kUnetTrainSource;
+    case ComponentKind::flux: return kFluxTrainSource;
+    case ComponentKind::wan_dit: return kWanTrainSource;
+    default: return kMmditTrainSource;
+  }
 }
 
 bool ends_with_path(std::string_view s, std::string_view tail) {
@@ -204,7 +279,7 @@ bool TrainedModules::trains(std::string_view module) const {
 }
 
 bool trains_denoiser(ComponentKind k) {
-  return k == ComponentKind::unet || k == ComponentKind::flux || k == ComponentKind::mmdit;
+  return k == ComponentKind::unet || k == ComponentKind::flux || k == ComponentKind::mmdit || k == ComponentKind::wan_dit;
 }
 
 Term denoiser_saved_activations(const Component& d, const TrainShape& s, const TrainedModules& trained) {
@@ -224,9 +299,20 @@ Term denoiser_saved_activations(const Component& d, const TrainShape& s, const T
 Term denoiser_backward_working(const Component& d, const TrainShape& s, const TrainedModules& trained) {
   const Walk w = walk(d, s, trained);
   Terms parts;
-  parts.push_back(Term::product({Factor::of(2, "(gradient in + gradient out)"), Factor::of(s.batch, "samples"),
-                                 Factor::of(w.largest, "elements of the largest activation"), Factor::bytes(s.elem)})
-                      .named("activation gradients"));
+  Term gradients = Term::product({Factor::of(2, "(gradient in + gradient out)"), Factor::of(s.batch, "samples"),
+                                  Factor::of(w.largest, "elements of the largest activation"), Factor::bytes(s.elem)})
+                       .named("activation gradients");
+  if (w.transients.empty()) {
+    parts.push_back(std::move(gradients));
+  } else {
+    Terms ops;
+    ops.push_back(std::move(gradients));
+    for (const Transient& x : w.transients)
+      ops.push_back(Term::product({Factor::of(s.batch, "samples"), Factor::of(x.tokens, "tokens"),
+                                   Factor::of(x.per_token, x.unit), Factor::bytes(s.elem)})
+                        .named(x.what));
+    parts.push_back(Term::max_of(std::move(ops)).named("the largest op's working set"));
+  }
   if (s.checkpointed)
     parts.push_back(Term::product({Factor::of(s.batch, "samples"), Factor::of(w.block, "elements of the largest block"),
                                    Factor::bytes(s.elem)})
@@ -305,6 +391,18 @@ void mmdit_modules(const ComponentConfig& c, std::vector<AdaptableModule>& out) 
   out.push_back({"norm1.linear", h, 6 * h, n});
 }
 
+void wan_modules(const ComponentConfig& c, std::vector<AdaptableModule>& out) {
+  const std::int64_t h = c.hidden, n = c.layers;
+  for (std::string_view m : {"attn1.to_q", "attn1.to_k", "attn1.to_v", "attn1.to_out.0", "attn2.to_q", "attn2.to_k",
+                             "attn2.to_v", "attn2.to_out.0"})
+    out.push_back({m, h, h, n});
+  if (c.image_cond)
+    for (std::string_view m : {"attn2.add_k_proj", "attn2.add_v_proj"}) out.push_back({m, h, h, n});
+  out.push_back({"ffn.net.0.proj", h, c.ffn, n});
+  out.push_back({"ffn.net.2", c.ffn, h, n});
+  out.push_back({"proj_out", h, checked::product(c.out_channels, c.patch[0], c.patch[1], c.patch[2]), 1});
+}
+
 void clip_modules(const ComponentConfig& c, std::vector<AdaptableModule>& out) {
   for (std::string_view m : {"self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.out_proj"})
     out.push_back({m, c.hidden, c.hidden, c.layers});
@@ -320,6 +418,7 @@ std::vector<AdaptableModule> adaptable_modules(const Component& c) {
     case ComponentKind::unet: unet_modules(c.config, out); break;
     case ComponentKind::flux: flux_modules(c.config, out); break;
     case ComponentKind::mmdit: mmdit_modules(c.config, out); break;
+    case ComponentKind::wan_dit: wan_modules(c.config, out); break;
     case ComponentKind::clip_text: clip_modules(c.config, out); break;
     default: break;
   }

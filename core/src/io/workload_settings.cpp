@@ -155,7 +155,8 @@ void read_geometry(const json& b, const std::string& p, bool video, GenerationSe
   g.width = optional_int(b, "width", p, {8, 16'384}).value_or(0);
   g.height = optional_int(b, "height", p, {8, 16'384}).value_or(0);
   if (const auto f = optional_int(b, "frames", p, {1, 10'000})) {
-    if (!video) throw InputError(join_path(p, "frames"), "applies to video workloads only (workload = video)");
+    if (!video) throw InputError(join_path(p, "frames"), "applies to video only (workload = video, or training a video pipeline); "
+                                                    "an image pipeline makes one frame");
     g.frames = *f;
   }
   g.batch = optional_int(b, "batch", p, {1, 4096}).value_or(1);

@@ -5,6 +5,7 @@
 // of what trains, the denoiser's saved activations at the sample size, the
 // backward's working set, the caching allocator and the CUDA context.
 #include <algorithm>
+#include <memory>
 
 #include "../generation/setup.hpp"
 #include "vram/budget/diffusion_training.hpp"
@@ -46,19 +47,53 @@ const char* frozen_dtype(Precision p) {
 /// Bytes of a trained parameter: fp32 master under mixed precision, the dtype itself otherwise.
 std::int64_t trained_bytes(Precision p) { return p == Precision::bf16 ? 2 : 4; }
 
-/// The same scenario as an image or video generation, in the frozen dtype, for the pipeline resolver.
+/// The denoisers of a pipeline with several (Wan 2.2 A14B's two experts): the
+/// trainers load and train one; the others must be left out by component_weights.
+void keep_one_denoiser(const Scenario& s, GenerationSettings& g, generation::Pipeline& p) {
+  std::string names;
+  std::size_t kept = 0;
+  for (const auto& c : p.components)
+    if (role_of(c.kind) == Role::denoiser) names += (names.empty() ? "" : ", ") + c.name;
+  const auto left_out = [&](const std::string& name) {
+    for (const auto& [n, v] : g.component_weights)
+      if (n == name && v == "none") return true;
+    return false;
+  };
+  std::erase_if(p.components, [&](const generation::Component& c) {
+    return role_of(c.kind) == Role::denoiser && left_out(c.name);
+  });
+  for (const auto& c : p.components) kept += role_of(c.kind) == Role::denoiser ? 1 : 0;
+  if (kept != 1)
+    throw InputError("/generation/component_weights", s.pipeline->id + " has the denoisers " + names +
+                                                          "; one is trained at a time: set the others to \"none\"");
+  std::erase_if(g.component_weights, [&](const auto& e) { return e.second == "none" && p.find(e.first) == nullptr; });
+}
+
+/// The same scenario as an image or video generation, in the frozen dtype, for the
+/// pipeline resolver. The trainers load every component through from_pretrained
+/// (torch_dtype = weight_dtype), so a pipeline the Wan scripts run in checkpoint
+/// dtypes is resolved as diffusers would load it.
 Scenario as_generation(const Scenario& s, const TrainingWorkload& tw) {
   Scenario g = s;
   g.workload = s.pipeline->modality == generation::Modality::video ? Workload::video : Workload::image;
-  g.settings = tw.generation.value_or(GenerationSettings{});
+  GenerationSettings settings = tw.generation.value_or(GenerationSettings{});
   if (g.weights.name.empty()) g.weights = native_format(frozen_dtype(tw.training.precision));
+  std::size_t denoisers = 0;
+  for (const auto& c : s.pipeline->components) denoisers += role_of(c.kind) == Role::denoiser ? 1 : 0;
+  if (s.pipeline->runtime != generation::Runtime::diffusers || denoisers > 1) {
+    auto p = std::make_shared<generation::Pipeline>(*s.pipeline);
+    p->runtime = generation::Runtime::diffusers;
+    if (denoisers > 1) keep_one_denoiser(s, settings, *p);
+    g.pipeline = std::move(p);
+  }
+  g.settings = std::move(settings);
   return g;
 }
 
 void check_settings(const Scenario& s, const TrainingSettings& t, const generation::Component& den) {
   if (!generation::trains_denoiser(den.kind))
-    throw InputError("/model", "fine-tuning is modelled for UNet (Stable Diffusion 1.x, 2.x, SDXL), FLUX.1 and SD3 "
-                               "denoisers; " + s.pipeline->id + "'s denoiser is " +
+    throw InputError("/model", "fine-tuning is modelled for UNet (Stable Diffusion 1.x, 2.x, SDXL), FLUX.1, SD3 and "
+                               "Wan 2.x denoisers; " + s.pipeline->id + "'s denoiser is " +
                                    std::string(name_of(generation::kComponentKinds, den.kind)));
   if (t.method == TrainMethod::freeze)
     throw InputError("/training/method", "diffusers' scripts train the whole denoiser or LoRA adapters; allowed for "
@@ -199,8 +234,11 @@ generation::TrainShape shape_of(const generation::Setup& u, const TrainingSettin
   sh.batch = t.micro_batch;
   sh.elem = u.elem;
   sh.text_tokens = generation::text_tokens(u);
+  // Cross-attention context: the CLIP tokens of a UNet, the umT5 tokens of a Wan DiT.
+  const bool wan = u.p->first(Role::denoiser)->kind == ComponentKind::wan_dit;
   for (const auto* c : u.p->all(Role::text_encoder))
-    if (c->kind == ComponentKind::clip_text) sh.cross_tokens = std::max(sh.cross_tokens, c->config.tokens);
+    if (c->kind == (wan ? ComponentKind::t5_encoder : ComponentKind::clip_text))
+      sh.cross_tokens = std::max(sh.cross_tokens, c->config.tokens);
   sh.attention = u.g.attention;  // generation.attention: SDPA (efficient) or the AttnProcessor's naive softmax
   sh.checkpointed = t.checkpointing == Checkpointing::full;
   return sh;
@@ -238,6 +276,15 @@ void write_details(const generation::Setup& u, const Trained& tr, const Training
   r.detail("engine", e.str());
 }
 
+/// Latents encoded every step: the VAE's weights are counted, its encode's working set is not.
+void warn_vae_encode(const generation::Setup& u, Report& r) {
+  for (const auto& x : u.parts)
+    if (role_of(x.c->kind) == Role::vae && x.loaded && x.on_gpu)
+      r.warnings.push_back("generation.vae = gpu: each step encodes its sample with the VAE; the encode's own working "
+                           "set (before the denoiser's forward) is not counted. Set vae to \"cpu\" for latents "
+                           "precomputed, as the scripts' caching options do");
+}
+
 /// The live tensors' peak is the sum of the allocated terms; reserved adds the allocator's cache, device the context.
 void write_metrics(const std::vector<const Term*>& allocated_terms, const Term& weights, const Term& acts,
                    const Term& reserve, Report& r) {
@@ -263,11 +310,13 @@ void write_metrics(const std::vector<const Term*>& allocated_terms, const Term& 
 void diffusion_account(const Scenario& s, Report& r) {
   const TrainingWorkload& tw = *s.training();
   const TrainingSettings& t = tw.training;
-  const generation::Setup u = generation::resolve(as_generation(s, tw), r);
+  const Scenario g = as_generation(s, tw);  // owns the pipeline u points into
+  const generation::Setup u = generation::resolve(g, r);
   const generation::Placed* den = nullptr;
   for (const auto& x : u.parts)
     if (role_of(x.c->kind) == Role::denoiser) den = &x;
   check_settings(s, t, *den->c);
+  if (r.explain) warn_vae_encode(u, r);
   const Trained tr = trained_of(s, u, t, *den, r);
   const bool x = r.explain;
   const TrainableSet all = tr.all();
