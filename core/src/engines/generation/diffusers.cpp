@@ -103,15 +103,6 @@ void add_residents(const Setup& u, PhaseBudget& b) {
     if (auto w = resident_weights(u, x, b.running, b.phase)) b.resident.push_back({&x, std::move(*w)});
 }
 
-/// Text tokens a cross-attention denoiser attends to: PixArt and LTX-Video, the T5 tokens.
-std::int64_t cross_tokens(const Setup& u) {
-  const ComponentKind k = u.p->first(Role::denoiser)->kind;
-  if (k != ComponentKind::pixart_dit && k != ComponentKind::ltx_video) return 0;
-  std::int64_t t5 = 0;
-  for (const auto* c : u.p->all(Role::text_encoder)) t5 = std::max(t5, c->config.tokens);
-  return t5;
-}
-
 PhaseBudget denoise_phase(const Setup& u, const Placed& den) {
   PhaseBudget b;
   b.phase = Phase::denoise;

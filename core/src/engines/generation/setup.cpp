@@ -171,6 +171,18 @@ std::int64_t text_tokens(const Setup& u) {
   return k == ComponentKind::mmdit ? t5 + clip : t5;
 }
 
+/// Text tokens a cross-attention denoiser attends to: a UNet's CLIP tokens; the
+/// T5 / umT5 tokens of PixArt, LTX-Video and Wan.
+std::int64_t cross_tokens(const Setup& u) {
+  const ComponentKind k = u.p->first(Role::denoiser)->kind;
+  const bool unet = k == ComponentKind::unet;
+  if (!unet && k != ComponentKind::pixart_dit && k != ComponentKind::ltx_video && k != ComponentKind::wan_dit) return 0;
+  std::int64_t t = 0;
+  for (const auto* c : u.p->all(Role::text_encoder))
+    if (c->kind == (unet ? ComponentKind::clip_text : ComponentKind::t5_encoder)) t = std::max(t, c->config.tokens);
+  return t;
+}
+
 Setup resolve(const Scenario& s, Report& r) {
   Setup u;
   u.p = s.pipeline.get();

@@ -33,6 +33,8 @@ struct Setup {
 
 /// Text tokens in the denoiser's joint sequence (FLUX, SD3, CogVideoX, Mochi, HunyuanVideo); 0 for the others.
 std::int64_t text_tokens(const Setup& u);
+/// Text tokens a cross-attention denoiser (UNet, PixArt, LTX-Video, Wan) attends to; 0 for joint attention.
+std::int64_t cross_tokens(const Setup& u);
 
 /// Resolves and validates; defaults it applies go to `r.defaults_used`.
 Setup resolve(const Scenario& s, Report& r);

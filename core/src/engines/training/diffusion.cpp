@@ -51,9 +51,7 @@ std::int64_t trained_bytes(Precision p) { return p == Precision::bf16 ? 2 : 4; }
 /// trainers load and train one; the others must be left out by component_weights.
 void keep_one_denoiser(const Scenario& s, GenerationSettings& g, generation::Pipeline& p) {
   std::string names;
-  std::size_t kept = 0;
-  for (const auto& c : p.components)
-    if (role_of(c.kind) == Role::denoiser) names += (names.empty() ? "" : ", ") + c.name;
+  for (const auto* c : p.all(Role::denoiser)) names += (names.empty() ? "" : ", ") + c->name;
   const auto left_out = [&](const std::string& name) {
     for (const auto& [n, v] : g.component_weights)
       if (n == name && v == "none") return true;
@@ -62,8 +60,7 @@ void keep_one_denoiser(const Scenario& s, GenerationSettings& g, generation::Pip
   std::erase_if(p.components, [&](const generation::Component& c) {
     return role_of(c.kind) == Role::denoiser && left_out(c.name);
   });
-  for (const auto& c : p.components) kept += role_of(c.kind) == Role::denoiser ? 1 : 0;
-  if (kept != 1)
+  if (p.all(Role::denoiser).size() != 1)
     throw InputError("/generation/component_weights", s.pipeline->id + " has the denoisers " + names +
                                                           "; one is trained at a time: set the others to \"none\"");
   std::erase_if(g.component_weights, [&](const auto& e) { return e.second == "none" && p.find(e.first) == nullptr; });
@@ -78,8 +75,7 @@ Scenario as_generation(const Scenario& s, const TrainingWorkload& tw) {
   g.workload = s.pipeline->modality == generation::Modality::video ? Workload::video : Workload::image;
   GenerationSettings settings = tw.generation.value_or(GenerationSettings{});
   if (g.weights.name.empty()) g.weights = native_format(frozen_dtype(tw.training.precision));
-  std::size_t denoisers = 0;
-  for (const auto& c : s.pipeline->components) denoisers += role_of(c.kind) == Role::denoiser ? 1 : 0;
+  const std::size_t denoisers = s.pipeline->all(Role::denoiser).size();
   if (s.pipeline->runtime != generation::Runtime::diffusers || denoisers > 1) {
     auto p = std::make_shared<generation::Pipeline>(*s.pipeline);
     p->runtime = generation::Runtime::diffusers;
@@ -234,11 +230,7 @@ generation::TrainShape shape_of(const generation::Setup& u, const TrainingSettin
   sh.batch = t.micro_batch;
   sh.elem = u.elem;
   sh.text_tokens = generation::text_tokens(u);
-  // Cross-attention context: the CLIP tokens of a UNet, the umT5 tokens of a Wan DiT.
-  const bool wan = u.p->first(Role::denoiser)->kind == ComponentKind::wan_dit;
-  for (const auto* c : u.p->all(Role::text_encoder))
-    if (c->kind == (wan ? ComponentKind::t5_encoder : ComponentKind::clip_text))
-      sh.cross_tokens = std::max(sh.cross_tokens, c->config.tokens);
+  sh.cross_tokens = generation::cross_tokens(u);
   sh.attention = u.g.attention;  // generation.attention: SDPA (efficient) or the AttnProcessor's naive softmax
   sh.checkpointed = t.checkpointing == Checkpointing::full;
   return sh;
