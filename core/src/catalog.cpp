@@ -91,8 +91,9 @@ std::string id_of_file(std::string_view name) {
       sep + 2 >= name.size() - kSuffix.size()) {
     throw InputError(pointer_of(name), "a model file is named after its id, <org>__<name>.json");
   }
-  std::string id(name.substr(0, name.size() - kSuffix.size()));
-  id.replace(sep, 2, "/");
+  std::string id(name.substr(0, sep));
+  id += '/';
+  id += name.substr(sep + 2, name.size() - kSuffix.size() - sep - 2);
   return id;
 }
 
