@@ -22,6 +22,8 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include "quant_checkpoint.hpp"
@@ -130,9 +132,18 @@ Codec ggml_codec(const GgmlType& t) {
   return c;
 }
 
-Codec ggml_codec(const std::string& name) {
-  return ggml_codec(ggml_type(name, "/weights"));
+/// The row of kGgmlTypes named `name`. Every caller passes a constant of this
+/// file and reads it at compile time, so an unknown name fails the build.
+constexpr const GgmlType& ggml_named(std::string_view name) {
+  for (const auto& t : kGgmlTypes)
+    if (name == t.name) return t;
+  throw std::logic_error("no GGML type of that name");
 }
+
+/// The types the llama.cpp mixtures raise chosen tensors to (see gguf_codec),
+/// found once, when compiled.
+constexpr std::array<const GgmlType*, 5> kMixTypes{&ggml_named("Q8_0"), &ggml_named("Q6_K"), &ggml_named("Q5_K"),
+                                                   &ggml_named("Q4_K"), &ggml_named("Q3_K")};
 
 std::string upper(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
@@ -283,10 +294,10 @@ WeightFormat gguf_format(const std::string& type_in, const std::string& path) {
       f.name = "gguf:" + type;
       f.kind = FormatKind::gguf;
       f.gguf_ftype = ft.id;
-      f.linear = ggml_codec(ft.base);
+      f.linear = ggml_codec(ggml_named(ft.base));
       f.other = plain_codec("F32", 32);
-      f.mix = {plain_codec("F32", 32), ggml_codec("Q8_0"), ggml_codec("Q6_K"),
-               ggml_codec("Q5_K"),     ggml_codec("Q4_K"), ggml_codec("Q3_K")};
+      f.mix = {plain_codec("F32", 32), ggml_codec(*kMixTypes[0]), ggml_codec(*kMixTypes[1]),
+               ggml_codec(*kMixTypes[2]), ggml_codec(*kMixTypes[3]), ggml_codec(*kMixTypes[4])};
       f.summary = "llama.cpp " + type + ": 2D weights " + std::string(ft.base) +
                   " (mixtures raise attn_v / ffn_down / output), norms F32";
       f.source = "llama.cpp src/llama-quant.cpp llama_tensor_get_type; ggml-common.h block layouts";
