@@ -1,6 +1,7 @@
 #include "vram/io/json_read.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <string>
 
 #include "vram/error.hpp"
@@ -26,6 +27,48 @@ Refusal refusal(const std::string& text, const io::ReadLimits& limits = io::kDef
 TEST_CASE("a well-formed document reads as nlohmann would read it", "[json_read]") {
   const std::string text = R"({"a": [1, 2.5, "x", {"b": null}], "c": true, "d": -3, "e": 18446744073709551615})";
   CHECK(io::read_json(text, "t") == json::parse(text));
+}
+
+TEST_CASE("numbers, strings and escapes read with nlohmann's value types", "[json_read]") {
+  // The direct reader types numbers itself: what nlohmann calls unsigned,
+  // signed or float must come out the same, and every escape must decode alike.
+  const std::string text =
+      R"({"u": 0, "i": -0, "n": -42, "big": 999999999999999999, "max": 18446744073709551615,)"
+      R"( "over": 18446744073709551616, "neg": -9223372036854775808, "f": 1.5e3, "g": -0.0, "h": 2E-2,)"
+      R"( "s": "a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00\u20ac", "raw": "é€😀", "e": [], "o": {}, "t": [true, false, null]})";
+  const json ours = io::read_json(text, "t");
+  const json theirs = json::parse(text);
+  CHECK(ours.dump() == theirs.dump());
+  for (const auto& [key, value] : theirs.items()) {
+    INFO(key);
+    CHECK(ours.at(key).type() == value.type());
+  }
+  CHECK(ours.at("u").is_number_unsigned());
+  CHECK(ours.at("n").is_number_integer());
+  CHECK(ours.at("n").get<std::int64_t>() == -42);
+  CHECK(ours.at("over").is_number_float());
+  CHECK(ours.at("s").get<std::string>() == "a\"b\\c/d\b\f\n\r\t\u00e9\U0001F600\u20ac");
+}
+
+TEST_CASE("text the direct reader does not accept is refused as before", "[json_read]") {
+  // Each of these leaves the direct path; the refusal must still name where.
+  CHECK(refusal("[1e400]").path == "/0");
+  CHECK(refusal("[1e400]").message.find("malformed JSON") != std::string::npos);
+  for (const std::string bad : {R"({"a": 01})", R"({"a": "\ud800"})", R"({"a": "\x"})", "{\"a\": \"tab\there\"}", "[1, 2,]",
+                                "[1] 2", "", "[-]", "[1.]", "[tru]"}) {
+    INFO(bad);
+    CHECK(refusal(bad).message.find("malformed JSON") != std::string::npos);
+  }
+  CHECK(refusal(R"({"a": 1, "b": {"c": 2, "c": 3}})").path == "/b/c");
+  io::ReadLimits limits;
+  limits.max_depth = 2;
+  CHECK(refusal("[[[1]]]", limits).path == "/0/0");
+  CHECK(refusal("[[1]]", limits).path == "(accepted)");
+  // Deeper than the direct reader ever recurses, within a caller's larger
+  // limit: read by the SAX path, which holds no recursion.
+  limits.max_depth = 200;
+  const std::string deep = std::string(100, '[') + std::string(100, ']');
+  CHECK(refusal(deep, limits).path == "(accepted)");
 }
 
 TEST_CASE("nesting is bounded, at the pointer of the value that goes too deep", "[json_read]") {

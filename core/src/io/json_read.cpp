@@ -1,5 +1,9 @@
 #include "vram/io/json_read.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -192,6 +196,247 @@ class BoundedBuilder {
   std::optional<InputError> error_;
 };
 
+
+/// The common case read directly: a recursive reader over well-formed text
+/// that builds the same document the SAX builder would (same value types: an
+/// integer without '-' is unsigned, with '-' signed, a number with a fraction
+/// or exponent a double read by strtod). It is a fast path only: on anything
+/// it does not accept outright (a syntax error, a duplicate key, nesting past
+/// the limit, a number out of range, a control character in a string) it
+/// answers false, and the SAX builder re-reads the text to name the problem.
+/// Its recursion is bounded by `max_depth` and never deeper than
+/// `kMaxRecursion`, whatever the limits say (deeper text goes to the SAX path,
+/// which holds no recursion).
+class FastReader {
+ public:
+  static constexpr int kMaxRecursion = 64;
+
+  FastReader(std::string_view text, int max_depth)
+      : p_(text.data()), end_(text.data() + text.size()), max_depth_(std::min(max_depth, kMaxRecursion)) {}
+
+  bool read(json& out) {
+    if (!value(out, 0)) return false;
+    skip_space();
+    return p_ == end_;
+  }
+
+ private:
+  void skip_space() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+
+  bool literal(std::string_view word) {
+    if (static_cast<std::size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word) return false;
+    p_ += word.size();
+    return true;
+  }
+
+  bool value(json& out, int depth) {
+    skip_space();
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{': return object(out, depth);
+      case '[': return array(out, depth);
+      case '"': {
+        std::string s;
+        if (!string(s)) return false;
+        out = std::move(s);
+        return true;
+      }
+      case 't': out = true; return literal("true");
+      case 'f': out = false; return literal("false");
+      case 'n': out = nullptr; return literal("null");
+      default: return number(out);
+    }
+  }
+
+  bool object(json& out, int depth) {
+    if (depth >= max_depth_) return false;
+    ++p_;  // '{'
+    out = json::object();
+    auto& members = out.get_ref<json::object_t&>();
+    skip_space();
+    if (p_ < end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    while (true) {
+      skip_space();
+      std::string key;
+      if (p_ == end_ || *p_ != '"' || !string(key)) return false;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') return false;
+      ++p_;
+      auto [it, fresh] = members.emplace(std::move(key), json());
+      if (!fresh || !value(it->second, depth + 1)) return false;
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == '}') {
+        ++p_;
+        return true;
+      }
+      if (*p_++ != ',') return false;
+    }
+  }
+
+  bool array(json& out, int depth) {
+    if (depth >= max_depth_) return false;
+    ++p_;  // '['
+    out = json::array();
+    auto& items = out.get_ref<json::array_t&>();
+    skip_space();
+    if (p_ < end_ && *p_ == ']') {
+      ++p_;
+      return true;
+    }
+    while (true) {
+      items.emplace_back();
+      if (!value(items.back(), depth + 1)) return false;
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ']') {
+        ++p_;
+        return true;
+      }
+      if (*p_++ != ',') return false;
+    }
+  }
+
+  static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+
+  bool hex4(unsigned& code) {
+    if (end_ - p_ < 4) return false;
+    code = 0;
+    for (int i = 0; i < 4; ++i) {
+      const int d = hex_digit(*p_++);
+      if (d < 0) return false;
+      code = code * 16 + static_cast<unsigned>(d);
+    }
+    return true;
+  }
+
+  static void append_utf8(std::string& s, unsigned cp) {
+    if (cp < 0x80) {
+      s += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      s += static_cast<char>(0xC0 | (cp >> 6));
+      s += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      s += static_cast<char>(0xE0 | (cp >> 12));
+      s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      s += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      s += static_cast<char>(0xF0 | (cp >> 18));
+      s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      s += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  /// `\uXXXX`, with a surrogate pair read as one code point; a lone
+  /// surrogate is refused (as nlohmann's lexer does).
+  bool unicode_escape(std::string& s) {
+    unsigned cp = 0;
+    if (!hex4(cp)) return false;
+    if (cp >= 0xDC00 && cp <= 0xDFFF) return false;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      unsigned low = 0;
+      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
+      p_ += 2;
+      if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    }
+    append_utf8(s, cp);
+    return true;
+  }
+
+  bool escape(std::string& s) {
+    if (p_ == end_) return false;
+    switch (*p_++) {
+      case '"': s += '"'; return true;
+      case '\\': s += '\\'; return true;
+      case '/': s += '/'; return true;
+      case 'b': s += '\b'; return true;
+      case 'f': s += '\f'; return true;
+      case 'n': s += '\n'; return true;
+      case 'r': s += '\r'; return true;
+      case 't': s += '\t'; return true;
+      case 'u': return unicode_escape(s);
+      default: return false;
+    }
+  }
+
+  /// A string at `p_` (which holds '"'); the text is already valid UTF-8.
+  bool string(std::string& s) {
+    ++p_;
+    while (true) {
+      const char* run = p_;
+      while (p_ < end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
+      s.append(run, p_);
+      if (p_ == end_ || static_cast<unsigned char>(*p_) < 0x20) return false;
+      if (*p_++ == '"') return true;
+      if (!escape(s)) return false;
+    }
+  }
+
+  static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+  /// A number in RFC 8259's grammar, typed as nlohmann types it.
+  bool number(json& out) {
+    const char* start = p_;
+    const bool negative = *p_ == '-';
+    if (negative) ++p_;
+    if (p_ == end_ || !digit(*p_)) return false;
+    if (*p_ == '0') {
+      ++p_;
+    } else {
+      while (p_ < end_ && digit(*p_)) ++p_;
+    }
+    bool integer = true;
+    if (p_ < end_ && *p_ == '.') {
+      integer = false;
+      ++p_;
+      if (p_ == end_ || !digit(*p_)) return false;
+      while (p_ < end_ && digit(*p_)) ++p_;
+    }
+    if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
+      integer = false;
+      ++p_;
+      if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (p_ == end_ || !digit(*p_)) return false;
+      while (p_ < end_ && digit(*p_)) ++p_;
+    }
+    const std::string token(start, p_);
+    if (integer && token.size() <= 18) {  // at most 18 digits: fits both types
+      std::int64_t v = 0;
+      for (std::size_t i = negative ? 1 : 0; i < token.size(); ++i) v = v * 10 + (token[i] - '0');
+      if (negative) {
+        out = -v;
+      } else {
+        out = static_cast<std::uint64_t>(v);
+      }
+      return true;
+    }
+    // Longer integers and every fraction or exponent: nlohmann's own reading
+    // decides (out-of-range integers become doubles there), via the SAX path.
+    if (integer) return false;
+    char* stop = nullptr;
+    const double v = std::strtod(token.c_str(), &stop);
+    if (stop != token.c_str() + token.size() || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+  }
+
+  const char* p_;
+  const char* end_;
+  int max_depth_;
+};
+
 }  // namespace
 
 json read_json(std::string_view text, std::string_view what, const ReadLimits& limits) {
@@ -212,6 +457,8 @@ json read_json(std::string_view text, std::string_view what, const ReadLimits& l
                              " begins an ill-formed sequence (JSON text must be UTF-8, RFC 8259 section 8.1)");
   }
   json root;
+  if (FastReader(text, limits.max_depth).read(root)) return root;
+  root = json();
   BoundedBuilder builder(root, limits.max_depth);
   const bool ok = json::sax_parse(text.begin(), text.end(), &builder, json::input_format_t::json, true, false);
   if (builder.error()) throw *builder.error();

@@ -10,7 +10,9 @@
 //    of the value that went too deep;
 //  - a key that appears twice in one object, at its JSON pointer;
 //  - malformed JSON, with the byte offset.
-// Parsing is iterative (nlohmann's SAX parser with a builder of our own), so no
+// Well-formed text is read by a direct reader whose recursion never goes past
+// 64 levels; anything it does not accept outright is re-read by nlohmann's SAX
+// parser with a builder of our own, iterative, which names the problem. So no
 // input can exhaust the stack; every later walk over the document (copies,
 // dumps, field readers) is bounded by the same depth.
 #pragma once
