@@ -5,6 +5,7 @@
 #include "vram/error.hpp"
 #include "vram/formats.hpp"
 #include "vram/io/json_fields.hpp"
+#include "vram/io/json_read.hpp"
 
 namespace vram {
 
@@ -97,10 +98,14 @@ std::string id_of_file(std::string_view name) {
   return id;
 }
 
+/// A catalog file's document, read by the same bounded reader as any input
+/// (so a duplicate key in a catalog file is an error, not a silent choice).
 json parsed(const CatalogFile& f) {
-  json j = json::parse(f.text.begin(), f.text.end(), nullptr, false);
-  if (j.is_discarded()) throw InputError(pointer_of(f.name), "is not valid JSON");
-  return j;
+  try {
+    return io::read_json(f.text, f.name);
+  } catch (const InputError& e) {
+    throw InputError(pointer_of(f.name) + e.path(), std::string("is not valid JSON: ") + e.what());
+  }
 }
 
 }  // namespace

@@ -136,8 +136,14 @@ TEST_CASE("a model file is read when the model is first asked for, and its error
   CHECK(parameter_count(llama->model.tensors) == 8'030'261'248);
   CHECK(c.find_model("meta-llama/Llama-3.1-8B") == llama);  // read once, then kept
   CHECK(c.find_model("acme/Missing-1B") == nullptr);
-  CHECK(input_error([&] { c.find_model("acme/Broken-1B"); }) == "/acme__Broken-1B.json: is not valid JSON");
-  CHECK(input_error([&] { c.models(); }) == "/acme__Broken-1B.json: is not valid JSON");
+  CHECK(input_error([&] { c.find_model("acme/Broken-1B"); }) ==
+        "/acme__Broken-1B.json: is not valid JSON: malformed JSON at byte offset 46: syntax error while parsing value - "
+        "unexpected end of input; expected '[', '{', or a literal");
+  CHECK_THAT(input_error([&] { c.models(); }), Catch::StartsWith("/acme__Broken-1B.json: is not valid JSON: malformed JSON"));
+  // A key written twice in a catalog file is named, not silently resolved.
+  const Catalog twice(small_catalog({{"acme__Twice-1B.json", R"({"id":"acme/Twice-1B","id":"acme/Twice-1B","config":{}})"}}));
+  CHECK(input_error([&] { twice.find_model("acme/Twice-1B"); }) ==
+        "/acme__Twice-1B.json/id: is not valid JSON: duplicate key \"id\": each field may appear once in an object");
 }
 
 TEST_CASE("a model file is named after its id", "[catalog]") {
@@ -154,7 +160,8 @@ TEST_CASE("the catalog summary without models reads no model file", "[catalog]")
   CHECK(light.at("model_count") == 2);
   CHECK(!light.contains("models"));
   CHECK(light.at("gpus").size() == c.gpus().size());
-  CHECK(input_error([&] { (void)catalog_summary_json(c, true); }) == "/acme__Broken-1B.json: is not valid JSON");
+  CHECK_THAT(input_error([&] { (void)catalog_summary_json(c, true); }),
+             Catch::StartsWith("/acme__Broken-1B.json: is not valid JSON: malformed JSON"));
   // The full summary lists every model; the model a face shows first is one of them.
   const auto full = catalog_summary_json(test::catalog());
   CHECK(full.at("models").size() == full.at("model_count").get<std::size_t>());
