@@ -81,6 +81,10 @@ Gpu read_gpu(const json& g, const std::string& path) {
     gpu.compute_capability = major * 10 + minor;
   }
   gpu.interconnect = io::optional_enum(g, "interconnect", path, kInterconnects).value_or(Interconnect::unknown);
+  gpu.rocm_arch = io::optional_enum(g, "gcn_arch", path, kRocmArchs).value_or(RocmArch::none);
+  if ((gpu.vendor == "amd") != (gpu.rocm_arch != RocmArch::none)) {
+    throw InputError(path + "/gcn_arch", "is required for an AMD GPU (gfx942, gfx950) and absent for every other");
+  }
   return gpu;
 }
 

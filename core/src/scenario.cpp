@@ -133,7 +133,7 @@ void parse_hardware(const json& s, const Catalog& catalog, Scenario& out) {
 }  // namespace
 
 GpuChoice gpu_choice(const Gpu& g) {
-  return {g.id, g.name, g.memory, g.price_usd_per_hour, g.compute_capability, g.sm_count, g.interconnect};
+  return {g.id, g.name, g.memory, g.price_usd_per_hour, g.compute_capability, g.sm_count, g.interconnect, g.rocm_arch};
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include "vram/budget/weights.hpp"
 #include "vram/engines/vllm.hpp"
 #include "vram/error.hpp"
+#include "vram/io/render.hpp"
 
 using namespace vram;
 using namespace vram::vllm;
@@ -226,16 +227,16 @@ TEST_CASE("bad interconnects and engines are refused at their field", "[vllm][in
 }
 
 TEST_CASE("the version ladder: early V1 samples every scheduled token, V0 shards the MLP", "[vllm][version]") {
-  // 2048 × 128,256 × (2 + 4 + 12 + 4) + 2048 × 4,096 × 2 + 32 MiB.
+  // 2048 × 128,256 × (2 + 4 + 12 + 4) + 2048 × 4,096 × 2.
   const Term early = early_v1_sampler_term(2048, 128'256, 4096, 2);
-  CHECK(early.bytes.in_bytes() == 5'829'033'984);
+  CHECK(early.bytes.in_bytes() == 5'795'479'552);
   CHECK(consistent(early));
   // V0 forward at TP 2: 20,000 × 3 × (14,336 / 2) × 2 + 20,000 × 3 × 4,096 × 2.
   CHECK(v0_forward_bytes(test::arch("meta-llama/Llama-3.1-8B"), 20000, 2, 2).in_bytes() ==
         20000LL * 3 * 7168 * 2 + 20000LL * 3 * 4096 * 2);
-  // v0.9-0.16 sort the sampled rows' logits: 1024 × 151,936 × (2 + 4 + 12 + 8 + 12) + 10,240 × 5,120 × 2 + 32 MiB.
+  // v0.9-0.16 sort the sampled rows' logits: 1024 × 151,936 × (2 + 4 + 12 + 8 + 12) + 10,240 × 5,120 × 2.
   const Term sorted = sort_sampler_term(1024, 8192, 151'936, 5120, 2);
-  CHECK(sorted.bytes.in_bytes() == 6'050'545'664);
+  CHECK(sorted.bytes.in_bytes() == 6'016'991'232);
   CHECK(consistent(sorted));
   // The same L40S scenario as v0.8.5 and as v0.19: the early sampler's peak takes ~5.4 GiB more.
   auto l40s = [](const char* version) {
@@ -245,7 +246,8 @@ TEST_CASE("the version ladder: early V1 samples every scheduled token, V0 shards
   };
   const double v085 = test::metric(test::run(l40s("0.8.5")), "activation_bytes");
   const double v019 = test::metric(test::run(l40s("0.19.0")), "activation_bytes");
-  CHECK(v085 == 5'829'033'984);
+  // The early sampler's peak and the L40S's cuBLAS workspace (sm89: 2 × 4 MiB + 8 × 16 KiB).
+  CHECK(v085 == 5'795'479'552 + 8'519'680);
   CHECK(v085 - v019 > 4.5 * (1 << 30));
 }
 
@@ -488,7 +490,10 @@ TEST_CASE("MXFP4 experts are padded as the GPU's MoE kernel lays them out", "[vl
   CHECK(mxfp4_moe_layout(90).intermediate_multiple == 64);
   CHECK(mxfp4_moe_layout(90).hidden_multiple == 1);
   CHECK(mxfp4_moe_layout(100).backend == Mxfp4MoeBackend::flashinfer);
-  CHECK(mxfp4_moe_layout(0).backend == Mxfp4MoeBackend::none);
+  // Unknown capability on a CUDA GPU: sm90's, said; ROCm: not modelled, stored.
+  CHECK(mxfp4_moe_layout(0).backend == Mxfp4MoeBackend::triton);
+  CHECK(mxfp4_moe_layout(0).assumed);
+  CHECK(mxfp4_moe_layout(0, RocmArch::gfx942).backend == Mxfp4MoeBackend::none);
 
   const Tensor gate{TensorRole::expert_gate, 0, 2880, 2880};
   const Tensor down{TensorRole::expert_down, 0, 2880, 2880};
@@ -529,15 +534,38 @@ TEST_CASE("MXFP4 experts are padded as the GPU's MoE kernel lays them out", "[vl
   const Component* tw = t.find_component("weights");
   REQUIRE(tw != nullptr);
   CHECK(tw->formula.find("= 112,803,840 B") != std::string::npos);
+  // And the triton_kernels layout beyond it (per expert, I_p = 1,472, H = 2,880):
+  // values 2,944 × (1,472 − 1,440) + 2,880 × (768 − 736) = 186,368 B; scales
+  // 3,072 × 90 + 3,072 × 46 − (2,944 × 90 + 2,880 × 46 = 397,440) = 20,352 B; the
+  // checkpoint's 397,440 B of scales kept; biases 4 × (2,944 + 2,880) − 2 × (2,880
+  // + 2,880) = 11,776 B: 615,936 B × 32 experts × 24 layers = 473,038,848 B.
+  CHECK(tw->formula.find("triton_kernels layout") != std::string::npos);
+  CHECK(tw->formula.find("= 473,038,848 B") != std::string::npos);
+  Mxfp4TritonShape shape{24, 32, 2880, 1440, 1472, true, true};
+  CHECK(mxfp4_triton_layout_term(shape).bytes.in_bytes() == 473'038'848);
+  CHECK(consistent(mxfp4_triton_layout_term(shape)));
+  // Before vLLM 0.16 (triton_kernels v3.5.0) the values are not padded to 64.
+  shape.value_padding = false;
+  CHECK(mxfp4_triton_layout_term(shape).bytes.in_bytes() == 473'038'848 - 186'368LL * 32 * 24);
+  h100["inference"]["vllm"] = {{"version", "0.15.1"}};
+  CHECK(weights(test::run(h100)) == weights(t) - 186'368LL * 32 * 24);
 
-  // A custom GPU without a compute capability: counted as stored, and said so;
-  // with one, as that architecture pads.
+  // A custom GPU without a compute capability: sm90's layout, and said so
+  // (per expert at TP 1: values 276,480 + scales 28,800 + kept 777,600 +
+  // biases 17,280 = 1,100,160 B; × 32 × 24); with one, as that architecture pads.
   nlohmann::json custom = a100;
   custom["hardware"] = {{"gpu", {{"name", "an A100"}, {"memory_bytes", 85'899'345'920}}}};
   const Report c = test::run(custom);
-  CHECK(weights(c) == 13'761'264'768);
+  CHECK(weights(c) == 13'761'264'768 + 1'100'160LL * 32 * 24);
   CHECK(std::any_of(c.warnings.begin(), c.warnings.end(),
-                    [](const std::string& s) { return s.find("MXFP4 experts") != std::string::npos; }));
+                    [](const std::string& s) { return s.find("sm90's (triton_kernels) assumed") != std::string::npos; }));
+  // On ROCm the layout is not modelled: stored, and said so.
+  nlohmann::json mi300 = a100;
+  mi300["hardware"] = {{"gpu", "MI300X"}};
+  const Report rocm = test::run(mi300);
+  CHECK(weights(rocm) == 13'761'264'768);
+  CHECK(std::any_of(rocm.warnings.begin(), rocm.warnings.end(),
+                    [](const std::string& s) { return s.find("MXFP4 experts on ROCm") != std::string::npos; }));
   custom["hardware"]["gpu"]["compute_capability"] = 8.0;
   CHECK(weights(test::run(custom)) == 13'761'264'768 + 917'471'232);
   custom["hardware"]["gpu"]["compute_capability"] = "8.0";
@@ -552,8 +580,8 @@ TEST_CASE("MXFP4 experts are padded as the GPU's MoE kernel lays them out", "[vl
 
 TEST_CASE("the sampler step follows FlashInfer's presence and the version's default", "[vllm][sampler]") {
   // Qwen2.5-7B, 256 rows, T = 2048: 256 × 152,064 × (2 + 4 + 4 + 4) = 544,997,376
-  // + 2,560 × 3,584 × 2 = 18,350,080 + 32 MiB = 596,901,888 B.
-  CHECK(flashinfer_sampler_term(256, 2048, 152'064, 3'584, 2).bytes.in_bytes() == 596'901'888);
+  // + 2,560 × 3,584 × 2 = 18,350,080: 563,347,456 B.
+  CHECK(flashinfer_sampler_term(256, 2048, 152'064, 3'584, 2).bytes.in_bytes() == 563'347'456);
   CHECK(consistent(flashinfer_sampler_term(256, 2048, 152'064, 3'584, 2)));
   // V1's default until v0.11.0 (vllm-project/vllm#26859 turned it off for v0.11.1).
   CHECK(flashinfer_sampler_by_default(parse_version("0.9.2")));
@@ -577,9 +605,10 @@ TEST_CASE("the sampler step follows FlashInfer's presence and the version's defa
                     [](const std::string& w) { return w.find("FlashInfer is not available") != std::string::npos; }));
   s["inference"]["vllm"]["flashinfer_sampler"] = false;  // "FlashInfer is not available" in the log: PyTorch's sort
   const Report sorted = test::run(s);
-  CHECK(test::metric(fi, "activation_bytes") == 596'901'888.0);
+  // Each beside the A100's cuBLAS workspace (sm80: 2 × 4 MiB + 8 × 16 KiB = 8,519,680 B).
+  CHECK(test::metric(fi, "activation_bytes") == 563'347'456.0 + 8'519'680);
   CHECK(test::metric(sorted, "activation_bytes") ==
-        static_cast<double>(sort_sampler_term(256, 2048, 152'064, 3'584, 2).bytes.in_bytes()));
+        static_cast<double>(sort_sampler_term(256, 2048, 152'064, 3'584, 2).bytes.in_bytes() + 8'519'680));
   CHECK(std::none_of(sorted.warnings.begin(), sorted.warnings.end(),
                      [](const std::string& w) { return w.find("FlashInfer is not available") != std::string::npos; }));
   s["inference"]["vllm"]["flashinfer_sampler"] = "yes";
@@ -589,4 +618,44 @@ TEST_CASE("the sampler step follows FlashInfer's presence and the version's defa
   } catch (const InputError& e) {
     CHECK(e.path() == "/inference/vllm/flashinfer_sampler");
   }
+}
+
+TEST_CASE("the BLAS workspace follows the GPU: sm90's 32 MiB, 8 MiB + 128 KiB elsewhere, ROCm's hipBLAS and hipBLASLt",
+          "[vllm][runtime][rocm]") {
+  // CUBLAS_WORKSPACE_CONFIG ":4096:8" on sm90: 8 × 4 MiB.
+  CHECK(blas_workspace_term(90, RocmArch::none).bytes.in_bytes() == 33'554'432);
+  // Unknown capability: sm90's, said in the formula.
+  const Term unknown = blas_workspace_term(0, RocmArch::none);
+  CHECK(unknown.bytes.in_bytes() == 33'554'432);
+  CHECK(io::render(unknown).find("sm90 assumed") != std::string::npos);
+  // ":4096:2:16:8" on every other CUDA GPU: 2 × 4 MiB + 8 × 16 KiB.
+  for (int cc : {80, 86, 89, 120}) CHECK(blas_workspace_term(cc, RocmArch::none).bytes.in_bytes() == 8'519'680);
+  CHECK_FALSE(blas_workspace_term(89, RocmArch::none).range);
+  // Blackwell joins sm90 in PyTorch 2.11: the figure carries that range.
+  const Term blackwell = blas_workspace_term(100, RocmArch::none);
+  REQUIRE(blackwell.range);
+  CHECK(blackwell.range->high.in_bytes() == 33'554'432);
+  // ROCm: hipBLASLt's 76 MiB; hipBLAS's 128 MiB only if a GEMM runs through it (the range).
+  const Term mi355 = blas_workspace_term(0, RocmArch::gfx950);
+  for (RocmArch arch : {RocmArch::gfx942, RocmArch::gfx950}) {
+    const Term t = blas_workspace_term(0, arch);
+    CHECK(t.bytes.in_bytes() == 76 * 1'048'576LL);
+    REQUIRE(t.range);
+    CHECK(t.range->high.in_bytes() == (76 + 128) * 1'048'576LL);
+  }
+  for (const Term& t : {unknown, blackwell, mi355, blas_workspace_term(86, RocmArch::none)}) CHECK(consistent(t));
+
+  // In a report: the profiling peak holds it once, beside the larger of forward and sampler.
+  auto on = [](const char* gpu) {
+    return test::metric(test::run({{"model", "meta-llama/Llama-3.1-8B"},
+                                   {"hardware", {{"gpu", gpu}}},
+                                   {"inference",
+                                    {{"engine", "vllm"},
+                                     {"context", 8192},
+                                     // Few sequences: the forward pass, the same on every GPU, is the larger step.
+                                     {"vllm", {{"max_num_seqs", 16}, {"max_num_batched_tokens", 8192}}}}}}),
+                        "activation_bytes");
+  };
+  CHECK(on("H100-SXM-80GB") - on("A100-80GB") == 33'554'432 - 8'519'680);
+  CHECK(on("MI300X") - on("H100-SXM-80GB") == (76 - 32) * 1'048'576LL);
 }

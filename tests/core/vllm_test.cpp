@@ -49,14 +49,14 @@ TEST_CASE("rotary cache: max_position × rotary_dim in the model dtype", "[vllm]
 }
 
 TEST_CASE("profiling peak terms", "[vllm][activations]") {
-  // Llama-3.1-8B, H100 defaults: (14·1024 + 528)·128,256 + (8,192 + 2,048)·4,096·2 + 32 MiB
-  CHECK(profile_sampler_bytes(1024, 8192, 128256, 4096, 2, 132).in_bytes() == 1'906'397'184 + 83'886'080 + 33'554'432);
+  // Llama-3.1-8B, H100 defaults: (14·1024 + 528)·128,256 + (8,192 + 2,048)·4,096·2
+  CHECK(profile_sampler_bytes(1024, 8192, 128256, 4096, 2, 132).in_bytes() == 1'906'397'184 + 83'886'080);
   CHECK(sampler_scratch_rows(132, 1024) == 132);  // H100 SXM
   CHECK(sampler_scratch_rows(142, 256) == 142);   // L40S
   CHECK(sampler_scratch_rows(132, 100) == 128);   // fewer rows than SMs: the next power of two
-  // forward: 8,192 × 2 × (3 × 14,336 + 4 × 4,096) + 32 MiB
+  // forward: 8,192 × 2 × (3 × 14,336 + 4 × 4,096)
   CHECK(profile_forward_bytes(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2).in_bytes() ==
-        8192LL * 2 * (3 * 14336 + 4 * 4096) + 33'554'432);
+        8192LL * 2 * (3 * 14336 + 4 * 4096));
   // Mixtral TP2: 2 × 8,192 × top-2 × (7,168 + 14,336)
   CHECK(moe_workspace_bytes(arch("mistralai/Mixtral-8x7B-v0.1"), 8192, 2, 2).in_bytes() == 704'643'072);
   CHECK(moe_workspace_bytes(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2).in_bytes() == 0);
@@ -151,9 +151,9 @@ TEST_CASE("KV needed: whole blocks on full layers, the window on sliding ones", 
 
 TEST_CASE("profiling terms are products of their factors", "[vllm][activations]") {
   const Term sampler = profile_sampler_term(1024, 8192, 128256, 4096, 2, 132);
-  CHECK(sampler.bytes.in_bytes() == 2'023'837'696);
-  CHECK(sampler.parts.size() == 6);  // logits, fp32 copy, scratch, probabilities, hidden, cuBLAS
-  CHECK(profile_sampler_term(1024, 8192, 128256, 4096, 4, 132).parts.size() == 5);  // no fp32 copy of fp32 logits
+  CHECK(sampler.bytes.in_bytes() == 1'990'283'264);
+  CHECK(sampler.parts.size() == 5);  // logits, fp32 copy, scratch, probabilities, hidden
+  CHECK(profile_sampler_term(1024, 8192, 128256, 4096, 4, 132).parts.size() == 4);  // no fp32 copy of fp32 logits
   CHECK(consistent(sampler));
   CHECK(consistent(profile_forward_term(arch("meta-llama/Llama-3.1-8B"), 8192, 1, 2)));
   CHECK(consistent(moe_workspace_term(arch("mistralai/Mixtral-8x7B-v0.1"), 8192, 2, 2)));

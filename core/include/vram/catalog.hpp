@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "vram/formats.hpp"
+#include "vram/gpu_arch.hpp"
 #include "vram/generation/pipeline.hpp"
 #include "vram/model.hpp"
 #include "vram/units.hpp"
@@ -53,6 +54,8 @@ struct Gpu {
   int sm_count = 0;
   /// How several of these GPUs in one server are usually connected (gpus.json `interconnect`).
   Interconnect interconnect = Interconnect::unknown;
+  /// The LLVM target of an AMD GPU (gpus.json `gcn_arch`); none for NVIDIA.
+  RocmArch rocm_arch = RocmArch::none;
 };
 
 struct CatalogModel {

@@ -194,6 +194,7 @@ struct GpuChoice {
   int sm_count = 0;            ///< streaming multiprocessors; 0 when unknown
   /// The catalog's interconnect, or `hardware.interconnect` when given.
   Interconnect interconnect = Interconnect::unknown;
+  RocmArch rocm_arch = RocmArch::none;  ///< an AMD GPU's LLVM target; none for NVIDIA and custom GPUs
 };
 
 /// A catalog GPU as a scenario's choice (its interconnect included).

@@ -15,7 +15,48 @@ constexpr std::string_view kDriverSource =
     "reserved for every resident thread); CUDA C++ Programming Guide 12.8, technical specifications per compute "
     "capability (resident threads per SM); fixed part: vLLM 0.19.0 H100 sweep init_non_torch_GiB 0.51 GiB "
     "(llm-d-incubation/llm-d-planner @ d3121e059da8) less the H100's stack reservation";
+constexpr std::string_view kCublasSource =
+    "pytorch v2.6.0 aten/src/ATen/cuda/CublasHandlePool.cpp parseChosenWorkspaceSize (CUBLAS_WORKSPACE_CONFIG "
+    "default \":4096:8\" when major == 9 && minor == 0, \":4096:2:16:8\" otherwise; Blackwell joins sm90 in "
+    "pytorch#175344, PyTorch 2.11) and getCurrentCUDABlasHandle (one workspace per handle and stream, from the "
+    "caching allocator)";
+constexpr std::string_view kRocmBlasSource =
+    "pytorch v2.6.0 aten/src/ATen/cuda/CublasHandlePool.cpp parseChosenWorkspaceSize (ROCm: \"32MiB default, "
+    "128MiB for MI300\", gfx94x; gfx95x joins it in later releases) and aten/src/ATen/cuda/CUDABlas.cpp "
+    "_parseChosenWorkspaceSize (\"Use 76 MB for hipBLASLt\"; hipBLASLt is the default GEMM path on gfx90a and "
+    "gfx94x)";
+
+/// hipBLASLt's workspace, PyTorch's GEMM path on CDNA 3 and 4; hipBLAS's own
+/// (128 MiB on gfx94x, 32 MiB on gfx95x in PyTorch 2.6, 128 MiB later) exists
+/// only once a GEMM runs through hipBLAS, so it is the range's upper end.
+Term rocm_blas_workspace_term(RocmArch rocm) {
+  const std::int64_t hipblas_mib = 128;  // the larger of the two architectures' figures, by release
+  (void)rocm;
+  Term lt = Term::product({Factor::mib(76, "MiB hipBLASLt workspace")})
+                .named("BLAS workspace (ROCm)")
+                .noted("plus hipBLAS's own {} MiB if a GEMM runs through hipBLAS (the range)", {hipblas_mib})
+                .cite(kRocmBlasSource);
+  lt.range = ByteRange{lt.bytes, lt.bytes + Bytes::of(hipblas_mib << 20)};
+  return lt;
+}
+
 }  // namespace
+
+Term blas_workspace_term(int cc, RocmArch rocm) {
+  if (rocm != RocmArch::none) return rocm_blas_workspace_term(rocm);
+  if (cc <= 0 || cc == 90) {
+    return Term::product({Factor::of(8, cc <= 0 ? "chunks (sm90 assumed: compute capability unknown)" : "chunks (sm90)"),
+                          Factor::mib(4, "MiB")})
+        .named("cuBLAS workspace")
+        .cite(kCublasSource);
+  }
+  Term t = Term::sum(terms(Term::product({Factor::of(2, "chunks"), Factor::mib(4, "MiB")}),
+                           Term::product({Factor::of(8, "chunks"), Factor::bytes(16 * 1024)})))
+               .named("cuBLAS workspace")
+               .cite(kCublasSource);
+  if (cc >= 100) t.range = ByteRange{t.bytes, Bytes::of(std::int64_t{32} << 20)};  // 32 MiB from PyTorch 2.11
+  return t;
+}
 
 Term cuda_context(bool multi_gpu) {
   if (multi_gpu) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "vram/budget/term.hpp"
+#include "vram/gpu_arch.hpp"
 #include "vram/report.hpp"
 #include "vram/units.hpp"
 
@@ -36,6 +37,19 @@ int max_threads_per_sm(int compute_capability);
 /// Unknown capability or SM count: the H100's, said in the formula.
 /// H100: 276,824,064 + 270,532,608 = 547,356,672 B.
 Term driver_context_term(int compute_capability, int sm_count);
+
+/// PyTorch's BLAS workspaces, taken from the caching allocator at the first
+/// matrix multiply and kept (so inside torch's peak), per GPU and stream:
+///  - CUDA: cuBLAS's CUBLAS_WORKSPACE_CONFIG default, ":4096:8" on sm90 only
+///    (8 chunks × 4 MiB = 32 MiB) and ":4096:2:16:8" elsewhere (2 × 4 MiB +
+///    8 × 16 KiB = 8,519,680 B); Blackwell gets sm90's 32 MiB from PyTorch
+///    2.11, so its figure carries that range. Unknown capability: sm90's.
+///  - ROCm: hipBLASLt's 76 MiB, PyTorch's default GEMM path on CDNA 3 and 4;
+///    hipBLAS's own workspace (128 MiB on MI300, gfx94x) exists only once a
+///    GEMM runs through hipBLAS, so it widens the range, not the figure.
+/// Sources: pytorch v2.6.0 aten/src/ATen/cuda/CublasHandlePool.cpp
+/// parseChosenWorkspaceSize, aten/src/ATen/cuda/CUDABlas.cpp _parseChosenWorkspaceSize.
+Term blas_workspace_term(int compute_capability, RocmArch rocm);
 
 /// A context term (an engine's own composition) as a report line.
 Component cuda_context_component(Term context, bool explain);

@@ -99,8 +99,8 @@ Bytes rotary_cache_bytes(const Architecture& arch, std::int64_t elem_bytes);
 /// logits rows × V × b, their fp32 copy, the top-k/top-p scratch (one fp32 row
 /// of V per streaming multiprocessor, `sms`; vllm/v1/sample/ops/topk_topp_triton.py),
 /// softmax probabilities and the exponential draw (2 × rows × V fp32), the hidden
-/// states ((T + 2·rows) × H × b) and the cuBLAS workspace (32 MiB).
-/// Llama-3.1-8B on an H100: (14·1024 + 528)·128,256 + 10,240·4,096·2 + 32 MiB = 2,023,837,696 B.
+/// states ((T + 2·rows) × H × b). The BLAS workspace beside it is blas_workspace_term (budget/runtime).
+/// Llama-3.1-8B on an H100: (14·1024 + 528)·128,256 + 10,240·4,096·2 = 1,990,283,264 B.
 /// `sms_assumed`: the GPU's count is unknown and `sms` is the H100's (said in the formula).
 Term profile_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
                           std::int64_t elem_bytes, std::int64_t sms, bool sms_assumed = false);
@@ -137,7 +137,7 @@ bool flashinfer_sampler_by_default(const Version& v);
 std::int64_t sampler_scratch_rows(std::int64_t sms, std::int64_t rows);
 
 /// Peak of the profiling forward pass over T tokens on one rank (v1 engine):
-/// T × b × (3·I/tp + 4·H) + the cuBLAS workspace.
+/// T × b × (3·I/tp + 4·H); the BLAS workspace beside it is blas_workspace_term (budget/runtime).
 Term profile_forward_term(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
                           std::int64_t elem_bytes);
 Bytes profile_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
@@ -167,7 +167,7 @@ Term pipeline_buffers_term(std::int64_t tokens, std::int64_t hidden, std::int64_
 /// layout needs (vllm/model_executor/layers/quantization/mxfp4.py
 /// get_mxfp4_backend, Mxfp4MoEMethod.create_weights).
 enum class Mxfp4MoeBackend : std::uint8_t {
-  none,        ///< not a CUDA GPU (ROCm's alignment is not modelled): stored as in the checkpoint
+  none,        ///< ROCm (its layout is not modelled): stored as in the checkpoint
   marlin,      ///< sm80/86/89/120: intermediate to 128, hidden to 256
   triton,      ///< sm90 (triton_kernels): intermediate to 64
   flashinfer,  ///< sm100 family (FlashInfer): intermediate and hidden to 256
@@ -176,12 +176,36 @@ struct Mxfp4MoeLayout {
   Mxfp4MoeBackend backend = Mxfp4MoeBackend::none;
   std::int64_t intermediate_multiple = 1;
   std::int64_t hidden_multiple = 1;
+  bool assumed = false;  ///< the compute capability is unknown: sm90's layout, said in the formula
 };
-/// By CUDA compute capability × 10 (0: not CUDA).
-Mxfp4MoeLayout mxfp4_moe_layout(int compute_capability);
+/// By CUDA compute capability × 10; unknown (0) on a CUDA GPU: sm90's; ROCm: none.
+Mxfp4MoeLayout mxfp4_moe_layout(int compute_capability, RocmArch rocm = RocmArch::none);
 /// Bytes the padded layout adds over the stored experts: `extra_elements`
 /// more fp4 values (and their scales) at 17 B per 32.
 Term mxfp4_moe_padding_term(const Mxfp4MoeLayout& layout, Bytes padded, Bytes stored, std::int64_t extra_elements);
+
+/// The MXFP4 experts of one rank as the triton_kernels backend (sm90) keeps
+/// them after loading, beyond the checkpoint's tensors padded to the backend's
+/// intermediate multiple:
+///  - value swizzle padding: HopperMXValueLayout pads both byte dimensions of
+///    w13 [2·I_p, H/2] and w2 [H, I_p/2] to multiples of 64 (triton v3.6.0,
+///    bundled from vLLM 0.16; none before, `value_padding` false);
+///  - scale swizzle padding: HopperMXScaleLayout pads the scale rows to 256
+///    and the scale columns to 2;
+///  - the checkpoint's scales stay allocated beside the swizzled copies (the
+///    triton path deletes the values only);
+///  - expert biases converted to fp32 (bf16 in the checkpoint).
+/// `experts` on this rank, `inter` the unpadded intermediate per rank, `inter_padded` I_p.
+struct Mxfp4TritonShape {
+  std::int64_t layers = 0;
+  std::int64_t experts = 0;
+  std::int64_t hidden = 0;
+  std::int64_t inter = 0;
+  std::int64_t inter_padded = 0;
+  bool biases = false;
+  bool value_padding = true;
+};
+Term mxfp4_triton_layout_term(const Mxfp4TritonShape& s);
 
 /// KV cache layout after vLLM's grouping of layers with the same attention
 /// type into groups of equal size (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).

@@ -94,10 +94,34 @@ std::int64_t stored_elements(const WeightsEstimate& w) {
   return n;
 }
 
+/// Layers [first, end) of this placement that hold routed experts.
+std::int64_t expert_layers(const Model& m, const WeightPlacement& p) {
+  std::int64_t n = 0;
+  for (const Tensor& t : m.tensors) {
+    if (t.role != TensorRole::expert_down || t.stage != TensorStage::text) continue;
+    n += std::max(0, std::min(t.layer + t.layers, p.end_layer) - std::max(t.layer, p.first_layer));
+  }
+  return n;
+}
+
+/// The experts one rank holds, as the triton_kernels layout sees them.
+Mxfp4TritonShape triton_shape(const Setting& c, const WeightPlacement& place) {
+  Mxfp4TritonShape s;
+  const bool ep = place.expert_parallel > 1;
+  s.layers = expert_layers(*c.s.model, place);
+  s.experts = ep ? checked::ceil_div(c.a.experts, place.expert_parallel) : c.a.experts;
+  s.hidden = c.a.hidden;
+  s.inter = ep ? c.a.expert_intermediate : checked::ceil_div(c.a.expert_intermediate, c.tp);
+  s.inter_padded = checked::ceil_div(s.inter, place.expert_intermediate_multiple) * place.expert_intermediate_multiple;
+  s.biases = c.a.block.expert_bias;
+  s.value_padding = c.ver.at_least(0, 16);  // triton_kernels v3.6.0 (vLLM f97ca6717, 2026-02-08)
+  return s;
+}
+
 /// MXFP4 experts as the MoE kernel lays them out: the stored weights plus the
 /// padding its backend needs (mxfp4_moe_layout), when there is any.
 Term with_mxfp4_padding(const Setting& c, Term w, WeightPlacement place) {
-  const Mxfp4MoeLayout layout = mxfp4_moe_layout(c.s.gpu.compute_capability);
+  const Mxfp4MoeLayout layout = mxfp4_moe_layout(c.s.gpu.compute_capability, c.s.gpu.rocm_arch);
   if (c.s.weights.kind != FormatKind::mxfp4 || c.a.experts == 0 || layout.backend == Mxfp4MoeBackend::none) return w;
   const WeightsEstimate& stored = c.memo->get(*c.s.model, c.s.weights, place);
   const std::int64_t stored_n = stored_elements(stored);
@@ -105,9 +129,12 @@ Term with_mxfp4_padding(const Setting& c, Term w, WeightPlacement place) {
   place.expert_intermediate_multiple = layout.intermediate_multiple;
   place.expert_hidden_multiple = layout.hidden_multiple;
   const WeightsEstimate& padded = c.memo->get(*c.s.model, c.s.weights, place);
-  if (padded.bytes == stored_bytes) return w;
-  Term pad = mxfp4_moe_padding_term(layout, padded.bytes, stored_bytes, stored_elements(padded) - stored_n);
-  return Term::sum(terms(std::move(w), std::move(pad)));
+  Terms parts = terms(std::move(w));
+  if (padded.bytes != stored_bytes) {
+    parts.push_back(mxfp4_moe_padding_term(layout, padded.bytes, stored_bytes, stored_elements(padded) - stored_n));
+  }
+  if (layout.backend == Mxfp4MoeBackend::triton) parts.push_back(mxfp4_triton_layout_term(triton_shape(c, place)));
+  return sum_nonzero(std::move(parts));
 }
 
 /// The weights one stage holds, the checkpoint's exact size spread over ranks
@@ -177,7 +204,11 @@ Term stage_activation(const Setting& c, bool head) {
   Term moe = c.ver.v1_engine() && c.s.weights.kind != FormatKind::mxfp4 ? moe_workspace_term(c.a, T, c.tp, c.b)
                                                               : Term::given(Bytes{});
   Term buffers = c.pp > 1 ? pipeline_buffers_term(T, c.a.hidden, c.b) : Term::given(Bytes{});
-  return sum_nonzero(terms(std::move(peak), std::move(moe), std::move(buffers))).noted(c.lim.why).cite(kProfileSource);
+  // The BLAS workspace is taken at the profile's first matrix multiply and kept (V1's measure sees it).
+  Term blas = c.ver.v1_engine() ? blas_workspace_term(c.s.gpu.compute_capability, c.s.gpu.rocm_arch) : Term::given(Bytes{});
+  return sum_nonzero(terms(std::move(peak), std::move(blas), std::move(moe), std::move(buffers)))
+      .noted(c.lim.why)
+      .cite(kProfileSource);
 }
 
 /// The KV cache a stage needs and the pool its remaining budget buys.
@@ -443,10 +474,15 @@ void add_assumption_warnings(const Setting& c, Report& r) {
         "vllm[flashinfer]): assumed here; set inference.vllm.flashinfer_sampler to false when the log says "
         "\"FlashInfer is not available\"");
   }
-  if (c.s.weights.kind == FormatKind::mxfp4 && c.a.experts > 0 && c.s.gpu.compute_capability == 0) {
+  if (c.s.weights.kind == FormatKind::mxfp4 && c.a.experts > 0 && c.s.gpu.rocm_arch != RocmArch::none) {
     r.warnings.push_back(
-        "MXFP4 experts: the MoE kernel's padding depends on the CUDA compute capability, unknown for this GPU "
-        "(ROCm, or a custom GPU without hardware.gpu.compute_capability): the experts are counted as stored");
+        "MXFP4 experts on ROCm: the MoE kernel's weight layout there is not modelled; the experts are counted as "
+        "stored");
+  } else if (c.s.weights.kind == FormatKind::mxfp4 && c.a.experts > 0 && c.s.gpu.compute_capability == 0) {
+    r.warnings.push_back(
+        "MXFP4 experts: the MoE kernel's layout depends on the CUDA compute capability, unknown for this GPU: "
+        "sm90's (triton_kernels) assumed; set hardware.gpu.compute_capability (8.0 Marlin, 9.0 Triton, 10.0 "
+        "FlashInfer)");
   }
 }
 

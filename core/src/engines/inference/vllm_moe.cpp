@@ -18,8 +18,9 @@ constexpr std::string_view kMxfp4Source =
     "(main at 007d5005; the same rules since v0.10.1)";
 }  // namespace
 
-Mxfp4MoeLayout mxfp4_moe_layout(int cc) {
-  if (cc <= 0) return {};
+Mxfp4MoeLayout mxfp4_moe_layout(int cc, RocmArch rocm) {
+  if (rocm != RocmArch::none) return {};
+  if (cc <= 0) return {Mxfp4MoeBackend::triton, 64, 1, true};
   if (cc >= 100 && cc < 110) return {Mxfp4MoeBackend::flashinfer, 256, 256};
   if (cc >= 90 && cc < 100) return {Mxfp4MoeBackend::triton, 64, 1};
   return {Mxfp4MoeBackend::marlin, 128, 256};
@@ -31,7 +32,10 @@ Term mxfp4_moe_padding_term(const Mxfp4MoeLayout& layout, Bytes padded, Bytes st
     case Mxfp4MoeBackend::marlin:
       rule = "padding values (Marlin MoE: intermediate per rank to a multiple of {}, hidden to {})";
       break;
-    case Mxfp4MoeBackend::triton: rule = "padding values (Triton MoE: intermediate per rank to a multiple of {})"; break;
+    case Mxfp4MoeBackend::triton:
+      rule = layout.assumed ? "padding values (Triton MoE, sm90 assumed: intermediate per rank to a multiple of {})"
+                            : "padding values (Triton MoE: intermediate per rank to a multiple of {})";
+      break;
     case Mxfp4MoeBackend::flashinfer:
       rule = "padding values (FlashInfer MoE: intermediate per rank to a multiple of {}, hidden to {})";
       break;
@@ -42,6 +46,68 @@ Term mxfp4_moe_padding_term(const Mxfp4MoeLayout& layout, Bytes padded, Bytes st
                          Factor::real(17.0 / 32.0, "B (mxfp4: 17 B per 32 values)")})
       .named("MXFP4 expert padding")
       .cite(kMxfp4Source);
+}
+
+namespace {
+constexpr std::string_view kTritonLayoutSource =
+    "vllm/model_executor/layers/fused_moe/oracle/mxfp4.py convert_to_mxfp4_moe_kernel_format (TRITON: biases "
+    "to float32, _swizzle_mxfp4, del w13_weight / w2_weight only) and quantization/mxfp4.py "
+    "Mxfp4MoEMethod._setup_kernel (the swizzled scales kept beside the original parameters), v0.19.0; "
+    "triton v3.6.0 python/triton_kernels/triton_kernels/tensor_details/layout_details/hopper_value.py "
+    "HopperMXValueLayout.swizzle_data (both byte dimensions to multiples of 64, triton 4327b5b62) and "
+    "hopper_scale.py HopperMXScaleLayout.swizzle_data (rows to 2 × num_warps × 2 × 8 = 256 with num_warps 8, "
+    "columns to 2); vLLM bundles triton_kernels v3.6.0 from f97ca6717 (2026-02-08)";
+
+std::int64_t round_up(std::int64_t n, std::int64_t m) {
+  return checked::mul(checked::ceil_div(n, m), m);
+}
+
+/// Bytes of one expert's swizzled values beyond the checkpoint layout:
+/// w13 [2·I_p, H/2] and w2 [H, I_p/2] with both dimensions to multiples of 64.
+std::int64_t value_padding_per_expert(const Mxfp4TritonShape& s) {
+  const std::int64_t w13 = checked::mul(round_up(2 * s.inter_padded, 64), round_up(s.hidden / 2, 64)) -
+                           checked::mul(2 * s.inter_padded, s.hidden / 2);
+  const std::int64_t w2 = checked::mul(round_up(s.hidden, 64), round_up(s.inter_padded / 2, 64)) -
+                          checked::mul(s.hidden, s.inter_padded / 2);
+  return w13 + w2;
+}
+
+/// One expert's scales in the checkpoint layout: w13 [2·I_p, H/32], w2 [H, I_p/32], 1 B each.
+std::int64_t scales_per_expert(const Mxfp4TritonShape& s) {
+  return checked::mul(2 * s.inter_padded, s.hidden / 32) + checked::mul(s.hidden, s.inter_padded / 32);
+}
+
+/// Bytes of one expert's swizzled scales beyond the checkpoint layout: rows to 256, columns to 2.
+std::int64_t scale_padding_per_expert(const Mxfp4TritonShape& s) {
+  const std::int64_t swizzled = checked::mul(round_up(2 * s.inter_padded, 256), round_up(s.hidden / 32, 2)) +
+                                checked::mul(round_up(s.hidden, 256), round_up(s.inter_padded / 32, 2));
+  return swizzled - scales_per_expert(s);
+}
+
+Term per_expert_part(const Mxfp4TritonShape& s, std::int64_t bytes_per_expert, std::string_view unit,
+                     std::string_view what) {
+  return Term::product({Factor::of(s.layers, "layers"), Factor::of(s.experts, "experts"),
+                        Factor::of(bytes_per_expert, unit)})
+      .named(what);
+}
+}  // namespace
+
+Term mxfp4_triton_layout_term(const Mxfp4TritonShape& s) {
+  Terms parts;
+  if (s.value_padding) {
+    parts.push_back(per_expert_part(s, value_padding_per_expert(s), "B per expert (to multiples of 64)",
+                                    "value swizzle padding"));
+  }
+  parts.push_back(per_expert_part(s, scale_padding_per_expert(s), "B per expert (rows to 256, columns to 2)",
+                                  "scale swizzle padding"));
+  parts.push_back(per_expert_part(s, scales_per_expert(s), "B per expert (2·I_p × H/32 + H × I_p/32)",
+                                  "checkpoint scales kept beside the swizzled ones"));
+  if (s.biases) {
+    // fp32 biases [2·I_p] and [H] in place of the checkpoint's bf16 [2·I] and [H].
+    const std::int64_t extra = checked::mul(4, 2 * s.inter_padded + s.hidden) - checked::mul(2, 2 * s.inter + s.hidden);
+    parts.push_back(per_expert_part(s, extra, "B per expert (4 × (2·I_p + H) − 2 × (2·I + H))", "biases in fp32"));
+  }
+  return sum_nonzero(std::move(parts)).named("triton_kernels layout").shown_in(kMiB).cite(kTritonLayoutSource);
 }
 
 }  // namespace vram::vllm

@@ -35,10 +35,6 @@ constexpr std::string_view kFlashInferSamplerSource =
     "top_k_top_p_sampling_from_logits (top_k_first: top_k_mask_logits, then softmax, then top_p_sampling_from_probs)";
 constexpr std::string_view kPipelineSource = "vllm/v1/worker/gpu_model_runner.py make_empty_intermediate_tensors (v0.19.0)";
 
-/// cuBLAS workspace, allocated through the caching allocator on first use:
-/// 4096 × 8 KiB = 32 MiB on sm90 (pytorch aten/src/ATen/cuda/CublasHandlePool.cpp, v2.8).
-constexpr Factor kCublasWorkspace = Factor::mib(32, "MiB cuBLAS workspace");
-
 /// "A100" anywhere in the name, in any case (no copy: this runs on every estimate).
 bool names_a100(std::string_view name) {
   constexpr std::string_view kA100 = "a100";
@@ -105,8 +101,7 @@ Term profile_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t v
                                v, Factor::of(4, "B top-k/top-p scratch")}),
                          part({Factor::of(2, "(probabilities + exponential draw)"), seqs, v, Factor::bytes(4)}),
                          part({Factor::of(checked::add(tokens, checked::mul(2, rows)), "rows (tokens + 2 × seqs)"),
-                               Factor::of(hidden, "hidden"), Factor::bytes(b)}),  // hidden, last rows, rand_like
-                         part({kCublasWorkspace})))
+                               Factor::of(hidden, "hidden"), Factor::bytes(b)})))  // hidden, last rows, rand_like
       .named("sampler step")
       .cite(kSamplerSource);
 }
@@ -124,7 +119,7 @@ Term early_v1_sampler_term(std::int64_t tokens, std::int64_t vocab, std::int64_t
                            part({rows, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}),
                            part({rows, v, Factor::of(4 + 8, "B (sorted logits + int64 sort indices)")}),
                            part({rows, v, Factor::of(4, "B softmax of the sorted logits")}),
-                           part({rows, Factor::of(hidden, "hidden"), Factor::bytes(b)}), part({kCublasWorkspace})))
+                           part({rows, Factor::of(hidden, "hidden"), Factor::bytes(b)})))
       .named("V1 sampler step before v0.9")
       .cite(kEarlySamplerSource);
 }
@@ -132,7 +127,7 @@ Term early_v1_sampler_term(std::int64_t tokens, std::int64_t vocab, std::int64_t
 namespace {
 /// A V1 sampler step over `rows` sequences: their logits and fp32 copy, the
 /// buffers of the top-k/top-p method (bytes per logit each), the hidden rows
-/// the profiling run keeps (tokens + 2 × seqs) and the cuBLAS workspace.
+/// the profiling run keeps (tokens + 2 × seqs).
 Term sampler_rows_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
                        std::int64_t b, std::initializer_list<Factor> per_logit) {
   const Factor seqs = Factor::of(rows, "seqs");
@@ -143,7 +138,6 @@ Term sampler_rows_term(std::int64_t rows, std::int64_t tokens, std::int64_t voca
   for (const Factor& f : per_logit) parts.push_back(Term::product({seqs, v, f}));
   parts.push_back(Term::product({Factor::of(checked::add(tokens, checked::mul(2, rows)), "rows (tokens + 2 × seqs)"),
                                  Factor::of(hidden, "hidden"), Factor::bytes(b)}));
-  parts.push_back(Term::product({kCublasWorkspace}));
   return sum_nonzero(std::move(parts));
 }
 }  // namespace
@@ -178,8 +172,7 @@ Term profile_forward_term(const Architecture& a, std::int64_t tokens, std::int64
   return Term::sum(terms(Term::product({t, Factor::of(3, "(gate_up 2 + silu_and_mul 1)"), Factor::of(width, "MLP width"),
                                         Factor::bytes(b)}),
                          Term::product({t, Factor::of(4, "(residual, normed input, attention input and output)"),
-                                        Factor::of(a.hidden, "hidden"), Factor::bytes(b)}),
-                         Term::product({kCublasWorkspace})))
+                                        Factor::of(a.hidden, "hidden"), Factor::bytes(b)})))
       .named("profiling forward pass")
       .cite(kForwardSource);
 }
