@@ -450,6 +450,7 @@ void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
     ls.n_ubatch = std::min(ls.n_batch, io::optional_int(*l, "n_ubatch", lp, {1, 10'000'000}).value_or(d.n_ubatch));
     ls.flash_attn = io::optional_bool(*l, "flash_attn", lp).value_or(d.flash_attn);
     ls.n_seq_max = io::optional_int(*l, "n_seq_max", lp, {1, 100'000}).value_or(st.concurrency);
+    ls.kv_unified = io::optional_bool(*l, "kv_unified", lp).value_or(d.kv_unified);
     parse_llama_gpus(*l, lp, out);
   } else {
     st.llama_cpp.n_seq_max = st.concurrency;
@@ -464,6 +465,11 @@ void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
   note("n_ubatch", std::to_string(ls.n_ubatch));
   note("flash_attn", ls.flash_attn ? "true" : "false");
   note("n_seq_max", std::to_string(ls.n_seq_max) + " (the concurrency)");
+  if (ls.n_seq_max > 1) {
+    note("kv_unified",
+         "true (one cache shared by the sequences: llama.cpp before b5913 and llama-server's automatic slots; set false "
+         "for an explicit -np N without -kvu since b6071, one stream per sequence)");
+  }
   check_llama_gpus(llama_block, out);
 }
 

@@ -43,6 +43,58 @@ TEST_CASE("llama.cpp log of Llama-3.1-8B Q4_K_M, 4 × 2048 tokens", "[llamacpp][
   CHECK(r.fits);
 }
 
+TEST_CASE("one KV stream per sequence: the same cells, each micro-batch row attends to its own stream",
+          "[llamacpp][kv][streams]") {
+  // src/llama-context.cpp (b6975+): n_ctx_seq = PAD(PAD(n_ctx, 256) / n_seq_max, 256) per stream.
+  CHECK(llamacpp::kv_streams(2048, 4, false).cells == 2048);
+  CHECK(llamacpp::kv_streams(2048, 4, false).streams == 4);
+  CHECK(llamacpp::kv_streams(1000, 3, false).cells == 1024);  // PAD(3000, 256) = 3072; 3072 / 3 = 1024
+  CHECK(llamacpp::kv_streams(1000, 3, false).total() == 3072);
+  CHECK(llamacpp::kv_streams(2048, 4, true).cells == 8192);
+  CHECK(llamacpp::kv_streams(2048, 4, true).streams == 1);
+  CHECK(llamacpp::kv_streams(2048, 1, false).streams == 1);
+
+  // The 4 × 2048 scenario above without -kvu: KV unchanged (4 streams × 2,048 cells); the
+  // attention of the micro-batch sees one stream: scores 2,048 × 512 × 32 × 4 B = 128 MiB,
+  // mask 2,048 × pad(512 / 4, 64) × 4 streams × 4 B = 4 MiB, hidden rows 32 MiB: 164 MiB,
+  // under the output logits 512 × (128,256 + 4,096) × 4 B = 271,056,896 B, which decide.
+  const auto& a8 = test::catalog().find_model("meta-llama/Llama-3.1-8B")->model.arch;
+  CHECK(llamacpp::compute_buffer_bytes(a8, 2048, 512, false, false, 4).in_bytes() ==
+        134'217'728 + 4'194'304 + 33'554'432);
+  CHECK(consistent(llamacpp::compute_buffer_term(a8, 2048, 512, false, true, 4)));
+  json s = {{"model", "meta-llama/Llama-3.1-8B-Instruct"},
+            {"weights", "gguf:Q4_K_M"},
+            {"hardware", {{"gpu", "RTX-4090"}}},
+            {"inference",
+             {{"engine", "llama.cpp"},
+              {"context", 2048},
+              {"concurrency", 4},
+              {"llama_cpp", {{"n_gpu_layers", 33}, {"n_seq_max", 4}, {"kv_unified", false}}}}}};
+  const Report r = test::run(s);
+  CHECK(test::metric(r, "kv_cache_bytes") == 1024.0 * 1024 * 1024);
+  CHECK(test::metric(r, "activation_bytes") == 271'056'896.0);
+  CHECK(r.find_component("kv_cache")->formula.find("4 streams × 2,048, one per sequence") != std::string::npos);
+  // Not given: one shared cache, and said so.
+  s["inference"]["llama_cpp"].erase("kv_unified");
+  const Report shared = test::run(s);
+  CHECK(test::metric(shared, "activation_bytes") == 560.0 * 1024 * 1024);
+  CHECK(std::any_of(shared.defaults_used.begin(), shared.defaults_used.end(),
+                    [](const std::string& d) { return d.rfind("llama_cpp.kv_unified = true", 0) == 0; }));
+  s["inference"]["llama_cpp"]["kv_unified"] = "no";
+  CHECK_THROWS_AS(test::scenario(s), InputError);
+
+  // Windowed layers hold n_swa + n_ubatch per stream instead of n_swa × n_seq_max + n_ubatch:
+  // gemma-2-2b (13 windowed layers of 4,096 tokens, 4,096 B per cell), 2 × 8,192 tokens:
+  // 2 × pad(4,096 + 512, 256) = 9,216 cells against pad(2 × 4,096 + 512, 256) = 8,704.
+  json g = {{"model", "google/gemma-2-2b-it"},
+            {"weights", "gguf:Q8_0"},
+            {"inference",
+             {{"engine", "llama.cpp"}, {"context", 8192}, {"llama_cpp", {{"n_seq_max", 2}, {"kv_unified", true}}}}}};
+  const double unified = test::metric(test::run(g), "kv_cache_bytes");
+  g["inference"]["llama_cpp"]["kv_unified"] = false;
+  CHECK(test::metric(test::run(g), "kv_cache_bytes") - unified == 13.0 * (9216 - 8704) * 4096);
+}
+
 TEST_CASE("partial offload keeps the first layers on the CPU", "[llamacpp]") {
   const Report all = test::run({{"model", "meta-llama/Llama-3.1-8B"},
                                 {"weights", "gguf:Q4_K_M"},

@@ -36,27 +36,45 @@ namespace vram::llamacpp {
 /// GGML_PAD(n_ctx, 256)).
 std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max);
 
+/// llama.cpp's KV cache as streams (src/llama-kv-cache.cpp: n_stream =
+/// kv_unified ? 1 : n_seq_max; K and V [n_embd_gqa, kv_size, n_stream]):
+/// one stream shared by every sequence (before b5913 the only cache; since,
+/// --kv-unified and llama-server's automatic slots), else one per sequence
+/// (llama_context_default_params kv_unified = false since b5913: an explicit
+/// -np N without -kvu). n_ctx = context × n_seq_max padded
+/// to 256; each of the n_seq_max streams holds n_ctx / n_seq_max cells padded
+/// to 256 (src/llama-context.cpp, n_ctx_seq, b6975 and later).
+struct KvStreams {
+  std::int64_t cells = 0;  ///< per stream: what the attention of one micro-batch sees (n_kv at graph reserve)
+  std::int64_t streams = 1;
+  std::int64_t total() const { return checked::mul(cells, streams); }
+};
+KvStreams kv_streams(std::int64_t context, std::int64_t n_seq_max, bool unified);
+
 /// Compute buffer of one device: the graph allocator's peak for a micro-batch
-/// of n_ubatch tokens attending to `n_kv` cells.
+/// of n_ubatch tokens attending to `n_kv` cells of each of `streams` streams
+/// (the micro-batch's rows split over the streams).
 ///  - without flash attention the score matrix KQ is materialised in f32,
 ///    n_kv × n_ubatch × n_head × 4 B (softmax runs in place), beside the f32 KQ
-///    mask n_kv × n_ubatch × 4 B and four n_ubatch × n_embd f32 rows;
+///    mask n_kv × pad(n_ubatch / streams, 64) × streams × 4 B and four
+///    n_ubatch × n_embd f32 rows;
 ///  - with flash attention no score matrix exists;
 ///  - the output device ends with n_ubatch × (n_vocab + n_embd) × 4 B of logits.
 /// Llama-3.1-8B, n_ctx 8192, n_ubatch 512, no flash attention: 512 + 16 + 32 = 560 MiB.
 Bytes compute_buffer_bytes(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
-                           bool holds_output);
+                           bool holds_output, std::int64_t streams = 1);
 /// The same as a term: max(attention parts, output logits).
 Term compute_buffer_term(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
-                         bool holds_output);
+                         bool holds_output, std::int64_t streams = 1);
 
-/// KV of layers [first, end): `cells` cells per layer (windowed layers hold
-/// n_swa × n_seq_max + n_ubatch, padded to 256, when fewer), plus the f32
-/// recurrent states of n_seq_max sequences in Mamba layers. One product per
-/// group of layers that hold as many cells at the same cost.
-Term kv_range_term(const Architecture& arch, const InferenceSettings& inf, std::int64_t cells, std::int64_t first,
+/// KV of layers [first, end): every stream's cells per layer (windowed layers
+/// hold n_swa × n_seq_max + n_ubatch in a unified cache, n_swa + n_ubatch per
+/// stream otherwise, padded to 256, when fewer), plus the f32 recurrent states
+/// of n_seq_max sequences in Mamba layers. One product per group of layers
+/// that hold as many cells at the same cost.
+Term kv_range_term(const Architecture& arch, const InferenceSettings& inf, const KvStreams& kv, std::int64_t first,
                    std::int64_t end);
-Bytes kv_range_bytes(const Architecture& arch, const InferenceSettings& inf, std::int64_t cells, std::int64_t first,
+Bytes kv_range_bytes(const Architecture& arch, const InferenceSettings& inf, const KvStreams& kv, std::int64_t first,
                      std::int64_t end);
 
 /// What ggml's scheduler adds to each GPU's compute buffer when it pipelines
@@ -90,7 +108,8 @@ struct Placement {
   std::size_t heaviest = 0;         ///< the GPU with the largest total: it decides the fit
   std::int64_t n_layer = 0;
   std::int64_t n_gpu_layers = 0;  ///< as llama.cpp counts it: 0 .. n_layer + 1 (the output layer)
-  std::int64_t cells = 0;
+  std::int64_t cells = 0;  ///< n_ctx: every stream's cells
+  KvStreams kv;
   Bytes host_weights;     ///< token_embd, the CPU layers, and the output layer when it is not offloaded
   Bytes host_kv;          ///< KV of the CPU layers (llama.cpp keeps it beside them)
   bool pipeline = false;  ///< ggml's scheduler pipelines micro-batches over the GPUs

@@ -54,6 +54,12 @@ std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max) {
   return pad(checked::mul(context, n_seq_max), 256);
 }
 
+KvStreams kv_streams(std::int64_t context, std::int64_t n_seq_max, bool unified) {
+  const std::int64_t n_ctx = kv_cells(context, n_seq_max);
+  if (unified || n_seq_max <= 1) return {n_ctx, 1};
+  return {pad(n_ctx / n_seq_max, 256), n_seq_max};
+}
+
 Bytes pipeline_copies_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch) {
   // ggml-backend.cpp ggml_backend_sched: n_copies = GGML_SCHED_MAX_COPIES (4) when pipelining; one copy is
   // already in compute_buffer_bytes.
@@ -228,10 +234,10 @@ void fill_gpus(const Scenario& s, Placement& p, WeightsMemo* memo) {
     const bool holds = g.end_layer > g.first_layer || g.output;
     if (holds && !(p.mode == LlamaSplitMode::row && p.devices.size() > 1))
       g.weights = layer_weights(s, g.first_layer, g.end_layer, g.output, memo);
-    g.kv = kv_range_bytes(a, s.inference(), p.cells, g.first_layer, g.end_layer);
+    g.kv = kv_range_bytes(a, s.inference(), p.kv, g.first_layer, g.end_layer);
     if (holds) {
       std::optional<Bytes>& c = compute[g.output ? 1 : 0];
-      if (!c) c = compute_buffer_bytes(a, p.cells, lc.n_ubatch, lc.flash_attn, g.output);
+      if (!c) c = compute_buffer_bytes(a, p.kv.cells, lc.n_ubatch, lc.flash_attn, g.output, p.kv.streams);
       g.compute = *c;
     }
     g.context = context;
@@ -240,7 +246,7 @@ void fill_gpus(const Scenario& s, Placement& p, WeightsMemo* memo) {
   // With no layer offloaded the first GPU still reserves a compute buffer (llama-context.cpp graph reserve).
   if (!any_layer) {
     p.gpus[static_cast<std::size_t>(p.devices.front())].compute =
-        compute_buffer_bytes(a, p.cells, lc.n_ubatch, lc.flash_attn, false);
+        compute_buffer_bytes(a, p.kv.cells, lc.n_ubatch, lc.flash_attn, false, p.kv.streams);
   }
 }
 
@@ -251,7 +257,8 @@ Placement place(const Scenario& s, WeightsMemo* memo) {
   const InferenceSettings& inf = s.inference();
   Placement p;
   choose_devices(s, p);
-  p.cells = kv_cells(inf.context, inf.llama_cpp.n_seq_max);
+  p.kv = kv_streams(inf.context, inf.llama_cpp.n_seq_max, inf.llama_cpp.kv_unified);
+  p.cells = p.kv.total();
   if (is_bare(a)) {
     place_bare(s, p, memo);
     p.n_gpu_layers = 0;
@@ -266,7 +273,7 @@ Placement place(const Scenario& s, WeightsMemo* memo) {
     hp.head = host_output;
     hp.vision = false;
     p.host_weights = weights_for(*s.model, s.weights, hp, memo).bytes;
-    p.host_kv = kv_range_bytes(a, inf, p.cells, 0, p.map.first_gpu_layer);
+    p.host_kv = kv_range_bytes(a, inf, p.kv, 0, p.map.first_gpu_layer);
     // llama-context.cpp: pipeline parallelism with > 1 device, every layer and the output offloaded,
     // split mode layer (and KV offloaded, the default).
     p.pipeline = p.devices.size() > 1 && p.mode == LlamaSplitMode::layer && p.n_gpu_layers > p.n_layer;
@@ -318,7 +325,7 @@ void add_weights(const Scenario& s, const Placement& p, Report& r, WeightsMemo* 
 
 void add_kv(const Scenario& s, const Placement& p, Report& r) {
   const GpuShare& g = p.gpus[p.heaviest];
-  Term kv = kv_range_term(s.model->arch, s.inference(), p.cells, g.first_layer, g.end_layer).shown_in(kMiB);
+  Term kv = kv_range_term(s.model->arch, s.inference(), p.kv, g.first_layer, g.end_layer).shown_in(kMiB);
   r.add(io::component("kv_cache", "KV cache", placed(std::move(kv), p), r.explain));
 }
 
@@ -334,7 +341,8 @@ void add_compute(const Scenario& s, const Placement& p, Report& r) {
   const LlamaCppSettings& lc = s.inference().llama_cpp;
   const GpuShare& g = p.gpus[p.heaviest];
   const bool holds = g.end_layer > g.first_layer || g.output;
-  Term c = compute_buffer_term(s.model->arch, p.cells, lc.n_ubatch, lc.flash_attn, holds && g.output).shown_in(kMiB);
+  Term c = compute_buffer_term(s.model->arch, p.kv.cells, lc.n_ubatch, lc.flash_attn, holds && g.output, p.kv.streams)
+               .shown_in(kMiB);
   if (c.bytes != g.compute) c = Term::given(g.compute).named("compute buffer");
   r.add(io::component("activations", "Compute buffer", placed(std::move(c), p), r.explain,
                       p.devices.size() < 2 ? std::string_view{} : kSplitComputeSource));

@@ -21,8 +21,16 @@ std::int64_t pad(std::int64_t n, std::int64_t to) {
   return checked::ceil_div(n, to) * to;
 }
 
-/// The KQ mask (f32, n_kv × n_ubatch padded to 64), a graph input living in the compute buffer.
-Term kq_mask_term(std::int64_t n_kv, std::int64_t n_ubatch) {
+/// The KQ mask (f32, n_kv × the stream's ubatch rows padded to 64, per stream), a graph input
+/// living in the compute buffer (src/llama-graph.cpp: [n_kv, GGML_PAD(n_tokens / n_stream,
+/// GGML_KQ_MASK_PAD), 1, n_stream]).
+Term kq_mask_term(std::int64_t n_kv, std::int64_t n_ubatch, std::int64_t streams) {
+  if (streams > 1) {
+    return Term::product({Factor::of(n_kv, "cells per stream"),
+                          Factor::of(pad(checked::ceil_div(n_ubatch, streams), 64), "ubatch rows per stream (padded to 64)"),
+                          Factor::of(streams, "streams"), Factor::bytes(4, "f32")})
+        .named("KQ mask");
+  }
   return Term::product({Factor::of(n_kv, "cells"), Factor::of(pad(n_ubatch, 64), "ubatch rows (padded to 64)"),
                         Factor::bytes(4, "f32")})
       .named("KQ mask");
@@ -42,7 +50,7 @@ struct KvGroup {
   Bytes per_cell;
 };
 
-std::vector<KvGroup> kv_groups(const Architecture& a, const InferenceSettings& inf, std::int64_t cells,
+std::vector<KvGroup> kv_groups(const Architecture& a, const InferenceSettings& inf, const KvStreams& kv,
                                std::int64_t first, std::int64_t end) {
   const LlamaCppSettings& lc = inf.llama_cpp;
   std::vector<KvGroup> groups;
@@ -56,8 +64,11 @@ std::vector<KvGroup> kv_groups(const Architecture& a, const InferenceSettings& i
     const Bytes per = kv_bytes_per_token_layer(a, l, inf.kv, 1);
     if (per == Bytes{}) continue;
     const bool windowed = l.kind == LayerKind::sliding_attention || l.kind == LayerKind::chunked_attention;
-    const std::int64_t held =
-        windowed ? std::min(cells, pad(checked::add(checked::mul(l.window, lc.n_seq_max), lc.n_ubatch), 256)) : cells;
+    // src/llama-kv-cache-iswa.cpp: the windowed cache holds n_swa × (unified ? n_seq_max : 1) + n_ubatch per stream.
+    const std::int64_t window_seqs = kv.streams > 1 ? 1 : lc.n_seq_max;
+    const std::int64_t per_stream =
+        windowed ? std::min(kv.cells, pad(checked::add(checked::mul(l.window, window_seqs), lc.n_ubatch), 256)) : kv.cells;
+    const std::int64_t held = checked::mul(per_stream, kv.streams);
     auto same = [&](const KvGroup& g) { return g.cells == held && g.per_cell == per; };
     if (auto it = std::find_if(groups.begin(), groups.end(), same); it != groups.end()) {
       it->layers += run;
@@ -71,15 +82,16 @@ std::vector<KvGroup> kv_groups(const Architecture& a, const InferenceSettings& i
 }  // namespace
 
 Term compute_buffer_term(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
-                         bool holds_output) {
+                         bool holds_output, std::int64_t streams) {
   Terms parts;
   if (!flash_attn) {
-    // Without flash attention the f32 KQ scores are materialised (softmax runs in place).
-    parts.push_back(Term::product({Factor::of(n_kv, "cells"), Factor::of(n_ubatch, "ubatch"),
-                                   Factor::of(a.heads, "heads"), Factor::bytes(4, "f32")})
+    // Without flash attention the f32 KQ scores are materialised (softmax runs in place);
+    // each stream's rows attend to that stream's cells.
+    parts.push_back(Term::product({Factor::of(n_kv, streams > 1 ? "cells per stream" : "cells"),
+                                   Factor::of(n_ubatch, "ubatch"), Factor::of(a.heads, "heads"), Factor::bytes(4, "f32")})
                         .named("KQ scores"));
   }
-  parts.push_back(kq_mask_term(n_kv, n_ubatch));
+  parts.push_back(kq_mask_term(n_kv, n_ubatch, streams));
   parts.push_back(hidden_rows_term(n_ubatch, a.hidden));
   Term attention = Term::sum(std::move(parts)).named(flash_attn ? "flash attention (no score matrix)" : "attention");
   if (!holds_output) return std::move(attention).cite(kComputeSource);
@@ -92,18 +104,30 @@ Term compute_buffer_term(const Architecture& a, std::int64_t n_kv, std::int64_t 
 }
 
 Bytes compute_buffer_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
-                           bool holds_output) {
-  return compute_buffer_term(a, n_kv, n_ubatch, flash_attn, holds_output).bytes;
+                           bool holds_output, std::int64_t streams) {
+  return compute_buffer_term(a, n_kv, n_ubatch, flash_attn, holds_output, streams).bytes;
 }
 
-Term kv_range_term(const Architecture& a, const InferenceSettings& inf, std::int64_t cells, std::int64_t first,
+namespace {
+/// How a group's cells were counted, for its factor.
+Factor held_cells(const KvGroup& g, const KvStreams& kv, const InferenceSettings& inf) {
+  if (g.cells != kv.total()) {
+    return Factor::of(g.cells, kv.streams > 1 ? "cells ({} streams × (window + n_ubatch), padded to 256)"
+                                              : "cells (window × n_seq_max + n_ubatch, padded to 256)")
+        .with(kv.streams);
+  }
+  if (kv.streams > 1) {
+    return Factor::of(g.cells, "cells ({} streams × {}, one per sequence, padded to 256)").with(kv.streams, kv.cells);
+  }
+  return Factor::of(g.cells, "cells ({} context × {} seqs, padded to 256)").with(inf.context, inf.llama_cpp.n_seq_max);
+}
+}  // namespace
+
+Term kv_range_term(const Architecture& a, const InferenceSettings& inf, const KvStreams& kv, std::int64_t first,
                    std::int64_t end) {
   Terms parts;
-  for (const KvGroup& g : kv_groups(a, inf, cells, first, end)) {
-    const Factor held = g.cells == cells
-                            ? Factor::of(g.cells, "cells ({} context × {} seqs, padded to 256)")
-                                  .with(inf.context, inf.llama_cpp.n_seq_max)
-                            : Factor::of(g.cells, "cells (window × n_seq_max + n_ubatch, padded to 256)");
+  for (const KvGroup& g : kv_groups(a, inf, kv, first, end)) {
+    const Factor held = held_cells(g, kv, inf);
     parts.push_back(
         Term::product({Factor::of(g.layers, "layers"), held, Factor::of(g.per_cell.in_bytes(), "B per cell (K,V)")}));
   }
@@ -117,9 +141,9 @@ Term kv_range_term(const Architecture& a, const InferenceSettings& inf, std::int
   return sum_nonzero(std::move(parts)).cite(kKvSource);
 }
 
-Bytes kv_range_bytes(const Architecture& a, const InferenceSettings& inf, std::int64_t cells, std::int64_t first,
+Bytes kv_range_bytes(const Architecture& a, const InferenceSettings& inf, const KvStreams& kv, std::int64_t first,
                      std::int64_t end) {
-  return kv_range_term(a, inf, cells, first, end).bytes;
+  return kv_range_term(a, inf, kv, first, end).bytes;
 }
 
 Location location(const Placement& p, std::size_t gpu) {
