@@ -132,7 +132,7 @@ test('figures per locale: 14,96 GiB and 1.210.304-style grouping in Dutch; the m
   assert.equal(b.tokens.replace(/\./g, ''), a.tokens.replace(/,/g, ''), 'the same figure');
   assert.match(a.conc, /^\d+\.\d+\u00d7$/);
   assert.equal(b.conc, a.conc.replace('.', ','));
-  assert.match(b.verdict, /^Past niet \u2014 per GPU 48,82 GiB van 41,10 GiB bruikbaar op NVIDIA L40S; 7,72 GiB tekort \(8\.286\.058\.496 B\)$/);
+  assert.match(b.verdict, /^Past niet \u2014 per GPU 48,79 GiB van 41,10 GiB bruikbaar op NVIDIA L40S; 7,69 GiB tekort \(8\.261\.023\.744 B\)$/);
   assert.equal(b.formula, a.formula, 'the module\u2019s formula is shown as it gives it');
   assert.match(b.formula, /8,030,261,248 params/);
   await pageEn.close();
