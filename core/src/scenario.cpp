@@ -451,6 +451,7 @@ void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
     ls.flash_attn = io::optional_bool(*l, "flash_attn", lp).value_or(d.flash_attn);
     ls.n_seq_max = io::optional_int(*l, "n_seq_max", lp, {1, 100'000}).value_or(st.concurrency);
     ls.kv_unified = io::optional_bool(*l, "kv_unified", lp).value_or(d.kv_unified);
+    ls.build = io::optional_int(*l, "build", lp, {1, 1'000'000});
     parse_llama_gpus(*l, lp, out);
   } else {
     st.llama_cpp.n_seq_max = st.concurrency;
@@ -465,6 +466,7 @@ void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
   note("n_ubatch", std::to_string(ls.n_ubatch));
   note("flash_attn", ls.flash_attn ? "true" : "false");
   note("n_seq_max", std::to_string(ls.n_seq_max) + " (the concurrency)");
+  note("build", "the newest known (b10309): KQ mask rows unpadded, an F16 mask with flash attention");
   if (ls.n_seq_max > 1) {
     note("kv_unified",
          "true (one cache shared by the sequences: llama.cpp before b5913 and llama-server's automatic slots; set false "

@@ -95,6 +95,56 @@ TEST_CASE("one KV stream per sequence: the same cells, each micro-batch row atte
   CHECK(test::metric(test::run(g), "kv_cache_bytes") - unified == 13.0 * (9216 - 8704) * 4096);
 }
 
+TEST_CASE("the KQ mask by build: row padding, the F16 cast flash attention reads, then an F16 mask",
+          "[llamacpp][activations][build]") {
+  CHECK(llamacpp::mask_layout(3000, false).row_pad == 32);
+  CHECK(llamacpp::mask_layout(5000, false).row_pad == 64);
+  CHECK(llamacpp::mask_layout(8000, false).row_pad == 1);
+  CHECK(llamacpp::mask_layout(std::nullopt, false).row_pad == 1);  // the newest known build
+  CHECK(llamacpp::mask_layout(9000, true).f16_copy == 2);
+  CHECK(llamacpp::mask_layout(9000, true).bytes == 4);
+  CHECK(llamacpp::mask_layout(9410, true).f16_copy == 0);
+  CHECK(llamacpp::mask_layout(9410, true).bytes == 2);
+  CHECK(llamacpp::mask_layout(9410, false).bytes == 4);
+
+  // Llama-3.1-8B at 131,072 cells, n_ubatch 512, flash attention, on the output GPU:
+  // b9000: mask 131,072 × 512 × 4 B + its F16 cast × 2 B + hidden rows 4 × 512 × 4,096 × 4 B
+  // = 268,435,456 + 134,217,728 + 33,554,432 = 436,207,616 B, over the logits' 271,056,896 B;
+  // b9410: an F16 mask, 134,217,728 + 33,554,432 = 167,772,160 B: the logits decide.
+  const auto& a8 = test::catalog().find_model("meta-llama/Llama-3.1-8B")->model.arch;
+  const auto old_fa = llamacpp::mask_layout(9000, true);
+  CHECK(llamacpp::compute_buffer_bytes(a8, 131072, 512, true, true, 1, old_fa).in_bytes() == 436'207'616);
+  CHECK(consistent(llamacpp::compute_buffer_term(a8, 131072, 512, true, true, 1, old_fa)));
+  CHECK(llamacpp::compute_buffer_bytes(a8, 131072, 512, true, true, 1, llamacpp::mask_layout(9410, true)).in_bytes() ==
+        271'056'896);
+  // Rows padded to 64 before b7256: 100 → 128 rows; unpadded after.
+  CHECK(llamacpp::compute_buffer_bytes(a8, 8192, 100, true, false, 1, llamacpp::mask_layout(5000, false)).in_bytes() ==
+        8192LL * 128 * 4 + 4LL * 100 * 4096 * 4);
+  CHECK(llamacpp::compute_buffer_bytes(a8, 8192, 100, true, false, 1, llamacpp::mask_layout(8000, false)).in_bytes() ==
+        8192LL * 100 * 4 + 4LL * 100 * 4096 * 4);
+
+  json s = {{"model", "meta-llama/Llama-3.1-8B"},
+            {"weights", "gguf:Q4_K_M"},
+            {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+            {"inference",
+             {{"engine", "llama.cpp"}, {"context", 131072}, {"llama_cpp", {{"flash_attn", true}, {"build", 9000}}}}}};
+  const Report r = test::run(s);
+  CHECK(test::metric(r, "activation_bytes") == 436'207'616.0);
+  CHECK(r.find_component("activations")->formula.find("its F16 cast for flash attention") != std::string::npos);
+  s["inference"]["llama_cpp"].erase("build");
+  const Report newest = test::run(s);
+  CHECK(test::metric(newest, "activation_bytes") == 271'056'896.0);
+  CHECK(std::any_of(newest.defaults_used.begin(), newest.defaults_used.end(),
+                    [](const std::string& d) { return d.rfind("llama_cpp.build = the newest known (b10309)", 0) == 0; }));
+  s["inference"]["llama_cpp"]["build"] = "b5913";
+  try {
+    test::scenario(s);
+    FAIL("accepted a build that is not a number");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/inference/llama_cpp/build");
+  }
+}
+
 TEST_CASE("partial offload keeps the first layers on the CPU", "[llamacpp]") {
   const Report all = test::run({{"model", "meta-llama/Llama-3.1-8B"},
                                 {"weights", "gguf:Q4_K_M"},

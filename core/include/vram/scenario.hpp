@@ -67,9 +67,9 @@ inline constexpr std::array<std::string_view, 14> kVllmFields{
     "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size", "enforce_eager", "version",
     "max_model_len", "engine", "cudagraph_capture_sizes", "cudagraph_mode", "enable_expert_parallel",
     "flashinfer_sampler", "mamba_cache_dtype", "mamba_ssm_cache_dtype"};
-inline constexpr std::array<std::string_view, 10> kLlamaCppFields{
-    "n_gpu_layers", "n_batch", "n_ubatch", "flash_attn", "n_seq_max", "kv_unified", "n_ctx", "split_mode", "main_gpu",
-    "tensor_split"};
+inline constexpr std::array<std::string_view, 11> kLlamaCppFields{
+    "n_gpu_layers", "n_batch", "n_ubatch", "flash_attn", "n_seq_max", "kv_unified", "build", "n_ctx", "split_mode",
+    "main_gpu", "tensor_split"};
 
 /// vLLM engine arguments (defaults: vLLM's own, per version; see engines/vllm.hpp).
 /// vLLM's engine core: V0 (up to 0.10) or V1 (from 0.7; the default from 0.8).
@@ -133,6 +133,8 @@ struct LlamaCppSettings {
   /// llama-server's automatic slots since b6925), or one per sequence (false: an explicit
   /// -np N without -kvu from b6071, when the split needed LLAMA_SET_ROWS no more).
   bool kv_unified = true;
+  /// The build (bNNNN tag) whose graph layout applies; none: the newest the ladder knows.
+  std::optional<std::int64_t> build;
   LlamaSplitMode split_mode = LlamaSplitMode::layer;
   std::int64_t main_gpu = 0;         ///< the GPU of split_mode none
   std::vector<double> tensor_split;  ///< one proportion per GPU; empty = by free memory (equal on identical GPUs)

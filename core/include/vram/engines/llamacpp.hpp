@@ -19,6 +19,7 @@
 #include <array>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "vram/budget/weights.hpp"
@@ -51,6 +52,20 @@ struct KvStreams {
 };
 KvStreams kv_streams(std::int64_t context, std::int64_t n_seq_max, bool unified);
 
+/// The KQ mask as a llama.cpp build lays it out in the compute buffer
+/// (src/llama-graph.cpp): its rows padded to GGML_KQ_MASK_PAD (32 from b2771,
+/// 64 from b4617, 1 from b7256); F32, and with flash attention an F16 cast
+/// beside it (ggml_cast) until b9410, from which the mask is F16 itself.
+struct MaskLayout {
+  std::int64_t row_pad = 64;
+  std::int64_t bytes = 4;     ///< per element of the mask
+  std::int64_t f16_copy = 0;  ///< bytes per element of the F16 cast (2) or none
+};
+/// By build number (llama.cpp's bNNNN tag); none given: the newest known build's.
+MaskLayout mask_layout(std::optional<std::int64_t> build, bool flash_attn);
+/// The newest build whose behaviour the ladder above knows.
+inline constexpr std::int64_t kNewestKnownBuild = 10309;
+
 /// Compute buffer of one device: the graph allocator's peak for a micro-batch
 /// of n_ubatch tokens attending to `n_kv` cells of each of `streams` streams
 /// (the micro-batch's rows split over the streams).
@@ -62,10 +77,10 @@ KvStreams kv_streams(std::int64_t context, std::int64_t n_seq_max, bool unified)
 ///  - the output device ends with n_ubatch × (n_vocab + n_embd) × 4 B of logits.
 /// Llama-3.1-8B, n_ctx 8192, n_ubatch 512, no flash attention: 512 + 16 + 32 = 560 MiB.
 Bytes compute_buffer_bytes(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
-                           bool holds_output, std::int64_t streams = 1);
+                           bool holds_output, std::int64_t streams = 1, MaskLayout mask = {});
 /// The same as a term: max(attention parts, output logits).
 Term compute_buffer_term(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
-                         bool holds_output, std::int64_t streams = 1);
+                         bool holds_output, std::int64_t streams = 1, MaskLayout mask = {});
 
 /// KV of layers [first, end): every stream's cells per layer (windowed layers
 /// hold n_swa × n_seq_max + n_ubatch in a unified cache, n_swa + n_ubatch per
@@ -110,6 +125,7 @@ struct Placement {
   std::int64_t n_gpu_layers = 0;  ///< as llama.cpp counts it: 0 .. n_layer + 1 (the output layer)
   std::int64_t cells = 0;  ///< n_ctx: every stream's cells
   KvStreams kv;
+  MaskLayout mask;
   Bytes host_weights;     ///< token_embd, the CPU layers, and the output layer when it is not offloaded
   Bytes host_kv;          ///< KV of the CPU layers (llama.cpp keeps it beside them)
   bool pipeline = false;  ///< ggml's scheduler pipelines micro-batches over the GPUs

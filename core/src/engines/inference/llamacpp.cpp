@@ -237,7 +237,7 @@ void fill_gpus(const Scenario& s, Placement& p, WeightsMemo* memo) {
     g.kv = kv_range_bytes(a, s.inference(), p.kv, g.first_layer, g.end_layer);
     if (holds) {
       std::optional<Bytes>& c = compute[g.output ? 1 : 0];
-      if (!c) c = compute_buffer_bytes(a, p.kv.cells, lc.n_ubatch, lc.flash_attn, g.output, p.kv.streams);
+      if (!c) c = compute_buffer_bytes(a, p.kv.cells, lc.n_ubatch, lc.flash_attn, g.output, p.kv.streams, p.mask);
       g.compute = *c;
     }
     g.context = context;
@@ -246,7 +246,7 @@ void fill_gpus(const Scenario& s, Placement& p, WeightsMemo* memo) {
   // With no layer offloaded the first GPU still reserves a compute buffer (llama-context.cpp graph reserve).
   if (!any_layer) {
     p.gpus[static_cast<std::size_t>(p.devices.front())].compute =
-        compute_buffer_bytes(a, p.kv.cells, lc.n_ubatch, lc.flash_attn, false, p.kv.streams);
+        compute_buffer_bytes(a, p.kv.cells, lc.n_ubatch, lc.flash_attn, false, p.kv.streams, p.mask);
   }
 }
 
@@ -259,6 +259,7 @@ Placement place(const Scenario& s, WeightsMemo* memo) {
   choose_devices(s, p);
   p.kv = kv_streams(inf.context, inf.llama_cpp.n_seq_max, inf.llama_cpp.kv_unified);
   p.cells = p.kv.total();
+  p.mask = mask_layout(inf.llama_cpp.build, inf.llama_cpp.flash_attn);
   if (is_bare(a)) {
     place_bare(s, p, memo);
     p.n_gpu_layers = 0;
@@ -341,8 +342,9 @@ void add_compute(const Scenario& s, const Placement& p, Report& r) {
   const LlamaCppSettings& lc = s.inference().llama_cpp;
   const GpuShare& g = p.gpus[p.heaviest];
   const bool holds = g.end_layer > g.first_layer || g.output;
-  Term c = compute_buffer_term(s.model->arch, p.kv.cells, lc.n_ubatch, lc.flash_attn, holds && g.output, p.kv.streams)
-               .shown_in(kMiB);
+  Term c =
+      compute_buffer_term(s.model->arch, p.kv.cells, lc.n_ubatch, lc.flash_attn, holds && g.output, p.kv.streams, p.mask)
+          .shown_in(kMiB);
   if (c.bytes != g.compute) c = Term::given(g.compute).named("compute buffer");
   r.add(io::component("activations", "Compute buffer", placed(std::move(c), p), r.explain,
                       p.devices.size() < 2 ? std::string_view{} : kSplitComputeSource));

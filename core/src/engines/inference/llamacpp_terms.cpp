@@ -11,7 +11,10 @@ namespace vram::llamacpp {
 
 namespace {
 
-constexpr std::string_view kComputeSource = "llama.cpp src/llama-graph.cpp build_attn_mha; ggml-alloc graph allocator";
+constexpr std::string_view kComputeSource =
+    "llama.cpp src/llama-graph.cpp build_attn_mha and the KQ mask input (GGML_KQ_MASK_PAD 64 from b4617, 1 from "
+    "b7256; the F16 cast for flash attention until b9410, an F16 mask from b9410, ggml-org/llama.cpp#23764); "
+    "ggml-alloc graph allocator";
 constexpr std::string_view kKvSource =
     "llama.cpp src/llama-kv-cache.cpp (K and V: n_embd_k_gqa × kv_size per layer, on the device of the layer), "
     "src/llama-kv-cache-iswa.cpp (windowed layers: n_swa × n_seq_max + n_ubatch cells), "
@@ -21,18 +24,27 @@ std::int64_t pad(std::int64_t n, std::int64_t to) {
   return checked::ceil_div(n, to) * to;
 }
 
-/// The KQ mask (f32, n_kv × the stream's ubatch rows padded to 64, per stream), a graph input
-/// living in the compute buffer (src/llama-graph.cpp: [n_kv, GGML_PAD(n_tokens / n_stream,
-/// GGML_KQ_MASK_PAD), 1, n_stream]).
-Term kq_mask_term(std::int64_t n_kv, std::int64_t n_ubatch, std::int64_t streams) {
-  if (streams > 1) {
-    return Term::product({Factor::of(n_kv, "cells per stream"),
-                          Factor::of(pad(checked::ceil_div(n_ubatch, streams), 64), "ubatch rows per stream (padded to 64)"),
-                          Factor::of(streams, "streams"), Factor::bytes(4, "f32")})
-        .named("KQ mask");
+/// The KQ mask (n_kv × the stream's ubatch rows padded to GGML_KQ_MASK_PAD, per stream), a
+/// graph input living in the compute buffer (src/llama-graph.cpp: [n_kv, GGML_PAD(n_tokens /
+/// n_stream, GGML_KQ_MASK_PAD), 1, n_stream]), and the F16 cast flash attention reads from it
+/// in the builds that make one.
+Term kq_mask_term(std::int64_t n_kv, std::int64_t n_ubatch, std::int64_t streams, const MaskLayout& m) {
+  const std::int64_t rows = pad(checked::ceil_div(n_ubatch, streams), m.row_pad);
+  Factors f;
+  f.push_back(Factor::of(n_kv, streams > 1 ? "cells per stream" : "cells"));
+  if (m.row_pad > 1) {
+    f.push_back(Factor::of(rows, streams > 1 ? "ubatch rows per stream (padded to {})" : "ubatch rows (padded to {})")
+                    .with(m.row_pad));
+  } else {
+    f.push_back(Factor::of(rows, streams > 1 ? "ubatch rows per stream" : "ubatch rows"));
   }
-  return Term::product({Factor::of(n_kv, "cells"), Factor::of(pad(n_ubatch, 64), "ubatch rows (padded to 64)"),
-                        Factor::bytes(4, "f32")})
+  if (streams > 1) f.push_back(Factor::of(streams, "streams"));
+  Factors copy = f;
+  f.push_back(Factor::bytes(m.bytes, m.bytes == 2 ? "f16" : "f32"));
+  Term mask = Term::product(std::move(f)).named("KQ mask");
+  if (m.f16_copy == 0) return mask;
+  copy.push_back(Factor::bytes(m.f16_copy, "f16"));
+  return Term::sum(terms(std::move(mask), Term::product(std::move(copy)).named("its F16 cast for flash attention")))
       .named("KQ mask");
 }
 
@@ -81,8 +93,20 @@ std::vector<KvGroup> kv_groups(const Architecture& a, const InferenceSettings& i
 
 }  // namespace
 
+MaskLayout mask_layout(std::optional<std::int64_t> build, bool flash_attn) {
+  const std::int64_t b = build.value_or(kNewestKnownBuild);
+  MaskLayout m;
+  m.row_pad = b >= 7256 ? 1 : (b >= 4617 ? 64 : 32);
+  if (flash_attn && b >= 9410) {
+    m.bytes = 2;  // #23764: the mask is created F16 when flash attention is on
+  } else if (flash_attn) {
+    m.f16_copy = 2;  // ggml_cast(self_kq_mask, GGML_TYPE_F16) beside the F32 mask
+  }
+  return m;
+}
+
 Term compute_buffer_term(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
-                         bool holds_output, std::int64_t streams) {
+                         bool holds_output, std::int64_t streams, MaskLayout mask) {
   Terms parts;
   if (!flash_attn) {
     // Without flash attention the f32 KQ scores are materialised (softmax runs in place);
@@ -91,7 +115,7 @@ Term compute_buffer_term(const Architecture& a, std::int64_t n_kv, std::int64_t 
                                    Factor::of(n_ubatch, "ubatch"), Factor::of(a.heads, "heads"), Factor::bytes(4, "f32")})
                         .named("KQ scores"));
   }
-  parts.push_back(kq_mask_term(n_kv, n_ubatch, streams));
+  parts.push_back(kq_mask_term(n_kv, n_ubatch, streams, mask));
   parts.push_back(hidden_rows_term(n_ubatch, a.hidden));
   Term attention = Term::sum(std::move(parts)).named(flash_attn ? "flash attention (no score matrix)" : "attention");
   if (!holds_output) return std::move(attention).cite(kComputeSource);
@@ -104,8 +128,8 @@ Term compute_buffer_term(const Architecture& a, std::int64_t n_kv, std::int64_t 
 }
 
 Bytes compute_buffer_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
-                           bool holds_output, std::int64_t streams) {
-  return compute_buffer_term(a, n_kv, n_ubatch, flash_attn, holds_output, streams).bytes;
+                           bool holds_output, std::int64_t streams, MaskLayout mask) {
+  return compute_buffer_term(a, n_kv, n_ubatch, flash_attn, holds_output, streams, mask).bytes;
 }
 
 namespace {
