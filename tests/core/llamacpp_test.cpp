@@ -28,15 +28,20 @@ TEST_CASE("compute buffer without flash attention: KQ scores dominate", "[llamac
   CHECK(llamacpp::compute_buffer_bytes(a8, 8192, 512, true, false).in_bytes() == 16'777'216 + 33'554'432);
 }
 
+namespace {
+/// Llama-3.1-8B-Instruct Q4_K_M on an RTX 4090, four sequences of 2,048 tokens, every layer offloaded.
+json llama8b_four_sequences(json llama_cpp) {
+  llama_cpp["n_gpu_layers"] = 33;
+  llama_cpp["n_seq_max"] = 4;
+  return {{"model", "meta-llama/Llama-3.1-8B-Instruct"},
+          {"weights", "gguf:Q4_K_M"},
+          {"hardware", {{"gpu", "RTX-4090"}}},
+          {"inference", {{"engine", "llama.cpp"}, {"context", 2048}, {"concurrency", 4}, {"llama_cpp", llama_cpp}}}};
+}
+}  // namespace
+
 TEST_CASE("llama.cpp log of Llama-3.1-8B Q4_K_M, 4 × 2048 tokens", "[llamacpp][estimate]") {
-  const Report r = test::run({{"model", "meta-llama/Llama-3.1-8B-Instruct"},
-                              {"weights", "gguf:Q4_K_M"},
-                              {"hardware", {{"gpu", "RTX-4090"}}},
-                              {"inference",
-                               {{"engine", "llama.cpp"},
-                                {"context", 2048},
-                                {"concurrency", 4},
-                                {"llama_cpp", {{"n_gpu_layers", 33}, {"n_ubatch", 512}, {"n_seq_max", 4}}}}}});
+  const Report r = test::run(llama8b_four_sequences({{"n_ubatch", 512}}));
   CHECK(test::metric(r, "kv_cache_bytes") == 1024.0 * 1024 * 1024);   // "KV self size = 1024.00 MiB"
   CHECK(test::metric(r, "activation_bytes") == 560.0 * 1024 * 1024);  // "CUDA0 compute buffer size = 560.00 MiB"
   CHECK(test::metric(r, "weights_bytes") / 1048576.0 == Approx(4403.49).margin(0.01));
@@ -62,14 +67,7 @@ TEST_CASE("one KV stream per sequence: the same cells, each micro-batch row atte
   CHECK(llamacpp::compute_buffer_bytes(a8, 2048, 512, false, false, 4).in_bytes() ==
         134'217'728 + 4'194'304 + 33'554'432);
   CHECK(consistent(llamacpp::compute_buffer_term(a8, 2048, 512, false, true, 4)));
-  json s = {{"model", "meta-llama/Llama-3.1-8B-Instruct"},
-            {"weights", "gguf:Q4_K_M"},
-            {"hardware", {{"gpu", "RTX-4090"}}},
-            {"inference",
-             {{"engine", "llama.cpp"},
-              {"context", 2048},
-              {"concurrency", 4},
-              {"llama_cpp", {{"n_gpu_layers", 33}, {"n_seq_max", 4}, {"kv_unified", false}}}}}};
+  json s = llama8b_four_sequences({{"kv_unified", false}});
   const Report r = test::run(s);
   CHECK(test::metric(r, "kv_cache_bytes") == 1024.0 * 1024 * 1024);
   CHECK(test::metric(r, "activation_bytes") == 271'056'896.0);

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "test_support.hpp"
 #include "vram/budget/weights.hpp"
@@ -234,31 +235,27 @@ TEST_CASE("Qwen1.5-1.8B-Chat-AWQ: stored bytes from its own quantization_config"
 
 TEST_CASE("Qwen2.5-7B-Instruct-AWQ and Llama-3.1-8B-Instruct-AWQ-INT4: stored bytes from their own quantization_config",
           "[quant][catalog]") {
+  // Qwen2.5-7B-Instruct-AWQ, per layer (hidden 3584, 28 + 4 heads of 128, MLP 18944 = 148 groups of 128):
+  //   qweight 116,523,008 + qzeros 910,336 + scales 3,641,344 + q/k/v biases 9,216 + norms 14,336
+  //   = 121,098,240 B; x 28 = 3,390,750,720 B
+  //   embed_tokens + untied lm_head 2 x 152,064 x 3584 x 2 = 2,179,989,504 B; final norm 7,168 B.
+  // Meta-Llama-3.1-8B-Instruct-AWQ-INT4, per layer (hidden 4096, 32 + 8 heads of 128, MLP 14336 = 112
+  //   groups of 128, no biases): qweight 109,051,904 + qzeros 851,968 + scales 3,407,872 + norms 16,384
+  //   = 113,328,128 B; x 32 = 3,626,500,096 B
+  //   embed_tokens + untied lm_head 2 x 128,256 x 4096 x 2 = 2,101,346,304 B; final norm 8,192 B.
+  const std::pair<const char*, std::int64_t> expected[] = {
+      {"Qwen/Qwen2.5-7B-Instruct-AWQ", 5'570'747'392},
+      {"hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", 5'727'854'592}};
   WeightPlacement all;
-  {
-    const CatalogModel* m = test::catalog().find_model("Qwen/Qwen2.5-7B-Instruct-AWQ");
+  for (const auto& [id, bytes] : expected) {
+    INFO(id);
+    const CatalogModel* m = test::catalog().find_model(id);
     REQUIRE(m != nullptr);
     CHECK(m->quantized);
     CHECK(m->own_format.name == "awq-int4");
-    // Per layer (hidden 3584, 28 + 4 heads of 128, MLP 18944 = 148 groups of 128):
-    //   qweight 116,523,008 + qzeros 910,336 + scales 3,641,344 + q/k/v biases 9,216 + norms 14,336
-    //   = 121,098,240 B; x 28 = 3,390,750,720 B
-    // embed_tokens + untied lm_head 2 x 152,064 x 3584 x 2 = 2,179,989,504 B; final norm 7,168 B.
-    CHECK(weights_on_gpu(m->model, m->own_format, all).bytes.in_bytes() == 5'570'747'392);
+    CHECK(weights_on_gpu(m->model, m->own_format, all).bytes.in_bytes() == bytes);
     REQUIRE(m->model.checkpoint_bytes);
-    CHECK(m->model.checkpoint_bytes->in_bytes() == 5'570'747'392);
-  }
-  {
-    const CatalogModel* m = test::catalog().find_model("hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4");
-    REQUIRE(m != nullptr);
-    CHECK(m->quantized);
-    CHECK(m->own_format.name == "awq-int4");
-    // Per layer (hidden 4096, 32 + 8 heads of 128, MLP 14336 = 112 groups of 128, no biases):
-    //   qweight 109,051,904 + qzeros 851,968 + scales 3,407,872 + norms 16,384 = 113,328,128 B; x 32 = 3,626,500,096 B
-    // embed_tokens + untied lm_head 2 x 128,256 x 4096 x 2 = 2,101,346,304 B; final norm 8,192 B.
-    CHECK(weights_on_gpu(m->model, m->own_format, all).bytes.in_bytes() == 5'727'854'592);
-    REQUIRE(m->model.checkpoint_bytes);
-    CHECK(m->model.checkpoint_bytes->in_bytes() == 5'727'854'592);
+    CHECK(m->model.checkpoint_bytes->in_bytes() == bytes);
   }
 }
 

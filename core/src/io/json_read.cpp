@@ -250,17 +250,30 @@ class FastReader {
     }
   }
 
+  /// Just past '{' or '[': true, and past `close`, when the container is empty.
+  bool closes_empty(char close) {
+    skip_space();
+    if (p_ == end_ || *p_ != close) return false;
+    ++p_;
+    return true;
+  }
+
+  /// After a member or an element: ',' (`more` true) or `close` (`more` false);
+  /// false for anything else.
+  bool separator(char close, bool& more) {
+    skip_space();
+    if (p_ == end_) return false;
+    const char c = *p_++;
+    more = c == ',';
+    return more || c == close;
+  }
+
   bool object(json& out, int depth) {
     if (depth >= max_depth_) return false;
     ++p_;  // '{'
     out = json::object();
     auto& members = out.get_ref<json::object_t&>();
-    skip_space();
-    if (p_ < end_ && *p_ == '}') {
-      ++p_;
-      return true;
-    }
-    while (true) {
+    for (bool more = !closes_empty('}'); more;) {
       skip_space();
       std::string key;
       if (p_ == end_ || *p_ != '"' || !string(key)) return false;
@@ -268,15 +281,9 @@ class FastReader {
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;
       auto [it, fresh] = members.emplace(std::move(key), json());
-      if (!fresh || !value(it->second, depth + 1)) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == '}') {
-        ++p_;
-        return true;
-      }
-      if (*p_++ != ',') return false;
+      if (!fresh || !value(it->second, depth + 1) || !separator('}', more)) return false;
     }
+    return true;
   }
 
   bool array(json& out, int depth) {
@@ -284,22 +291,11 @@ class FastReader {
     ++p_;  // '['
     out = json::array();
     auto& items = out.get_ref<json::array_t&>();
-    skip_space();
-    if (p_ < end_ && *p_ == ']') {
-      ++p_;
-      return true;
-    }
-    while (true) {
+    for (bool more = !closes_empty(']'); more;) {
       items.emplace_back();
-      if (!value(items.back(), depth + 1)) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == ']') {
-        ++p_;
-        return true;
-      }
-      if (*p_++ != ',') return false;
+      if (!value(items.back(), depth + 1) || !separator(']', more)) return false;
     }
+    return true;
   }
 
   static int hex_digit(char c) {
