@@ -426,6 +426,11 @@ void parse_vllm_block(const json& inf, const std::string& p, Scenario& out) {
   parse_vllm_engine(*v, vp, vs);
   vs.enable_expert_parallel = io::optional_bool(*v, "enable_expert_parallel", vp).value_or(false);
   vs.flashinfer_sampler = io::optional_bool(*v, "flashinfer_sampler", vp);
+  vs.moe_backend = io::optional_enum(*v, "moe_backend", vp, kMoeBackends).value_or(MoeBackend::triton);
+  if (vs.moe_backend == MoeBackend::deep_gemm && out.model && out.model->arch.experts == 0) {
+    throw InputError(vp + "/moe_backend",
+                     "deep_gemm runs routed experts; " + out.model_ref + " has none (leave moe_backend out)");
+  }
   if (vs.enable_expert_parallel && out.model && out.model->arch.experts == 0) {
     throw InputError(vp + "/enable_expert_parallel",
                      "needs a mixture-of-experts model; " + out.model_ref + " has no routed experts (set false or leave it out)");

@@ -659,3 +659,56 @@ TEST_CASE("the BLAS workspace follows the GPU: sm90's 32 MiB, 8 MiB + 128 KiB el
   CHECK(on("H100-SXM-80GB") - on("A100-80GB") == 33'554'432 - 8'519'680);
   CHECK(on("MI300X") - on("H100-SXM-80GB") == (76 - 32) * 1'048'576LL);
 }
+
+TEST_CASE("block-fp8 experts under DeepGEMM: its 128-row groups size the MoE workspace", "[vllm][moe][deepgemm]") {
+  // DeepSeek-V3 at TP 8, T = 8,192: M_sum = round_up(8,192 × 8 + 256 × 127, 128) = 98,048 rows ×
+  // (max(256, 7,168) + max(512, 7,168)) × 2 B = 2,811,232,256 B; Triton's 8,192 × 8 × 14,336 × 2 B
+  // = 1,879,048,192 B.
+  const auto& v3 = test::arch("deepseek-ai/DeepSeek-V3");
+  CHECK(deep_gemm_workspace_term(v3, 8192, 8, 2).bytes.in_bytes() == 2'811'232'256);
+  CHECK(deep_gemm_workspace_term(v3, 2048, 8, 2).bytes.in_bytes() == 1'401'946'112);
+  CHECK(moe_workspace_term(v3, 8192, 8, 2).bytes.in_bytes() == 1'879'048'192);
+  CHECK(consistent(deep_gemm_workspace_term(v3, 8192, 8, 2)));
+
+  nlohmann::json s = {{"model", "deepseek-ai/DeepSeek-V3"},
+                      {"hardware", {{"gpu", "H200"}, {"count", 8}}},
+                      {"inference",
+                       {{"engine", "vllm"},
+                        {"context", 32768},
+                        {"tensor_parallel", 8},
+                        {"vllm", {{"max_num_batched_tokens", 8192}}}}}};
+  const double triton = test::metric(test::run(s), "activation_bytes");
+  s["inference"]["vllm"]["moe_backend"] = "deep_gemm";
+  const Report deep = test::run(s);
+  CHECK(test::metric(deep, "activation_bytes") - triton == 2'811'232'256.0 - 1'879'048'192.0);
+  CHECK(deep.find_component("activations")->formula.find("fused-MoE workspace (DeepGEMM)") != std::string::npos);
+
+  // Not block-fp8 experts: DeepGEMM does not run them; Triton's workspace, and said so.
+  nlohmann::json mixtral = {{"model", "mistralai/Mixtral-8x7B-v0.1"},
+                            {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 2}}},
+                            {"inference", {{"engine", "vllm"}, {"context", 8192}, {"tensor_parallel", 2}}}};
+  const double plain = test::metric(test::run(mixtral), "activation_bytes");
+  mixtral["inference"]["vllm"] = {{"moe_backend", "deep_gemm"}};
+  const Report asked = test::run(mixtral);
+  CHECK(test::metric(asked, "activation_bytes") == plain);
+  CHECK(std::any_of(asked.warnings.begin(), asked.warnings.end(), [](const std::string& w) {
+    return w.find("DeepGEMM runs fp8 experts quantized in 128 × 128 blocks only") != std::string::npos;
+  }));
+  // A dense model, or a backend vLLM does not name: refused at the field.
+  mixtral["inference"]["vllm"]["moe_backend"] = "cutlass";
+  try {
+    test::scenario(mixtral);
+    FAIL("accepted moe_backend cutlass");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/inference/vllm/moe_backend");
+    CHECK(std::string(e.what()).find("triton, deep_gemm") != std::string::npos);
+  }
+  nlohmann::json dense = {{"model", "meta-llama/Llama-3.1-8B"},
+                          {"inference", {{"engine", "vllm"}, {"vllm", {{"moe_backend", "deep_gemm"}}}}}};
+  try {
+    test::scenario(dense);
+    FAIL("accepted deep_gemm for a dense model");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/inference/vllm/moe_backend");
+  }
+}

@@ -63,10 +63,17 @@ KvDtype kv_dtype_of(KvKind kind);
 /// The fields of `inference.vllm` and `inference.llama_cpp`: read by the
 /// parser, and exported (`scenario_defaults_json`) so the page shows each
 /// engine's fields without a list of its own.
-inline constexpr std::array<std::string_view, 14> kVllmFields{
+inline constexpr std::array<std::string_view, 15> kVllmFields{
     "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size", "enforce_eager", "version",
     "max_model_len", "engine", "cudagraph_capture_sizes", "cudagraph_mode", "enable_expert_parallel",
-    "flashinfer_sampler", "mamba_cache_dtype", "mamba_ssm_cache_dtype"};
+    "flashinfer_sampler", "mamba_cache_dtype", "mamba_ssm_cache_dtype", "moe_backend"};
+
+/// The fused-MoE experts of block-quantized fp8 checkpoints: Triton (vLLM's
+/// default on sm90 for block fp8 without expert parallelism) or DeepGEMM
+/// (--moe-backend deep_gemm, or VLLM_USE_DEEP_GEMM=1 / VLLM_MOE_USE_DEEP_GEMM=1).
+enum class MoeBackend : std::uint8_t { triton, deep_gemm };
+inline constexpr std::array<Choice<MoeBackend>, 2> kMoeBackends{
+    {{MoeBackend::triton, "triton"}, {MoeBackend::deep_gemm, "deep_gemm"}}};
 inline constexpr std::array<std::string_view, 11> kLlamaCppFields{
     "n_gpu_layers", "n_batch", "n_ubatch", "flash_attn", "n_seq_max", "kv_unified", "build", "n_ctx", "split_mode",
     "main_gpu", "tensor_split"};
@@ -113,6 +120,8 @@ struct VllmSettings {
   MambaDtype mamba_cache_dtype = MambaDtype::auto_dtype;
   /// --mamba-ssm-cache-dtype: the SSM (temporal) state of recurrent layers only.
   MambaDtype mamba_ssm_cache_dtype = MambaDtype::auto_dtype;
+  /// --moe-backend for block-quantized fp8 experts (their workspace shapes differ).
+  MoeBackend moe_backend = MoeBackend::triton;
 };
 
 /// llama.cpp --split-mode: how several GPUs share one model.

@@ -156,6 +156,13 @@ Term moe_workspace_term(const Architecture& arch, std::int64_t tokens, std::int6
                         std::int64_t elem_bytes);
 Bytes moe_workspace_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
                           std::int64_t elem_bytes);
+/// The same workspace when DeepGEMM runs block-fp8 experts (vllm.moe_backend
+/// deep_gemm): rows M_sum = round_up(T × top_k + E × 127, 128), the
+/// token slots grouped per expert in 128-row blocks, × (max(I/tp, H) +
+/// max(2·I/tp, H)) × b. DeepSeek-V3 at TP 8, T = 8,192: M_sum = 98,048,
+/// (7,168 + 7,168) × 2 B each: 2,811,232,256 B.
+Term deep_gemm_workspace_term(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
+                              std::int64_t elem_bytes);
 
 /// With pipeline parallelism every stage holds one batch of intermediate
 /// tensors, hidden states and residual of T × H each: 2 × T × H × b (the first

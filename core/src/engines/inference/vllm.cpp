@@ -192,6 +192,20 @@ Term sampler_step(const Setting& c, std::int64_t T, std::int64_t R) {
   return profile_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b, c.sms, c.s.gpu.sm_count <= 0);
 }
 
+/// DeepGEMM asked for, and experts it runs: fp8 in 128 × 128 blocks.
+bool deep_gemm_runs(const Setting& c) {
+  return c.inf.vllm.moe_backend == MoeBackend::deep_gemm && c.s.weights.kind == FormatKind::fp8 &&
+         c.s.weights.linear.kind == Codec::Kind::block2d;
+}
+
+/// The fused-MoE workspace of V1's profiling run, persistent from then on:
+/// the Triton experts' shapes, or DeepGEMM's where it runs block-fp8 experts.
+Term moe_workspace(const Setting& c, std::int64_t T) {
+  if (!c.ver.v1_engine() || c.s.weights.kind == FormatKind::mxfp4) return Term::given(Bytes{});
+  if (deep_gemm_runs(c)) return deep_gemm_workspace_term(c.a, T, c.tp, c.b);
+  return moe_workspace_term(c.a, T, c.tp, c.b);
+}
+
 /// The profiling run's peak on one stage: the larger of the forward pass and
 /// (on the last stage) the sampler step, plus persistent workspaces.
 Term stage_activation(const Setting& c, bool head) {
@@ -201,8 +215,7 @@ Term stage_activation(const Setting& c, bool head) {
   Term forward = c.ver.v1_engine() ? profile_forward_term(c.a, T, c.tp, c.b) : v0_forward_term(c.a, T, c.b, c.tp);
   Term sampler = sampler_step(c, T, R);
   Term peak = head ? Term::max_of(terms(std::move(sampler), std::move(forward))) : std::move(forward);
-  Term moe = c.ver.v1_engine() && c.s.weights.kind != FormatKind::mxfp4 ? moe_workspace_term(c.a, T, c.tp, c.b)
-                                                              : Term::given(Bytes{});
+  Term moe = moe_workspace(c, T);
   Term buffers = c.pp > 1 ? pipeline_buffers_term(T, c.a.hidden, c.b) : Term::given(Bytes{});
   // The BLAS workspace is taken at the profile's first matrix multiply and kept (V1's measure sees it).
   Term blas = c.ver.v1_engine() ? blas_workspace_term(c.s.gpu.compute_capability, c.s.gpu.rocm_arch) : Term::given(Bytes{});
@@ -473,6 +486,11 @@ void add_assumption_warnings(const Setting& c, Report& r) {
         "vLLM " + known + " samples top-k/top-p through FlashInfer where it is installed (vLLM's images; pip: "
         "vllm[flashinfer]): assumed here; set inference.vllm.flashinfer_sampler to false when the log says "
         "\"FlashInfer is not available\"");
+  }
+  if (c.inf.vllm.moe_backend == MoeBackend::deep_gemm && !deep_gemm_runs(c)) {
+    r.warnings.push_back(
+        "vllm.moe_backend deep_gemm: DeepGEMM runs fp8 experts quantized in 128 × 128 blocks only; these weights are " +
+        c.s.weights.name + ", so the Triton experts' workspace is counted");
   }
   if (c.s.weights.kind == FormatKind::mxfp4 && c.a.experts > 0 && c.s.gpu.rocm_arch != RocmArch::none) {
     r.warnings.push_back(

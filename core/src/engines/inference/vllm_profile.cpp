@@ -214,6 +214,30 @@ Bytes moe_workspace_bytes(const Architecture& a, std::int64_t tokens, std::int64
   return moe_workspace_term(a, tokens, tp, b).bytes;
 }
 
+namespace {
+constexpr std::string_view kDeepGemmSource =
+    "vllm/model_executor/layers/fused_moe/deep_gemm_moe.py DeepGemmExperts.workspace_shapes and "
+    "deep_gemm_utils.py compute_aligned_M (M_sum = round_up(M × topk + E × (128 − 1), 128)); "
+    "triton_deep_gemm_moe.py TritonOrDeepGemmExperts (DeepGEMM shapes whenever M >= 128); "
+    "modular_kernel.py _allocate_buffers through v1/worker/workspace.py WorkspaceManager (persistent), v0.19.0";
+}  // namespace
+
+Term deep_gemm_workspace_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
+  if (a.experts == 0) return Term::given(Bytes{}).named("no experts");
+  // Rows: every token's top-k slots, each expert's group padded to DeepGEMM's 128-row blocks.
+  const std::int64_t i = a.expert_intermediate / tp;
+  const std::int64_t rows = checked::ceil_div(checked::add(checked::mul(tokens, a.experts_per_token),
+                                                           checked::mul(a.experts, 127)),
+                                              128) *
+                            128;
+  const Factor m = Factor::of(rows, "rows (tokens × top-k + experts × 127, to a multiple of 128)");
+  return Term::sum(terms(Term::product({m, Factor::of(std::max(i, a.hidden), "(max of I/tp and H)"), Factor::bytes(b)}),
+                         Term::product({m, Factor::of(std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)"),
+                                        Factor::bytes(b)})))
+      .named("fused-MoE workspace (DeepGEMM)")
+      .cite(kDeepGemmSource);
+}
+
 Term pipeline_buffers_term(std::int64_t tokens, std::int64_t hidden, std::int64_t b) {
   return Term::product({Factor::of(2, "(hidden states + residual)"), Factor::of(tokens, "tokens"),
                         Factor::of(hidden, "hidden"), Factor::bytes(b)})
