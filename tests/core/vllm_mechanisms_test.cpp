@@ -712,3 +712,23 @@ TEST_CASE("block-fp8 experts under DeepGEMM: its 128-row groups size the MoE wor
     CHECK(e.path() == "/inference/vllm/moe_backend");
   }
 }
+
+TEST_CASE("under expert parallelism the MoE workspace holds whole experts' widths", "[vllm][moe][ep]") {
+  // Mixtral-8x7B on two H100s, T = 8,192, top-2: TP slices I = 14,336 to 7,168, so the Triton
+  // workspace is 8,192 × 2 × (max(7,168, 4,096) + max(14,336, 4,096)) × 2 B = 704,643,072 B;
+  // with --enable-expert-parallel each rank runs whole experts: (14,336 + 28,672) → 1,409,286,144 B.
+  nlohmann::json s = {{"model", "mistralai/Mixtral-8x7B-v0.1"},
+                      {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 2}}},
+                      {"inference",
+                       {{"engine", "vllm"},
+                        {"context", 8192},
+                        {"tensor_parallel", 2},
+                        {"vllm", {{"max_num_batched_tokens", 8192}}}}}};
+  const double sliced = test::metric(test::run(s), "activation_bytes");
+  s["inference"]["vllm"]["enable_expert_parallel"] = true;
+  CHECK(test::metric(test::run(s), "activation_bytes") - sliced == 1'409'286'144.0 - 704'643'072.0);
+  // DeepGEMM groups only this rank's experts: DeepSeek-V3 with EP 8 holds 32 of 256, so
+  // M_sum = round_up(8,192 × 8 + 32 × 127, 128) = 69,632 rows × (7,168 + 7,168) × 2 B.
+  CHECK(deep_gemm_workspace_term(test::arch("deepseek-ai/DeepSeek-V3"), 8192, 1, 2, 32).bytes.in_bytes() ==
+        69'632LL * 14'336 * 2);
+}

@@ -161,8 +161,9 @@ Bytes moe_workspace_bytes(const Architecture& arch, std::int64_t tokens, std::in
 /// token slots grouped per expert in 128-row blocks, × (max(I/tp, H) +
 /// max(2·I/tp, H)) × b. DeepSeek-V3 at TP 8, T = 8,192: M_sum = 98,048,
 /// (7,168 + 7,168) × 2 B each: 2,811,232,256 B.
+/// `local_experts`: the experts on this rank (expert parallelism), 0 for all of them.
 Term deep_gemm_workspace_term(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
-                              std::int64_t elem_bytes);
+                              std::int64_t elem_bytes, std::int64_t local_experts = 0);
 
 /// With pipeline parallelism every stage holds one batch of intermediate
 /// tensors, hidden states and residual of T × H each: 2 × T × H × b (the first

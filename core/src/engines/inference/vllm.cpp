@@ -202,8 +202,13 @@ bool deep_gemm_runs(const Setting& c) {
 /// the Triton experts' shapes, or DeepGEMM's where it runs block-fp8 experts.
 Term moe_workspace(const Setting& c, std::int64_t T) {
   if (!c.ver.v1_engine() || c.s.weights.kind == FormatKind::mxfp4) return Term::given(Bytes{});
-  if (deep_gemm_runs(c)) return deep_gemm_workspace_term(c.a, T, c.tp, c.b);
-  return moe_workspace_term(c.a, T, c.tp, c.b);
+  // Under expert parallelism each rank holds whole experts (ceil(E / EP) of them): nothing is sliced by TP.
+  const bool ep = c.inf.vllm.enable_expert_parallel && c.tp > 1;
+  const std::int64_t split = ep ? 1 : c.tp;
+  if (deep_gemm_runs(c)) {
+    return deep_gemm_workspace_term(c.a, T, split, c.b, ep ? checked::ceil_div(c.a.experts, c.tp) : c.a.experts);
+  }
+  return moe_workspace_term(c.a, T, split, c.b);
 }
 
 /// The profiling run's peak on one stage: the larger of the forward pass and

@@ -222,12 +222,14 @@ constexpr std::string_view kDeepGemmSource =
     "modular_kernel.py _allocate_buffers through v1/worker/workspace.py WorkspaceManager (persistent), v0.19.0";
 }  // namespace
 
-Term deep_gemm_workspace_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
+Term deep_gemm_workspace_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b,
+                              std::int64_t local_experts) {
   if (a.experts == 0) return Term::given(Bytes{}).named("no experts");
+  const std::int64_t experts = local_experts > 0 ? local_experts : a.experts;
   // Rows: every token's top-k slots, each expert's group padded to DeepGEMM's 128-row blocks.
   const std::int64_t i = a.expert_intermediate / tp;
   const std::int64_t rows = checked::ceil_div(checked::add(checked::mul(tokens, a.experts_per_token),
-                                                           checked::mul(a.experts, 127)),
+                                                           checked::mul(experts, 127)),
                                               128) *
                             128;
   const Factor m = Factor::of(rows, "rows (tokens × top-k + experts × 127, to a multiple of 128)");
