@@ -94,6 +94,17 @@ std::int64_t stored_elements(const WeightsEstimate& w) {
   return n;
 }
 
+/// --enable-expert-parallel: expert-parallel size = TP × DP (vllm/config/parallel.py); DP is one here.
+std::int64_t expert_parallel_size(const Setting& c) {
+  return c.inf.vllm.enable_expert_parallel ? c.tp : 1;
+}
+
+/// The routed experts one rank holds: whole ones over the expert-parallel ranks
+/// (vLLM's determine_expert_map gives rank 0 ceil(E / EP)), else every one, sliced by TP.
+std::int64_t experts_on_rank(const Setting& c) {
+  return checked::ceil_div(c.a.experts, expert_parallel_size(c));
+}
+
 /// Layers [first, end) of this placement that hold routed experts.
 std::int64_t expert_layers(const Model& m, const WeightPlacement& p) {
   std::int64_t n = 0;
@@ -107,11 +118,10 @@ std::int64_t expert_layers(const Model& m, const WeightPlacement& p) {
 /// The experts one rank holds, as the triton_kernels layout sees them.
 Mxfp4TritonShape triton_shape(const Setting& c, const WeightPlacement& place) {
   Mxfp4TritonShape s;
-  const bool ep = place.expert_parallel > 1;
   s.layers = expert_layers(*c.s.model, place);
-  s.experts = ep ? checked::ceil_div(c.a.experts, place.expert_parallel) : c.a.experts;
+  s.experts = experts_on_rank(c);
   s.hidden = c.a.hidden;
-  s.inter = ep ? c.a.expert_intermediate : checked::ceil_div(c.a.expert_intermediate, c.tp);
+  s.inter = checked::ceil_div(c.a.expert_intermediate, c.tp / expert_parallel_size(c));
   s.inter_padded = checked::ceil_div(s.inter, place.expert_intermediate_multiple) * place.expert_intermediate_multiple;
   s.biases = c.a.block.expert_bias;
   s.value_padding = c.ver.at_least(0, 16);  // triton_kernels v3.6.0 (vLLM f97ca6717, 2026-02-08)
@@ -149,8 +159,7 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
   place.head = stage == c.pp - 1;
   // VocabParallelEmbedding pads the vocabulary to 64 (vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE).
   place.vocab_multiple = 64;
-  // --enable-expert-parallel: expert-parallel size = TP × DP (vllm/config/parallel.py); DP is one here.
-  if (c.inf.vllm.enable_expert_parallel) place.expert_parallel = c.tp;
+  place.expert_parallel = expert_parallel_size(c);
   const Model& m = *c.s.model;
   Term w = weights_term(c.memo->get(m, c.s.weights, place));
   if (c.s.weights_bytes_given && w.bytes > Bytes{}) {
@@ -167,7 +176,7 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
   if (place.expert_parallel > 1) {
     w.note = "split over {} tensor-parallel ranks, the {} routed experts whole over {} expert-parallel ranks "
              "(rank 0 holds {})";
-    w.note_args = {c.tp, c.a.experts, place.expert_parallel, (c.a.experts + place.expert_parallel - 1) / place.expert_parallel};
+    w.note_args = {c.tp, c.a.experts, place.expert_parallel, experts_on_rank(c)};
   } else if (c.tp > 1 && c.pp > 1) {
     w.note = "split over {} tensor-parallel ranks (pipeline stage {}: layers {}–{})";
     w.note_args = {c.tp, stage, sa.first_layer, last};
@@ -202,12 +211,9 @@ bool deep_gemm_runs(const Setting& c) {
 /// the Triton experts' shapes, or DeepGEMM's where it runs block-fp8 experts.
 Term moe_workspace(const Setting& c, std::int64_t T) {
   if (!c.ver.v1_engine() || c.s.weights.kind == FormatKind::mxfp4) return Term::given(Bytes{});
-  // Under expert parallelism each rank holds whole experts (ceil(E / EP) of them): nothing is sliced by TP.
-  const bool ep = c.inf.vllm.enable_expert_parallel && c.tp > 1;
-  const std::int64_t split = ep ? 1 : c.tp;
-  if (deep_gemm_runs(c)) {
-    return deep_gemm_workspace_term(c.a, T, split, c.b, ep ? checked::ceil_div(c.a.experts, c.tp) : c.a.experts);
-  }
+  // Under expert parallelism each rank holds whole experts: nothing is sliced by TP.
+  const std::int64_t split = c.tp / expert_parallel_size(c);
+  if (deep_gemm_runs(c)) return deep_gemm_workspace_term(c.a, T, split, c.b, experts_on_rank(c));
   return moe_workspace_term(c.a, T, split, c.b);
 }
 
