@@ -26,12 +26,11 @@ constexpr std::string_view kRocmBlasSource =
     "_parseChosenWorkspaceSize (\"Use 76 MB for hipBLASLt\"; hipBLASLt is the default GEMM path on gfx90a and "
     "gfx94x)";
 
-/// hipBLASLt's workspace, PyTorch's GEMM path on CDNA 3 and 4; hipBLAS's own
-/// (128 MiB on gfx94x, 32 MiB on gfx95x in PyTorch 2.6, 128 MiB later) exists
-/// only once a GEMM runs through hipBLAS, so it is the range's upper end.
-Term rocm_blas_workspace_term(RocmArch rocm) {
-  const std::int64_t hipblas_mib = 128;  // the larger of the two architectures' figures, by release
-  (void)rocm;
+/// hipBLASLt's workspace, PyTorch's GEMM path on CDNA 3 and 4 alike; hipBLAS's
+/// own (128 MiB on gfx94x, 32 MiB on gfx95x in PyTorch 2.6, 128 MiB later)
+/// exists only once a GEMM runs through hipBLAS, so it is the range's upper end.
+Term rocm_blas_workspace_term() {
+  const std::int64_t hipblas_mib = 128;  // the larger of the architectures' figures, by release
   Term lt = Term::product({Factor::mib(76, "MiB hipBLASLt workspace")})
                 .named("BLAS workspace (ROCm)")
                 .noted("plus hipBLAS's own {} MiB if a GEMM runs through hipBLAS (the range)", {hipblas_mib})
@@ -43,7 +42,7 @@ Term rocm_blas_workspace_term(RocmArch rocm) {
 }  // namespace
 
 Term blas_workspace_term(int cc, RocmArch rocm) {
-  if (rocm != RocmArch::none) return rocm_blas_workspace_term(rocm);
+  if (rocm != RocmArch::none) return rocm_blas_workspace_term();
   if (cc <= 0 || cc == 90) {
     return Term::product({Factor::of(8, cc <= 0 ? "chunks (sm90 assumed: compute capability unknown)" : "chunks (sm90)"),
                           Factor::mib(4, "MiB")})

@@ -78,6 +78,8 @@ inline constexpr std::int64_t kNewestKnownBuild = 10309;
 /// Llama-3.1-8B, n_ctx 8192, n_ubatch 512, no flash attention: 512 + 16 + 32 = 560 MiB.
 Bytes compute_buffer_bytes(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
                            bool holds_output, std::int64_t streams = 1, MaskLayout mask = {});
+/// `mask` defaults to the layout of b4617–b7255 (rows padded to 64, F32);
+/// the engine passes mask_layout(build, flash_attn).
 /// The same as a term: max(attention parts, output logits).
 Term compute_buffer_term(const Architecture& arch, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
                          bool holds_output, std::int64_t streams = 1, MaskLayout mask = {});
