@@ -62,25 +62,30 @@ std::int64_t round_up(std::int64_t n, std::int64_t m) {
   return checked::mul(checked::ceil_div(n, m), m);
 }
 
+/// Rows of one expert's w13 (gate and up): 2 · I_p.
+std::int64_t w13_rows(const Mxfp4TritonShape& s) {
+  return checked::mul(2, s.inter_padded);
+}
+
 /// Bytes of one expert's swizzled values beyond the checkpoint layout:
 /// w13 [2·I_p, H/2] and w2 [H, I_p/2] with both dimensions to multiples of 64.
 std::int64_t value_padding_per_expert(const Mxfp4TritonShape& s) {
-  const std::int64_t w13 = checked::mul(round_up(2 * s.inter_padded, 64), round_up(s.hidden / 2, 64)) -
-                           checked::mul(2 * s.inter_padded, s.hidden / 2);
+  const std::int64_t w13 = checked::mul(round_up(w13_rows(s), 64), round_up(s.hidden / 2, 64)) -
+                           checked::mul(w13_rows(s), s.hidden / 2);
   const std::int64_t w2 = checked::mul(round_up(s.hidden, 64), round_up(s.inter_padded / 2, 64)) -
                           checked::mul(s.hidden, s.inter_padded / 2);
-  return w13 + w2;
+  return checked::add(w13, w2);
 }
 
 /// One expert's scales in the checkpoint layout: w13 [2·I_p, H/32], w2 [H, I_p/32], 1 B each.
 std::int64_t scales_per_expert(const Mxfp4TritonShape& s) {
-  return checked::mul(2 * s.inter_padded, s.hidden / 32) + checked::mul(s.hidden, s.inter_padded / 32);
+  return checked::add(checked::mul(w13_rows(s), s.hidden / 32), checked::mul(s.hidden, s.inter_padded / 32));
 }
 
 /// Bytes of one expert's swizzled scales beyond the checkpoint layout: rows to 256, columns to 2.
 std::int64_t scale_padding_per_expert(const Mxfp4TritonShape& s) {
-  const std::int64_t swizzled = checked::mul(round_up(2 * s.inter_padded, 256), round_up(s.hidden / 32, 2)) +
-                                checked::mul(round_up(s.hidden, 256), round_up(s.inter_padded / 32, 2));
+  const std::int64_t swizzled = checked::add(checked::mul(round_up(w13_rows(s), 256), round_up(s.hidden / 32, 2)),
+                                             checked::mul(round_up(s.hidden, 256), round_up(s.inter_padded / 32, 2)));
   return swizzled - scales_per_expert(s);
 }
 
@@ -104,7 +109,8 @@ Term mxfp4_triton_layout_term(const Mxfp4TritonShape& s) {
                                   "checkpoint scales kept beside the swizzled ones"));
   if (s.biases) {
     // fp32 biases [2·I_p] and [H] in place of the checkpoint's bf16 [2·I] and [H].
-    const std::int64_t extra = checked::mul(4, 2 * s.inter_padded + s.hidden) - checked::mul(2, 2 * s.inter + s.hidden);
+    const std::int64_t extra = checked::mul(4, checked::add(w13_rows(s), s.hidden)) -
+                               checked::mul(2, checked::add(checked::mul(2, s.inter), s.hidden));
     parts.push_back(per_expert_part(s, extra, "B per expert (4 × (2·I_p + H) − 2 × (2·I + H))", "biases in fp32"));
   }
   return sum_nonzero(std::move(parts)).named("triton_kernels layout").shown_in(kMiB).cite(kTritonLayoutSource);
