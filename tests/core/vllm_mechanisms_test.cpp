@@ -660,6 +660,19 @@ TEST_CASE("the BLAS workspace follows the GPU: sm90's 32 MiB, 8 MiB + 128 KiB el
   CHECK(on("MI300X") - on("H100-SXM-80GB") == (76 - 32) * 1'048'576LL);
 }
 
+namespace {
+/// A vLLM scenario over `gpus` GPUs of one tensor-parallel group, profiled at 8,192 batched tokens.
+nlohmann::json tensor_parallel_at_8192_tokens(const char* model, const char* gpu, int gpus, int context) {
+  return {{"model", model},
+          {"hardware", {{"gpu", gpu}, {"count", gpus}}},
+          {"inference",
+           {{"engine", "vllm"},
+            {"context", context},
+            {"tensor_parallel", gpus},
+            {"vllm", {{"max_num_batched_tokens", 8192}}}}}};
+}
+}  // namespace
+
 TEST_CASE("block-fp8 experts under DeepGEMM: its 128-row groups size the MoE workspace", "[vllm][moe][deepgemm]") {
   // DeepSeek-V3 at TP 8, T = 8,192: M_sum = round_up(8,192 × 8 + 256 × 127, 128) = 98,048 rows ×
   // (max(256, 7,168) + max(512, 7,168)) × 2 B = 2,811,232,256 B; Triton's 8,192 × 8 × 14,336 × 2 B
@@ -670,13 +683,7 @@ TEST_CASE("block-fp8 experts under DeepGEMM: its 128-row groups size the MoE wor
   CHECK(moe_workspace_term(v3, 8192, 8, 2).bytes.in_bytes() == 1'879'048'192);
   CHECK(consistent(deep_gemm_workspace_term(v3, 8192, 8, 2)));
 
-  nlohmann::json s = {{"model", "deepseek-ai/DeepSeek-V3"},
-                      {"hardware", {{"gpu", "H200"}, {"count", 8}}},
-                      {"inference",
-                       {{"engine", "vllm"},
-                        {"context", 32768},
-                        {"tensor_parallel", 8},
-                        {"vllm", {{"max_num_batched_tokens", 8192}}}}}};
+  nlohmann::json s = tensor_parallel_at_8192_tokens("deepseek-ai/DeepSeek-V3", "H200", 8, 32768);
   const double triton = test::metric(test::run(s), "activation_bytes");
   s["inference"]["vllm"]["moe_backend"] = "deep_gemm";
   const Report deep = test::run(s);
@@ -717,13 +724,7 @@ TEST_CASE("under expert parallelism the MoE workspace holds whole experts' width
   // Mixtral-8x7B on two H100s, T = 8,192, top-2: TP slices I = 14,336 to 7,168, so the Triton
   // workspace is 8,192 × 2 × (max(7,168, 4,096) + max(14,336, 4,096)) × 2 B = 704,643,072 B;
   // with --enable-expert-parallel each rank runs whole experts: (14,336 + 28,672) → 1,409,286,144 B.
-  nlohmann::json s = {{"model", "mistralai/Mixtral-8x7B-v0.1"},
-                      {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 2}}},
-                      {"inference",
-                       {{"engine", "vllm"},
-                        {"context", 8192},
-                        {"tensor_parallel", 2},
-                        {"vllm", {{"max_num_batched_tokens", 8192}}}}}};
+  nlohmann::json s = tensor_parallel_at_8192_tokens("mistralai/Mixtral-8x7B-v0.1", "H100-SXM-80GB", 2, 8192);
   const double sliced = test::metric(test::run(s), "activation_bytes");
   s["inference"]["vllm"]["enable_expert_parallel"] = true;
   CHECK(test::metric(test::run(s), "activation_bytes") - sliced == 1'409'286'144.0 - 704'643'072.0);
