@@ -357,6 +357,59 @@ TEST_CASE("from v0.21 the CUDA graphs are profiled inside the reservation", "[vl
   CHECK_FALSE(v21.find_component("cuda_graphs")->outside_reservation);
 }
 
+TEST_CASE("on ROCm the graphs stay outside the reservation and no FA3 accumulators are kept", "[vllm][graphs][rocm]") {
+  CHECK_FALSE(graphs_profiled(parse_version("0.21.0"), RocmArch::gfx942));
+  CHECK(graphs_profiled(parse_version("0.21.0"), RocmArch::none));
+  CHECK(fa3_split_buffers_term(test::arch("meta-llama/Llama-3.1-8B"), 1, 512, 2, 0, RocmArch::gfx942).bytes == Bytes{});
+  CHECK(fa3_split_buffers_term(test::arch("meta-llama/Llama-3.1-8B"), 1, 512, 2, 0).bytes.in_bytes() == 270'532'608);
+  const Report mi300x = test::run(scenario_with({{"version", "0.21.0"}}, {{"gpu", "MI300X"}}));
+  CHECK(mi300x.find_component("cuda_graphs")->outside_reservation);
+  CHECK(mi300x.find_component("cuda_graphs")->formula.find("FA3") == std::string::npos);
+}
+
+TEST_CASE("capture sizes by version: steps of 8 to min(2 x seqs, 512) from v0.10, steps of 16 past 256 from v0.11.1",
+          "[vllm][graphs][version]") {
+  const VllmSettings none;
+  // v0.11.0: 1, 2, 4 and 8 ... 512 in steps of 8 = 67 sizes; v0.11.1: 8 ... 248 by 8, 256 ... 512 by 16 = 51.
+  CHECK(capture_sizes(none, parse_version("0.11.0"), 1024, 8192).size() == 67);
+  CHECK(capture_sizes(none, parse_version("0.11.1"), 1024, 8192).size() == 51);
+  // v0.10 with 128 sequences: up to 2 × 128 = 256, 3 + 32 sizes; v0.9 ignores the sequences: up to 512.
+  CHECK(capture_sizes(none, parse_version("0.10.2"), 128, 8192).size() == 35);
+  CHECK(capture_sizes(none, parse_version("0.10.2"), 128, 8192).back() == 256);
+  CHECK(capture_sizes(none, parse_version("0.9.2"), 128, 8192).size() == 67);
+}
+
+TEST_CASE("fused-MoE buffers: per call inside the forward pass before v0.14, a kept workspace from v0.14",
+          "[vllm][moe][version]") {
+  const auto& qwen = test::arch("Qwen/Qwen3-30B-A3B");
+  // Qwen3-30B-A3B (H 2048, I 768, top-8) at T = 8,192, TP 1: per call 8,192 × 8 × (max(1,536, 2,048) + 768) × 2 B
+  // = 369,098,752 B; the modular kernel's 8,192 × 8 × (max(768, 2,048) + max(1,536, 2,048)) × 2 B = 536,870,912 B.
+  CHECK(transient_moe_term(qwen, 8192, 1, 2, 32768).bytes.in_bytes() == 369'098'752);
+  CHECK(moe_workspace_term(qwen, 8192, 1, 2).bytes.in_bytes() == 536'870'912);
+  // Chunks: 32,768 tokens until v0.11, 16,384 from v0.12, none from v0.18.
+  CHECK(fused_moe_chunk(parse_version("0.11.0")) == 32768);
+  CHECK(fused_moe_chunk(parse_version("0.13.0")) == 16384);
+  CHECK(fused_moe_chunk(parse_version("0.18.0")) == 0);
+  CHECK(transient_moe_term(qwen, 40000, 1, 2, 16384).bytes.in_bytes() == 16384LL * 8 * 2816 * 2);
+  // v0.14-0.17 past one chunk: the chunk's workspace and the whole T × H output, 20,000 × 2,048 × 2 B.
+  CHECK(moe_workspace_term(qwen, 20000, 1, 2, 16384).bytes.in_bytes() == 16384LL * 8 * 4096 * 2 + 20000LL * 2048 * 2);
+  // The forward pass inside an MoE layer: 4 × T × H × 2 B beside the per-call buffers.
+  CHECK(moe_layer_forward_term(qwen, 8192, 1, 2, 32768).bytes.in_bytes() == 4LL * 8192 * 2048 * 2 + 369'098'752);
+  CHECK(consistent(moe_layer_forward_term(qwen, 8192, 1, 2, 32768)));
+
+  // In an estimate: v0.13 has no kept workspace; v0.14 adds it beside the profile's peak.
+  auto at = [](const char* version) {
+    return nlohmann::json{{"model", "Qwen/Qwen3-30B-A3B"},
+                          {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+                          {"inference", {{"engine", "vllm"}, {"context", 8192}, {"vllm", {{"version", version}}}}}};
+  };
+  const Report v13 = test::run(at("0.13.0"));
+  const Report v14 = test::run(at("0.14.0"));
+  CHECK(v13.find_component("activations")->formula.find("fused-MoE workspace") == std::string::npos);
+  CHECK(v14.find_component("activations")->formula.find("fused-MoE workspace") != std::string::npos);
+  CHECK(test::metric(v14, "activation_bytes") - test::metric(v13, "activation_bytes") >= 536'870'912.0 - 369'098'752.0);
+}
+
 TEST_CASE("hybrid attention + Mamba models align their pages (V1, v0.11+)", "[vllm][kv][hybrid]") {
   const Architecture& jamba = test::arch("ai21labs/Jamba-v0.1");
   const KvDtype bf16{"bf16", 1, 2};

@@ -31,6 +31,17 @@ TEST_CASE("vLLM scheduler defaults follow the version and the GPU", "[vllm]") {
   CHECK(v0.max_num_seqs == 256);
   CHECK(scheduler_limits(none, parse_version("0.6.4"), gpu("NVIDIA RTX 3090", 23.58), 65536).max_num_batched_tokens ==
         2048);
+  // v0.8 chose by name: 8192 tokens on an H100 or H200 only, 1024 sequences on every GPU.
+  const auto v08_h100 = scheduler_limits(none, parse_version("0.8.5"), gpu("NVIDIA H100 80GB HBM3", 79.19), 8192);
+  CHECK(v08_h100.max_num_batched_tokens == 8192);
+  CHECK(v08_h100.max_num_seqs == 1024);
+  const auto v08_l40s = scheduler_limits(none, parse_version("0.8.5"), gpu("NVIDIA L40S", 44.52), 8192);
+  CHECK(v08_l40s.max_num_batched_tokens == 2048);
+  CHECK(v08_l40s.max_num_seqs == 1024);
+  // v0.9 already sizes by memory.
+  CHECK(scheduler_limits(none, parse_version("0.9.2"), gpu("NVIDIA L40S", 44.52), 8192).max_num_seqs == 256);
+  CHECK(scheduler_limits(none, parse_version("0.9.2"), gpu("AMD Instinct MI300X", 191.5), 8192).max_num_batched_tokens ==
+        8192);
   VllmSettings set;
   set.max_num_batched_tokens = 4096;
   CHECK(scheduler_limits(set, parse_version(""), gpu("NVIDIA H100", 80), 8192).max_num_batched_tokens == 4096);

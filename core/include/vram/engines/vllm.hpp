@@ -150,12 +150,31 @@ Term v0_forward_term(const Architecture& arch, std::int64_t tokens, std::int64_t
 Bytes v0_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes,
                        std::int64_t tensor_parallel = 1);
 
-/// Fused-MoE workspace, persistent from the profiling run on: b × T × top_k ×
-/// (max(I/tp, H) + max(2·I/tp, H)) (fused_moe.py TritonExperts.workspace_shapes).
+/// Fused-MoE workspace of the modular kernel (v0.14 on), persistent from the
+/// profiling run on: b × M' × top_k × (max(I/tp, H) + max(2·I/tp, H))
+/// (fused_moe.py TritonExperts.workspace_shapes), M' = min(T, chunk); a call
+/// of more than one chunk also writes its T × H output apart (`chunk` 0: none).
 Term moe_workspace_term(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
-                        std::int64_t elem_bytes);
+                        std::int64_t elem_bytes, std::int64_t chunk = 0);
 Bytes moe_workspace_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
                           std::int64_t elem_bytes);
+/// The Triton fused-MoE path's tokens per call: VLLM_FUSED_MOE_CHUNK_SIZE,
+/// 32,768 until v0.11 and 16,384 from v0.12 (vllm-project/vllm#27426); from
+/// v0.18 the modular kernel no longer chunks (vllm-project/vllm#34086): 0.
+std::int64_t fused_moe_chunk(const Version& v);
+
+/// Before v0.14 the default Triton path (fused_experts_impl) allocates its
+/// buffers per call and frees them after the layer: intermediate_cache1 and
+/// intermediate_cache3 share one buffer of M' × top_k × max(2·I/tp, H),
+/// intermediate_cache2 is M' × top_k × I/tp, M' = min(T, chunk); all × b.
+/// Mixtral-8x7B at TP 2, T = 8,192, bf16: 8,192 × 2 × (14,336 + 7,168) × 2 B = 704,643,072 B.
+Term transient_moe_term(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
+                        std::int64_t elem_bytes, std::int64_t chunk);
+/// The forward pass's live set inside an MoE layer before v0.14: the four
+/// T × H tensors of profile_forward_term beside the transient fused-MoE buffers.
+Term moe_layer_forward_term(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
+                            std::int64_t elem_bytes, std::int64_t chunk);
+
 /// The same workspace when DeepGEMM runs block-fp8 experts (vllm.moe_backend
 /// deep_gemm): rows M_sum = round_up(T × top_k + E × 127, 128), the
 /// token slots grouped per expert in 128-row blocks, × (max(I/tp, H) +
@@ -362,8 +381,11 @@ Term vllm_context_term(const CommLayout& c, int sm_count);
 /// From v0.21 vLLM estimates the CUDA graph memory during profiling and takes it
 /// out of the KV budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, default since
 /// v0.21.0 as its startup log says; opt-in before): the graphs then sit inside
-/// gpu_memory_utilization.
-bool graphs_profiled(const Version& v);
+/// gpu_memory_utilization. Only on CUDA: on ROCm the estimate is skipped
+/// (vllm/v1/worker/gpu_worker.py determine_available_memory checks
+/// current_platform.is_cuda(), vllm-project/vllm#36720, before v0.21), so the
+/// graphs stay outside the reservation there.
+bool graphs_profiled(const Version& v, RocmArch rocm = RocmArch::none);
 
 /// How vLLM captures CUDA graphs (vllm/config/compilation.py CUDAGraphMode).
 using GraphMode = CudaGraphMode;
@@ -394,8 +416,10 @@ Term cuda_graph_term(std::int64_t graphs, std::int64_t layers_on_gpu, bool moe, 
 /// the full decode graphs: 32 splits × the largest full graph's tokens × heads/tp
 /// × (head dim, the latent for MLA) × 4 B, plus 32 × tokens × heads × 4 B of
 /// log-sum-exp. Llama-3.1-8B at 512: 268,435,456 + 2,097,152 = 270,532,608 B.
+/// None on ROCm, whose attention backends (Triton, ROCm attention) keep no
+/// split-KV accumulators of this size.
 Term fa3_split_buffers_term(const Architecture& arch, std::int64_t tensor_parallel, std::int64_t largest_decode,
-                            std::int64_t elem_bytes, int compute_capability);
+                            std::int64_t elem_bytes, int compute_capability, RocmArch rocm = RocmArch::none);
 
 /// Fills `report` for a vLLM scenario. With `sweep` (figures only), the stages
 /// built for the scenario's context are kept and reused at every concurrency.

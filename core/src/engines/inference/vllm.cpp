@@ -207,14 +207,29 @@ bool deep_gemm_runs(const Setting& c) {
          c.s.weights.linear.kind == Codec::Kind::block2d;
 }
 
+/// Before v0.14 the default Triton fused-MoE path allocates its buffers per
+/// call (inside the forward pass); from v0.14 the modular kernel keeps them.
+bool transient_moe(const Setting& c) {
+  return c.a.experts > 0 && !c.ver.at_least(0, 14) && c.s.weights.kind != FormatKind::mxfp4 && !deep_gemm_runs(c);
+}
+
 /// The fused-MoE workspace of V1's profiling run, persistent from then on:
 /// the Triton experts' shapes, or DeepGEMM's where it runs block-fp8 experts.
 Term moe_workspace(const Setting& c, std::int64_t T) {
-  if (!c.ver.v1_engine() || c.s.weights.kind == FormatKind::mxfp4) return Term::given(Bytes{});
+  if (!c.ver.v1_engine() || c.s.weights.kind == FormatKind::mxfp4 || transient_moe(c)) return Term::given(Bytes{});
   // Under expert parallelism each rank holds whole experts: nothing is sliced by TP.
   const std::int64_t split = c.tp / expert_parallel_size(c);
   if (deep_gemm_runs(c)) return deep_gemm_workspace_term(c.a, T, split, c.b, experts_on_rank(c));
-  return moe_workspace_term(c.a, T, split, c.b);
+  return moe_workspace_term(c.a, T, split, c.b, fused_moe_chunk(c.ver));
+}
+
+/// The forward pass's peak: the dense layers' and, while the fused-MoE
+/// buffers are per call, an MoE layer's live set if that is larger.
+Term forward_peak(const Setting& c, std::int64_t T) {
+  Term dense = c.ver.v1_engine() ? profile_forward_term(c.a, T, c.tp, c.b) : v0_forward_term(c.a, T, c.b, c.tp);
+  if (!transient_moe(c)) return dense;
+  const std::int64_t split = c.tp / expert_parallel_size(c);
+  return Term::max_of(terms(std::move(dense), moe_layer_forward_term(c.a, T, split, c.b, fused_moe_chunk(c.ver))));
 }
 
 /// The profiling run's peak on one stage: the larger of the forward pass and
@@ -223,7 +238,7 @@ Term stage_activation(const Setting& c, bool head) {
   if (c.a.family == Family::bare) return Term::given(Bytes{}).named("no architecture");
   const std::int64_t T = c.lim.max_num_batched_tokens;
   const std::int64_t R = std::min(c.lim.max_num_seqs, T);
-  Term forward = c.ver.v1_engine() ? profile_forward_term(c.a, T, c.tp, c.b) : v0_forward_term(c.a, T, c.b, c.tp);
+  Term forward = forward_peak(c, T);
   Term sampler = sampler_step(c, T, R);
   Term peak = head ? Term::max_of(terms(std::move(sampler), std::move(forward))) : std::move(forward);
   Term moe = moe_workspace(c, T);
@@ -304,7 +319,7 @@ Term stage_graphs(const Setting& c, std::int32_t first, std::int32_t end) {
   std::int64_t decode = 0;  // the largest full decode graph: sizes up to max_num_seqs
   for (std::int64_t x : sizes) decode = x <= c.lim.max_num_seqs ? x : decode;
   const std::string_view source = pools.source;
-  return sum_nonzero(terms(std::move(pools), fa3_split_buffers_term(c.a, c.tp, decode, c.b, c.s.gpu.compute_capability)))
+  return sum_nonzero(terms(std::move(pools), fa3_split_buffers_term(c.a, c.tp, decode, c.b, c.s.gpu.compute_capability, c.s.gpu.rocm_arch)))
       .cite(source);
 }
 
@@ -319,7 +334,7 @@ StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t firs
   sa.graphs = stage_graphs(c, first, end);
   sa.kv_available = c.requested.bytes - sa.weights.bytes - sa.rotary.bytes - sa.activation.bytes - sa.non_torch.bytes;
   // From v0.21 vLLM profiles the CUDA graphs before sizing the KV cache and keeps them inside the reservation.
-  if (graphs_profiled(c.ver)) sa.kv_available = sa.kv_available - sa.graphs.bytes;
+  if (graphs_profiled(c.ver, c.s.gpu.rocm_arch)) sa.kv_available = sa.kv_available - sa.graphs.bytes;
   if (c.a.family == Family::bare) return sa;
   stage_kv(c, sa);
   return sa;
@@ -382,7 +397,7 @@ void add_components(const Setting& c, const StageAccount& h, const Term& kv_need
   r.add(std::move(nt));
   if (graphs.bytes > Bytes{}) {
     Component g = io::component("cuda_graphs", "CUDA graph pools", graphs, x);
-    g.outside_reservation = !graphs_profiled(c.ver);
+    g.outside_reservation = !graphs_profiled(c.ver, c.s.gpu.rocm_arch);
     g.torch_allocator = false;  // vLLM measures the graph pools apart from its profiled peak
     r.add(std::move(g));
   }
@@ -425,7 +440,7 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
                       Term::given(bn.weights.bytes + bn.rotary.bytes).named("weights"),
                       Term::given(bn.activation.bytes).named("activation peak"),
                       Term::given(bn.non_torch.bytes).named("non-torch"));
-  if (graphs_profiled(c.ver)) spent.push_back(Term::given(bn.graphs.bytes).named("CUDA graphs (profiled)"));
+  if (graphs_profiled(c.ver, c.s.gpu.rocm_arch)) spent.push_back(Term::given(bn.graphs.bytes).named("CUDA graphs (profiled)"));
   const Term available = Term::difference(std::move(spent));
   e.set("kv_available_formula", io::render(available));
   e.set("kv_blocks", pool.blocks);

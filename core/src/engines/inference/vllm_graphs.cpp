@@ -10,16 +10,19 @@ namespace vram::vllm {
 namespace {
 
 constexpr std::string_view kGraphSource =
-    "capture sizes: vllm/config/vllm.py _set_cudagraph_sizes (v0.11+: [1, 2, 4] + range(8, 256, 8) + range(256, "
-    "max + 1, 16), max = min(2 × max_num_seqs, 512, max_num_batched_tokens); v0.7-0.10 V1: [1, 2, 4] + range(8, 513, "
-    "8) up to max_num_batched_tokens, piecewise; V0: [1, 2, 4] + range(8, 257, 8) up to max_num_seqs, full graphs); "
+    "capture sizes: vllm/config/vllm.py _set_cudagraph_sizes (v0.11.1+: [1, 2, 4] + range(8, 256, 8) + range(256, "
+    "max + 1, 16), max = min(2 × max_num_seqs, 512, max_num_batched_tokens), vllm-project/vllm#26016; v0.10.0-0.11.0: "
+    "[1, 2, 4] + range(8, max + 1, 8) with the same max (vllm/config.py cuda_graph_sizes default [min(max_num_seqs * "
+    "2, 512)]); v0.7-0.9 V1: [1, 2, 4] + range(8, 513, 8) up to max_num_batched_tokens, piecewise; V0: [1, 2, 4] + "
+    "range(8, 257, 8) up to max_num_seqs, full graphs); "
     "mode: vllm/config/compilation.py CUDAGraphMode (FULL_AND_PIECEWISE default from v0.11). Per-graph cost: vLLM "
     "0.19.0 startup logs, H100 sweep (llm-d-incubation/llm-d-planner @ d3121e059da8): 0.39 GiB + 0.016 GiB per layer "
     "over its 102 graphs (51 sizes, piecewise and full); range: measured / estimated over the sweep, 0.74-1.13 on "
     "31 dense runs, 0.97-2.01 on 4 MoE runs; the pool scaled by the largest capture size (small capture sets: "
     "'Estimated CUDA graph memory: 0.09 GiB' for 5 graphs up to 16 tokens, noonghunna/club-3090#434). From v0.21 the graphs are profiled and taken out of the KV budget "
     "(startup log: 'CUDA graph memory profiling is enabled (default since v0.21.0)', gpustack/runner#251, "
-    "noonghunna/club-3090#434)";
+    "noonghunna/club-3090#434); not on ROCm, where vllm/v1/worker/gpu_worker.py profiles graphs only when "
+    "current_platform.is_cuda() (vllm-project/vllm#36720)";
 
 constexpr std::string_view kSplitSource =
     "vllm/v1/attention/backends/flash_attn.py FlashAttentionMetadataBuilder (FA3, full CUDA graphs: split-KV "
@@ -42,9 +45,15 @@ std::vector<std::int64_t> default_sizes(const Version& v, std::int64_t max_seqs,
     keep_up_to(sizes, (max_seqs + 7) / 8 * 8);  // V0 pads the batch to a multiple of 8
     return sizes;
   }
-  if (!v.at_least(0, 11)) {
+  if (!v.at_least(0, 10)) {
     for (std::int64_t x = 8; x <= 512; x += 8) sizes.push_back(x);
     keep_up_to(sizes, max_tokens);
+    return sizes;
+  }
+  if (!v.at_least(0, 12) && !(v.minor == 11 && v.patch >= 1)) {  // v0.10.0 to v0.11.0: steps of 8
+    const std::int64_t top = std::min({checked::mul(2, max_seqs), std::int64_t{512}, max_tokens});
+    for (std::int64_t x = 8; x <= top; x += 8) sizes.push_back(x);
+    keep_up_to(sizes, top);
     return sizes;
   }
   const std::int64_t top = std::min({checked::mul(2, max_seqs), std::int64_t{512}, max_tokens});
@@ -56,8 +65,8 @@ std::vector<std::int64_t> default_sizes(const Version& v, std::int64_t max_seqs,
 
 }  // namespace
 
-bool graphs_profiled(const Version& v) {
-  return v.v1_engine() && v.at_least(0, 21);
+bool graphs_profiled(const Version& v, RocmArch rocm) {
+  return v.v1_engine() && v.at_least(0, 21) && rocm == RocmArch::none;
 }
 
 GraphMode graph_mode(const VllmSettings& s, const Version& v) {
@@ -112,8 +121,8 @@ Term cuda_graph_term(std::int64_t graphs, std::int64_t layers, bool moe, std::in
 }
 
 Term fa3_split_buffers_term(const Architecture& a, std::int64_t tp, std::int64_t largest_decode, std::int64_t b,
-                            int compute_capability) {
-  const bool hopper = compute_capability == 0 || compute_capability == 90;
+                            int compute_capability, RocmArch rocm) {
+  const bool hopper = rocm == RocmArch::none && (compute_capability == 0 || compute_capability == 90);
   if (!hopper || b == 4 || largest_decode == 0 || a.heads == 0)
     return Term::given(Bytes{}).named("no FA3 split-KV accumulators");
   const std::int64_t dim = a.kv_lora_rank > 0 ? a.kv_lora_rank : (a.v_head_dim > 0 ? a.v_head_dim : a.head_dim);

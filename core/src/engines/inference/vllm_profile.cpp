@@ -35,13 +35,12 @@ constexpr std::string_view kFlashInferSamplerSource =
     "top_k_top_p_sampling_from_logits (top_k_first: top_k_mask_logits, then softmax, then top_p_sampling_from_probs)";
 constexpr std::string_view kPipelineSource = "vllm/v1/worker/gpu_model_runner.py make_empty_intermediate_tensors (v0.19.0)";
 
-/// "A100" anywhere in the name, in any case (no copy: this runs on every estimate).
-bool names_a100(std::string_view name) {
-  constexpr std::string_view kA100 = "a100";
-  for (std::size_t i = 0; i + kA100.size() <= name.size(); ++i) {
+/// `part` (lower case) anywhere in the name, in any case (no copy: this runs on every estimate).
+bool names(std::string_view name, std::string_view part) {
+  for (std::size_t i = 0; i + part.size() <= name.size(); ++i) {
     bool match = true;
-    for (std::size_t k = 0; k < kA100.size() && match; ++k)
-      match = std::tolower(static_cast<unsigned char>(name[i + k])) == kA100[k];
+    for (std::size_t k = 0; k < part.size() && match; ++k)
+      match = std::tolower(static_cast<unsigned char>(name[i + k])) == part[k];
     if (match) return true;
   }
   return false;
@@ -59,19 +58,24 @@ SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, const 
     l.max_num_seqs = 256;
     l.why = context > 32768 ? "V0 defaults (v<0.8) with chunked prefill past 32k: 2048 tokens, 256 sequences"
                             : "V0 defaults (v<0.8): max(max_model_len, 2048) tokens, 256 sequences";
-  } else if (v.at_least(0, 10)) {
-    // Since v0.10 the defaults depend on the device: GPUs with at least 70 GiB,
+  } else if (v.at_least(0, 9)) {
+    // Since v0.9 the defaults depend on the device's memory: GPUs with at least 70 GiB,
     // A100s excepted, get 8192 batched tokens and 1024 sequences for `vllm serve`
     // (vllm/engine/arg_utils.py EngineArgs.get_batch_defaults, v0.19.0).
-    const bool large = gpu.memory >= Bytes::from(70, kGiB) && !names_a100(gpu.name);
+    const bool large = gpu.memory >= Bytes::from(70, kGiB) && !names(gpu.name, "a100");
     l.max_num_batched_tokens = large ? 8192 : 2048;
     l.max_num_seqs = large ? 1024 : 256;
     l.why = large ? "vllm serve defaults for GPUs with ≥ 70 GiB: 8192 tokens, 1024 sequences"
                   : "vllm serve defaults for GPUs under 70 GiB or A100s: 2048 tokens, 256 sequences";
   } else {
-    l.max_num_batched_tokens = 2048;
-    l.max_num_seqs = 256;
-    l.why = "V1 vllm serve defaults (v0.8–0.9): 2048 tokens, 256 sequences";
+    // v0.8 chose by the device's name: 8192 batched tokens for `vllm serve` on
+    // an H100 or H200, 2048 elsewhere, and 1024 sequences on every GPU
+    // (vllm/engine/arg_utils.py _set_default_args_v1, v0.8.0).
+    const bool hopper_name = names(gpu.name, "h100") || names(gpu.name, "h200");
+    l.max_num_batched_tokens = hopper_name ? 8192 : 2048;
+    l.max_num_seqs = 1024;
+    l.why = hopper_name ? "V1 vllm serve defaults (v0.8) on an H100 or H200: 8192 tokens, 1024 sequences"
+                        : "V1 vllm serve defaults (v0.8) on other GPUs: 2048 tokens, 1024 sequences";
   }
   if (s.max_num_batched_tokens) {
     l.max_num_batched_tokens = *s.max_num_batched_tokens;
@@ -196,18 +200,66 @@ Bytes v0_forward_bytes(const Architecture& a, std::int64_t tokens, std::int64_t 
   return v0_forward_term(a, tokens, b, tp).bytes;
 }
 
-Term moe_workspace_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
+namespace {
+constexpr std::string_view kTransientMoeSource =
+    "vllm/model_executor/layers/fused_moe/fused_moe.py fused_experts_impl (v0.8.0 to v0.13.0: intermediate_cache1 "
+    "and intermediate_cache3 views of one buffer of M' × top-k × max(N, K), intermediate_cache2 of M' × top-k × N/2, "
+    "N = 2·I/tp, K = H, allocated per call and freed after the layer; M' = min(tokens, VLLM_FUSED_MOE_CHUNK_SIZE), "
+    "vllm/envs.py: 32768, 16384 from vllm-project/vllm#27426); the modular kernel with a persistent workspace is the "
+    "default path from v0.14 (vllm-project/vllm#31052). moe_align_block_size's int32 sorted ids and the router's "
+    "T × E logits (under 0.1 % of these buffers) are not counted";
+}  // namespace
+
+std::int64_t fused_moe_chunk(const Version& v) {
+  if (v.at_least(0, 18)) return 0;
+  return v.at_least(0, 12) ? 16384 : 32768;
+}
+
+/// Tokens one fused-MoE call works on: all of them, or one chunk.
+Factor moe_call_tokens(std::int64_t tokens, std::int64_t chunk) {
+  if (chunk > 0 && tokens > chunk) return Factor::of(chunk, "tokens (one chunk)");
+  return Factor::of(tokens, "tokens");
+}
+
+Term transient_moe_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b,
+                        std::int64_t chunk) {
+  if (a.experts == 0) return Term::given(Bytes{}).named("no experts");
+  const std::int64_t i = a.expert_intermediate / tp;
+  const Factor m = moe_call_tokens(tokens, chunk);
+  const Factor k = Factor::of(a.experts_per_token, "experts per token");
+  return Term::sum(terms(Term::product({m, k, Factor::of(std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)"),
+                                        Factor::bytes(b)}),
+                         Term::product({m, k, Factor::of(i, "I/tp"), Factor::bytes(b)})))
+      .named("fused-MoE intermediate caches (per call)")
+      .cite(kTransientMoeSource);
+}
+
+Term moe_layer_forward_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b,
+                            std::int64_t chunk) {
+  Term streams = Term::product({Factor::of(tokens, "tokens"),
+                                Factor::of(4, "(residual, normed input, attention input and output)"),
+                                Factor::of(a.hidden, "hidden"), Factor::bytes(b)});
+  return Term::sum(terms(std::move(streams), transient_moe_term(a, tokens, tp, b, chunk)))
+      .named("forward pass in an MoE layer")
+      .cite(kForwardSource);
+}
+
+Term moe_workspace_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b,
+                        std::int64_t chunk) {
   if (a.experts == 0) return Term::given(Bytes{}).named("no experts");
   // TritonExperts workspace_shapes: (M, topk, max(N/2, K)) + (M, topk, max(N, K)) with
-  // N = 2·I/tp, K = H, M = T; persistent.
+  // N = 2·I/tp, K = H, M = one call's tokens; persistent.
   const std::int64_t i = a.expert_intermediate / tp;
-  const Factor t = Factor::of(tokens, "tokens");
+  const Factor m = moe_call_tokens(tokens, chunk);
   const Factor k = Factor::of(a.experts_per_token, "experts per token");
-  return Term::sum(terms(Term::product({t, k, Factor::of(std::max(i, a.hidden), "(max of I/tp and H)"), Factor::bytes(b)}),
-                         Term::product({t, k, Factor::of(std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)"),
-                                        Factor::bytes(b)})))
-      .named("fused-MoE workspace")
-      .cite(kMoeSource);
+  Terms parts = terms(Term::product({m, k, Factor::of(std::max(i, a.hidden), "(max of I/tp and H)"), Factor::bytes(b)}),
+                      Term::product({m, k, Factor::of(std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)"),
+                                     Factor::bytes(b)}));
+  if (chunk > 0 && tokens > chunk) {
+    parts.push_back(Term::product({Factor::of(tokens, "tokens"), Factor::of(a.hidden, "hidden (output of every chunk)"),
+                                   Factor::bytes(b)}));
+  }
+  return Term::sum(std::move(parts)).named("fused-MoE workspace").cite(kMoeSource);
 }
 
 Bytes moe_workspace_bytes(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b) {
