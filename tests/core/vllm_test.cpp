@@ -42,6 +42,9 @@ TEST_CASE("vLLM scheduler defaults follow the version and the GPU", "[vllm]") {
   CHECK(scheduler_limits(none, parse_version("0.9.2"), gpu("NVIDIA L40S", 44.52), 8192).max_num_seqs == 256);
   CHECK(scheduler_limits(none, parse_version("0.9.2"), gpu("AMD Instinct MI300X", 191.5), 8192).max_num_batched_tokens ==
         8192);
+  // V0 chunks long prompts by itself only on CUDA (and not for MLA, multimodal or sliding-window models).
+  CHECK(scheduler_limits(none, parse_version("0.7.3"), gpu("NVIDIA A10", 22.07), 131072, false).max_num_batched_tokens ==
+        131072);
   VllmSettings set;
   set.max_num_batched_tokens = 4096;
   CHECK(scheduler_limits(set, parse_version(""), gpu("NVIDIA H100", 80), 8192).max_num_batched_tokens == 4096);
@@ -199,4 +202,28 @@ TEST_CASE("the report carries the ranges of the calibrated components", "[vllm][
   CHECK(peak[1].get<std::int64_t>() == total->high.in_bytes());
   CHECK(peak[0].get<std::int64_t>() < r.total.in_bytes());
   CHECK(j["ranges"]["non_torch_bytes"][1].get<std::int64_t>() == Bytes::from_fraction(0.465, kGiB).in_bytes());
+}
+
+TEST_CASE("the engine a version runs by default: V0 on ROCm until 0.9.2, with pipeline parallelism until 0.8.3",
+          "[vllm][version][rocm]") {
+  GpuChoice mi300x{"MI300X", "AMD Instinct MI300X", Bytes::from(192, kGiB), {}, 0};
+  mi300x.rocm_arch = RocmArch::gfx942;
+  const GpuChoice h100{"H100-SXM-80GB", "NVIDIA H100 80GB HBM3", Bytes::from(80, kGiB), {}, 90};
+  CHECK(default_engine(parse_version("0.8.5"), mi300x, 1) == VllmEngine::v0);
+  CHECK(default_engine(parse_version("0.9.1"), mi300x, 1) == VllmEngine::v0);
+  CHECK_FALSE(default_engine(parse_version("0.9.2"), mi300x, 1));
+  CHECK_FALSE(default_engine(parse_version("0.8.5"), h100, 1));
+  CHECK(default_engine(parse_version("0.8.2"), h100, 2) == VllmEngine::v0);
+  CHECK_FALSE(default_engine(parse_version("0.8.3"), h100, 2));
+  CHECK_FALSE(default_engine(parse_version("0.7.3"), mi300x, 1));  // V0 anyway
+  // V0 on ROCm never chunks by itself; on CUDA it does past 32k, except for MLA or sliding windows.
+  CHECK_FALSE(v0_chunks_long_context(arch("meta-llama/Llama-3.1-8B"), mi300x));
+  CHECK(v0_chunks_long_context(arch("meta-llama/Llama-3.1-8B"), h100));
+  CHECK_FALSE(v0_chunks_long_context(arch("deepseek-ai/DeepSeek-V2-Lite-Chat"), h100));
+  const Report r = test::run({{"model", "meta-llama/Llama-3.1-8B"},
+                              {"hardware", {{"gpu", "MI300X"}}},
+                              {"inference", {{"engine", "vllm"}, {"context", 8192}, {"vllm", {{"version", "0.8.5"}}}}}});
+  bool warned = false;
+  for (const auto& w : r.warnings) warned = warned || w.find("falls back to its V0 engine on ROCm") != std::string::npos;
+  CHECK(warned);
 }

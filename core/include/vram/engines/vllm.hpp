@@ -82,7 +82,22 @@ struct SchedulerLimits {
   std::int64_t max_num_seqs;
   std::string_view why;  ///< which default rule applied (a literal)
 };
-SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, const GpuChoice& gpu, std::int64_t context);
+/// `v0_long_context_chunking`: whether V0 turns chunked prefill on by itself past
+/// 32,768 tokens, which it does only on CUDA and not for MLA, multimodal or
+/// sliding-window models (v0_chunks_long_context).
+SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, const GpuChoice& gpu, std::int64_t context,
+                                 bool v0_long_context_chunking = true);
+
+/// V0's rule for turning chunked prefill on past 32,768 tokens
+/// (vllm/engine/arg_utils.py _set_default_args_v0, v0.8.0: current_platform.is_cuda(),
+/// no sliding window, not multimodal, not MLA).
+bool v0_chunks_long_context(const Architecture& arch, const GpuChoice& gpu);
+
+/// The engine a version runs when `vllm.engine` is not given: V1 from v0.8,
+/// except on ROCm until v0.9.1 (V1 by default there from vllm-project/vllm#19440,
+/// merged 2025-06-10) and with pipeline parallelism until v0.8.2
+/// (vllm-project/vllm#15556); vllm/engine/arg_utils.py _is_v1_supported_oracle.
+std::optional<VllmEngine> default_engine(const Version& v, const GpuChoice& gpu, std::int64_t pipeline_parallel);
 
 /// vLLM pipeline stages: layers per stage, remainder to the stages before the
 /// last (vllm/distributed/utils.py get_pp_indices).

@@ -50,7 +50,8 @@ struct Setting {
 
 Setting setting(const Scenario& s, WeightsMemo* memo) {
   const InferenceSettings& inf = s.inference();
-  const Version ver = parse_version(inf.vllm.version, inf.vllm.engine);
+  Version ver = parse_version(inf.vllm.version, inf.vllm.engine);
+  if (!ver.engine) ver.engine = default_engine(ver, s.gpu, s.parallel.pipeline);
   // An H100's 132 SMs when the GPU's count is unknown.
   const std::int64_t sms = s.gpu.sm_count > 0 ? s.gpu.sm_count : 132;
   return Setting{s,
@@ -60,7 +61,7 @@ Setting setting(const Scenario& s, WeightsMemo* memo) {
                  s.parallel.tensor,
                  s.parallel.pipeline,
                  activation_elem_bytes(s.weights),
-                 scheduler_limits(inf.vllm, ver, s.gpu, inf.context),
+                 scheduler_limits(inf.vllm, ver, s.gpu, inf.context, v0_chunks_long_context(s.model->arch, s.gpu)),
                  sms,
                  requested_memory_term(s.gpu.memory, inf.vllm.gpu_memory_utilization),
                  CommLayout{s.parallel.tensor, s.parallel.pipeline, s.gpu.interconnect, s.gpu.compute_capability, ver,
@@ -501,6 +502,12 @@ void add_assumption_warnings(const Setting& c, Report& r) {
     r.warnings.push_back("vLLM " + text + " is " + (c.ver.fit == VersionFit::newer ? "newer" : "older") +
                          " than the versions modelled (0." + std::to_string(kOldestMinor) + " to 0." +
                          std::to_string(kNewestMinor) + "): estimated as the nearest, vLLM " + known);
+  }
+  if (!c.inf.vllm.engine && c.ver.engine == VllmEngine::v0) {
+    r.warnings.push_back("vLLM " + known + " falls back to its V0 engine " +
+                         (c.s.gpu.rocm_arch != RocmArch::none ? std::string("on ROCm (V1 by default there from 0.9.2)")
+                                                              : std::string("with pipeline parallelism (V1 from 0.8.3)")) +
+                         ": estimated as V0; set inference.vllm.engine to v1 when VLLM_USE_V1=1 was set");
   }
   if (c.tp > 1 && c.s.gpu.interconnect == Interconnect::unknown) {
     r.warnings.push_back(

@@ -48,16 +48,33 @@ bool names(std::string_view name, std::string_view part) {
 
 }  // namespace
 
-SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, const GpuChoice& gpu, std::int64_t context) {
+bool v0_chunks_long_context(const Architecture& a, const GpuChoice& gpu) {
+  const bool sliding = std::any_of(a.layer_specs.begin(), a.layer_specs.end(),
+                                   [](const LayerSpec& l) { return l.kind == LayerKind::sliding_attention; });
+  return gpu.rocm_arch == RocmArch::none && a.kv_lora_rank == 0 && a.vision_params == 0 && !sliding;
+}
+
+std::optional<VllmEngine> default_engine(const Version& v, const GpuChoice& gpu, std::int64_t pp) {
+  const bool before_0_9_2 = !v.at_least(0, 10) && (v.minor < 9 || v.patch < 2);
+  const bool before_0_8_3 = v.minor < 8 || (v.minor == 8 && v.patch < 3);
+  if (v.minor < 8 || v.major > 0) return std::nullopt;
+  if ((gpu.rocm_arch != RocmArch::none && before_0_9_2) || (pp > 1 && before_0_8_3)) return VllmEngine::v0;
+  return std::nullopt;
+}
+
+SchedulerLimits scheduler_limits(const VllmSettings& s, const Version& v, const GpuChoice& gpu, std::int64_t context,
+                                 bool v0_long_context_chunking) {
   SchedulerLimits l{};
   if (!v.v1_engine()) {
     // V0 schedules a whole prompt at once unless chunked prefill is on, which it
-    // is by default only past 32,768 tokens: max_num_batched_tokens =
+    // is by default only past 32,768 tokens (and only where it can chunk: CUDA, no
+    // MLA, multimodal or sliding window): max_num_batched_tokens =
     // max(max_model_len, 2048), else 2048; max_num_seqs = 256 (vllm/engine/arg_utils.py, v0.6.4).
-    l.max_num_batched_tokens = context > 32768 ? 2048 : std::max<std::int64_t>(context, 2048);
+    const bool chunked = context > 32768 && v0_long_context_chunking;
+    l.max_num_batched_tokens = chunked ? 2048 : std::max<std::int64_t>(context, 2048);
     l.max_num_seqs = 256;
-    l.why = context > 32768 ? "V0 defaults (v<0.8) with chunked prefill past 32k: 2048 tokens, 256 sequences"
-                            : "V0 defaults (v<0.8): max(max_model_len, 2048) tokens, 256 sequences";
+    l.why = chunked ? "V0 defaults with chunked prefill past 32k: 2048 tokens, 256 sequences"
+                    : "V0 defaults: max(max_model_len, 2048) tokens, 256 sequences";
   } else if (v.at_least(0, 9)) {
     // Since v0.9 the defaults depend on the device's memory: GPUs with at least 70 GiB,
     // A100s excepted, get 8192 batched tokens and 1024 sequences for `vllm serve`
