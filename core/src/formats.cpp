@@ -550,8 +550,13 @@ WeightFormat method_format(QuantMethod method, const json& q, const std::string&
     case QuantMethod::mxfp4: return named_format(FormatKind::mxfp4, 32, false, native);
     case QuantMethod::modelopt: {
       const std::string algo = io::optional_string(q, "quant_algo", qpath).value_or("FP8");
-      return named_format(algo.find("FP4") != std::string::npos ? FormatKind::nvfp4 : FormatKind::fp8, 16, false,
-                          native);
+      if (algo.find("FP4") != std::string::npos) return named_format(FormatKind::nvfp4, 16, false, native);
+      // ModelOpt FP8: weight float8_e4m3fn [out, in] with one fp32 weight_scale per tensor
+      // (vllm/model_executor/layers/quantization/modelopt.py ModelOptFp8LinearMethod, per-tensor).
+      WeightFormat f = fp8_format(json::object(), qpath, native);
+      f.source = "vllm/model_executor/layers/quantization/modelopt.py ModelOptFp8Config (quant_algo FP8: per-tensor "
+                 "weight_scale and input_scale, fp32)";
+      return f;
     }
   }
   return native_format(native);

@@ -64,6 +64,25 @@ TEST_CASE("DeepSeek-style fp8 stores one fp32 scale per 128×128 tile", "[format
   CHECK(stored_bytes(f.linear, 7168, 2048).in_bytes() == 14'680'064 + 3'584);
 }
 
+TEST_CASE("ModelOpt FP8 stores one fp32 scale per tensor; its exclude_modules stay 16-bit", "[formats]") {
+  json config = {{"quantization_config",
+                  {{"quant_method", "modelopt"},
+                   {"quant_algo", "FP8"},
+                   {"kv_cache_quant_algo", "FP8"},
+                   {"exclude_modules", {"lm_head"}}}}};
+  bool found = false;
+  const WeightFormat f = format_from_quantization_config(config, "/config", "bf16", found);
+  REQUIRE(found);
+  // 8192 × 28672 × 1 B + one 4-byte scale for the whole tensor.
+  CHECK(stored_bytes(f.linear, 8192, 28672).in_bytes() == 234'881'024 + 4);
+  Architecture a;
+  a.layers = 80;
+  const Tensor head{TensorRole::lm_head, -1, 128256, 8192, 1, TensorStage::text, Shard::rows, true};
+  const Tensor down{TensorRole::mlp_down, 3, 8192, 28672, 1, TensorStage::text, Shard::rows, true};
+  CHECK(codec_for(f, head, a).name == "bf16");
+  CHECK(codec_for(f, down, a).name == f.linear.name);
+}
+
 TEST_CASE("quantization_config ignore lists keep modules in 16-bit", "[formats]") {
   json config = {{"quantization_config",
                   {{"quant_method", "mxfp4"},
