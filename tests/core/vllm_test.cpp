@@ -227,3 +227,18 @@ TEST_CASE("the engine a version runs by default: V0 on ROCm until 0.9.2, with pi
   for (const auto& w : r.warnings) warned = warned || w.find("falls back to its V0 engine on ROCm") != std::string::npos;
   CHECK(warned);
 }
+
+TEST_CASE("every component cites its sources, a sum of mechanisms each of its parts'", "[vllm][sources]") {
+  const Report r = test::run({{"model", "Qwen/Qwen3-30B-A3B"},
+                              {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 2}}},
+                              {"inference", {{"engine", "vllm"}, {"context", 8192}, {"tensor_parallel", 2}}}});
+  for (const auto& c : r.components) {
+    INFO(c.id);
+    CHECK_FALSE(c.source.empty());
+  }
+  // The non-torch sum cites the NCCL buffers' and the custom all-reduce's code, once each.
+  const std::string& nt = r.find_component("non_torch")->source;
+  CHECK(nt.find("NVIDIA/nccl src/init.cc") != std::string::npos);
+  CHECK(nt.find("custom_all_reduce.py") != std::string::npos);
+  CHECK(nt.find("NVIDIA/nccl src/init.cc") == nt.rfind("NVIDIA/nccl src/init.cc"));
+}

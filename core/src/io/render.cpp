@@ -181,13 +181,29 @@ std::string render(const Term& t) {
   return out.take();
 }
 
+namespace {
+
+/// The sources of a term's parts, each once, in the order the formula shows them
+/// (a sum of terms from several mechanisms cites each mechanism's source).
+void collect_sources(const Term& t, std::string& out) {
+  if (!t.source.empty()) {
+    if (out.find(t.source) != std::string::npos) return;
+    if (!out.empty()) out += "; ";
+    out += t.source;
+    return;
+  }
+  for (const Term& part : t.parts) collect_sources(part, out);
+}
+
+}  // namespace
+
 Component component(std::string_view id, std::string_view label, const Term& t, bool explain,
                     std::string_view more_source) {
   Component c{id, label, t.bytes, {}, {}};
   c.range = t.range;
   if (!explain) return c;
   c.formula = render(t);
-  c.source = t.source;
+  collect_sources(t, c.source);
   if (!more_source.empty()) {
     if (!c.source.empty()) c.source += "; ";
     c.source += more_source;
