@@ -92,10 +92,23 @@ TEST_CASE("forward-pass activation terms", "[activations]") {
   CHECK(logits_bytes(4, 128256, 4).in_bytes() == 4LL * 128256 * 4);
 }
 
-TEST_CASE("CUDA context is a measured per-engine constant", "[runtime]") {
-  CHECK(cuda_context(false).bytes == Bytes::from_fraction(0.51, kGiB));
-  CHECK(cuda_context(true).bytes == Bytes::from_fraction(1.51, kGiB));
-  CHECK(cuda_context(true).source.find("llm-d-planner") != std::string::npos);
+TEST_CASE("the context of llama.cpp, transformers and training follows the GPU, not one H100 figure", "[runtime]") {
+  // H100: 132 SMs × 2,048 threads × 1 KiB + 258 MiB; with NCCL one communicator's 0.28 GiB more.
+  CHECK(engine_context_term(90, 132, RocmArch::none, false).bytes.in_bytes() == 547'356'672);
+  CHECK(engine_context_term(90, 132, RocmArch::none, true).bytes.in_bytes() == 547'356'672 + 300'647'711);
+  // RTX 4090 (sm89, 128 SMs of 1,536 threads): 201,326,592 + 270,532,608 B.
+  CHECK(engine_context_term(89, 128, RocmArch::none, false).bytes.in_bytes() == 471'859'200);
+  // MI300X: no stack at start, the fixed part with a wide range.
+  const Term hip = engine_context_term(0, 304, RocmArch::gfx942, false);
+  CHECK(hip.bytes.in_bytes() == 270'532'608);
+  REQUIRE(hip.range);
+  CHECK(hip.range->high.in_bytes() == 2 * 270'532'608);
+  const Report lc = test::run({{"model", "meta-llama/Llama-3.1-8B"},
+                               {"weights", "gguf:Q4_K_M"},
+                               {"hardware", {{"gpu", "RTX-4090"}}},
+                               {"inference", {{"engine", "llama.cpp"}, {"context", 8192}}}});
+  CHECK(lc.find_component("cuda_context")->bytes.in_bytes() == 471'859'200);
+  CHECK(lc.find_component("cuda_context")->formula.find("128 SMs") != std::string::npos);
 }
 
 TEST_CASE("transformers generate: weights, dynamic cache, prefill and logits", "[estimate][transformers]") {

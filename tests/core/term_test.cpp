@@ -92,17 +92,12 @@ TEST_CASE("ranges from ratios round outwards; GiB ranges to the nearest byte", "
   CHECK(gib_range(0.235, 0.465) == ByteRange{Bytes::of(252'329'329), Bytes::of(499'289'948)});
 }
 
-TEST_CASE("the CUDA context is calibrated: its range holds the sweep's runs", "[term][runtime]") {
-  const Term one = cuda_context(false);
-  const Term many = cuda_context(true);
-  CHECK(one.bytes.in_bytes() == 547'608'330);    // 0.51 GiB
-  CHECK(many.bytes.in_bytes() == 1'621'350'154);  // 1.51 GiB
+TEST_CASE("the NCCL communicator state is calibrated: its range holds the sweep's runs", "[term][runtime]") {
+  const Term one = nccl_communicator_state_term();
+  CHECK(one.bytes.in_bytes() == 300'647'711);  // 0.28 GiB
   REQUIRE(one.range);
-  REQUIRE(many.range);
-  CHECK(one.range->low == Bytes::from_fraction(0.505, kGiB));
-  // The MoE runs measured up to 2.05 GiB.
-  CHECK(many.range->high == Bytes::from_fraction(2.055, kGiB));
+  CHECK(one.range->low == Bytes::from_fraction(0.245, kGiB));
+  CHECK(one.range->high == Bytes::from_fraction(0.295, kGiB));
   CHECK(consistent(one));
-  CHECK(consistent(many));
-  CHECK(many.source.find("range:") != std::string_view::npos);
+  CHECK(one.source.find("llm-d-planner") != std::string_view::npos);
 }

@@ -15,6 +15,15 @@ constexpr std::string_view kDriverSource =
     "reserved for every resident thread); CUDA C++ Programming Guide 12.8, technical specifications per compute "
     "capability (resident threads per SM); fixed part: vLLM 0.19.0 H100 sweep init_non_torch_GiB 0.51 GiB "
     "(llm-d-incubation/llm-d-planner @ d3121e059da8) less the H100's stack reservation";
+constexpr std::string_view kHipContextSource =
+    "ROCm/ROCR-Runtime src/core/runtime/amd_gpu_agent.cpp AcquireQueueScratch (scratch memory acquired for a queue "
+    "when a dispatch needs it, not at context creation); fixed part: the sm90 figure of the CUDA driver context "
+    "(vLLM 0.19.0 H100 sweep, llm-d-incubation/llm-d-planner @ d3121e059da8), no AMD GPU measured";
+constexpr std::string_view kCommunicatorSource =
+    "torch.distributed ProcessGroupNCCL (one NCCL communicator for the default group at its first collective); "
+    "device state per communicator from the vLLM 0.19.0 H100 sweep's init_non_torch (llm-d-incubation/"
+    "llm-d-planner @ d3121e059da8: 1.43-1.53 GiB with 2 communicators) less the driver context and ring buffers: "
+    "0.245-0.295 GiB";
 constexpr std::string_view kCublasSource =
     "pytorch v2.6.0 aten/src/ATen/cuda/CublasHandlePool.cpp parseChosenWorkspaceSize (CUBLAS_WORKSPACE_CONFIG "
     "default \":4096:8\" when major == 9 && minor == 0, \":4096:2:16:8\" otherwise; Blackwell joins sm90 in "
@@ -57,23 +66,6 @@ Term blas_workspace_term(int cc, RocmArch rocm) {
   return t;
 }
 
-Term cuda_context(bool multi_gpu) {
-  if (multi_gpu) {
-    return Term::product({Factor::gib(1.51)}, Rounding::nearest)
-        .named("driver context, library kernels and NCCL communicators at start")
-        .cite(kContextSource)
-        .within(gib_range(1.425, 2.055));
-  }
-  return Term::product({Factor::gib(0.51)}, Rounding::nearest)
-      .named("driver context and library kernels at start")
-      .cite(kContextSource)
-      .within(gib_range(0.505, 0.515));
-}
-
-Component cuda_context_component(bool multi_gpu, bool explain) {
-  return cuda_context_component(cuda_context(multi_gpu), explain);
-}
-
 Component cuda_context_component(Term context, bool explain) {
   Component c = io::component("cuda_context", "CUDA context", context, explain);
   c.outside_reservation = true;  // created before any engine reserves memory
@@ -93,7 +85,17 @@ int max_threads_per_sm(int cc) {
   }
 }
 
-Term driver_context_term(int cc, int sms) {
+Term driver_context_term(int cc, int sms, RocmArch rocm) {
+  const Bytes fixed = Bytes::of(std::int64_t{258} << 20);
+  if (rocm != RocmArch::none) {
+    // HIP: no stack reservation at start (the runtime acquires a queue's scratch when a
+    // dispatch needs it); the fixed part is sm90's, never measured on an AMD GPU.
+    return Term::product({Factor::mib(258, "MiB runtime state and kernel images")})
+        .within(ratio_range(fixed, 0.5, 2.0))
+        .named("HIP runtime context")
+        .noted("the fixed part measured on sm90 only; scratch is acquired per queue at dispatch")
+        .cite(kHipContextSource);
+  }
   const bool assumed = cc <= 0 || sms <= 0;
   const int capability = assumed ? 90 : cc;
   const int count = assumed ? 132 : sms;
@@ -101,7 +103,6 @@ Term driver_context_term(int cc, int sms) {
                               Factor::of(max_threads_per_sm(capability), "resident threads per SM"),
                               Factor::bytes(1024, "default stack")})
                    .named("stack local memory");
-  const Bytes fixed = Bytes::of(std::int64_t{258} << 20);
   const ByteRange measured{gib_range(0.505, 0.515).low - Bytes::of(276'824'064),
                            gib_range(0.505, 0.515).high - Bytes::of(276'824'064)};
   Term rest = Term::product({Factor::mib(258, "MiB driver state and kernel images")})
@@ -110,6 +111,18 @@ Term driver_context_term(int cc, int sms) {
       .named("driver context")
       .noted(capability == 90 ? "measured on sm90" : "the fixed part measured on sm90 only")
       .cite(kDriverSource);
+}
+
+Term nccl_communicator_state_term() {
+  return Term::product({Factor::gib(0.28, "GiB NCCL communicator device state")}, Rounding::nearest)
+      .within(gib_range(0.245, 0.295))
+      .named("NCCL communicator")
+      .cite(kCommunicatorSource);
+}
+
+Term engine_context_term(int cc, int sms, RocmArch rocm, bool nccl) {
+  if (!nccl) return driver_context_term(cc, sms, rocm);
+  return Term::sum(terms(driver_context_term(cc, sms, rocm), nccl_communicator_state_term())).named("context");
 }
 
 }  // namespace vram

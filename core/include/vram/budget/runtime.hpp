@@ -14,16 +14,6 @@
 
 namespace vram {
 
-/// CUDA context plus library kernels at engine start, per GPU, before any
-/// tensor: 0.51 GiB for one GPU; 1.51 GiB once NCCL is initialised for
-/// tensor or pipeline parallelism ("init_non_torch" in the public vLLM 0.19
-/// H100 sweep, llm-d-planner accuracy/results/v0.19.0/results_raw.csv).
-/// Calibrated: the term carries the spread of that sweep as its range.
-Term cuda_context(bool multi_gpu);
-
-/// The CUDA context as a report line (formula and source filled when `explain`).
-Component cuda_context_component(bool multi_gpu, bool explain);
-
 /// Resident threads one SM can hold, by compute capability (× 10): 1024 on
 /// sm75, 1536 on sm86/87/89/120, 2048 elsewhere (CUDA C++ Programming Guide,
 /// "Technical Specifications per Compute Capability", CUDA 12.8).
@@ -35,8 +25,20 @@ int max_threads_per_sm(int compute_capability);
 /// and the kernel images loaded at start (258 MiB, calibrated on sm90: 0.51 GiB
 /// in the vLLM 0.19 H100 sweep less the H100's 132 × 2048 × 1 KiB).
 /// Unknown capability or SM count: the H100's, said in the formula.
-/// H100: 276,824,064 + 270,532,608 = 547,356,672 B.
-Term driver_context_term(int compute_capability, int sm_count);
+/// H100: 276,824,064 + 270,532,608 = 547,356,672 B. On ROCm (`rocm` set) the
+/// HIP runtime reserves no stack at start: the fixed part alone, with a range
+/// of 0.5x to 2x (never measured on an AMD GPU).
+Term driver_context_term(int compute_capability, int sm_count, RocmArch rocm = RocmArch::none);
+
+/// One NCCL communicator's device state beyond its buffers: 0.28 GiB
+/// (0.245-0.295 GiB), calibrated on the vLLM 0.19 H100 sweep.
+Term nccl_communicator_state_term();
+
+/// The context of one GPU before any tensor for an engine other than vLLM:
+/// the driver context, plus one NCCL communicator where the GPUs talk through
+/// torch.distributed (`nccl`: tensor parallel, DDP, FSDP, sequence parallel).
+/// H100 with NCCL: 547,356,672 + 300,647,711 = 848,004,383 B.
+Term engine_context_term(int compute_capability, int sm_count, RocmArch rocm, bool nccl);
 
 /// PyTorch's BLAS workspaces, taken from the caching allocator at the first
 /// matrix multiply and kept (so inside torch's peak), per GPU and stream:

@@ -391,7 +391,7 @@ std::int64_t nccl_communicators(const CommLayout& c);
 Term nccl_init_term(const CommLayout& c);
 
 /// vLLM's CUDA context line: the driver context plus the communicators at start.
-Term vllm_context_term(const CommLayout& c, int sm_count);
+Term vllm_context_term(const CommLayout& c, int sm_count, RocmArch rocm = RocmArch::none);
 
 /// From v0.21 vLLM estimates the CUDA graph memory during profiling and takes it
 /// out of the KV budget (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, default since

@@ -253,16 +253,15 @@ constexpr std::array<Choice<ComponentKind>, 19> kWeightLabels{{{ComponentKind::c
                                                              {ComponentKind::mochi_dit, "Weights: Mochi transformer"},
                                                              {ComponentKind::vae_mochi, "Weights: Mochi VAE"}}};
 
-void write_components(const Setup& u, const PhaseBudget& b, bool multi_gpu, Report& r) {
+void write_components(const Setup& u, const PhaseBudget& b, const Term& context, Report& r) {
   for (const auto& res : b.resident)
     r.add(io::component(weights_id(u, *res.part), name_of(kWeightLabels, res.part->c->kind), res.weights, r.explain));
   for (const auto& w : b.working) r.add(io::component(w.id, w.label, w.term, r.explain));
   if (b.cache) r.add(io::component("allocator_cache", "Allocator cache (decode)", *b.cache, r.explain));
-  r.add(cuda_context_component(multi_gpu, r.explain));
+  r.add(cuda_context_component(context, r.explain));
 }
 
-void write_metrics(const PhaseBudget& b, bool multi_gpu, Report& r) {
-  const Term ctx = cuda_context(multi_gpu);
+void write_metrics(const PhaseBudget& b, const Term& ctx, Report& r) {
   const Bytes alloc = b.allocated(), reserved = b.reserved();
   r.metric("weights_bytes", static_cast<double>(b.weights().in_bytes()));
   r.metric("activation_bytes", static_cast<double>(b.transient().in_bytes()));
@@ -312,13 +311,13 @@ void account(const Scenario& s, Report& r) {
   const Setup u = resolve(s, r);
   std::vector<PhaseBudget> all = phases(u);
   std::stable_sort(all.begin(), all.end(), [](const PhaseBudget& a, const PhaseBudget& b) { return a.phase < b.phase; });
-  const Bytes context = cuda_context(u.gpus > 1).bytes;
-  for (auto& b : all) cap_cache(b, s.gpu.memory - context - b.allocated());
+  // Sequence-parallel and FSDP runs talk through torch.distributed: one NCCL communicator.
+  const Term context = engine_context_term(s.gpu.compute_capability, s.gpu.sm_count, s.gpu.rocm_arch, u.gpus > 1);
+  for (auto& b : all) cap_cache(b, s.gpu.memory - context.bytes - b.allocated());
   const auto peak = std::max_element(all.begin(), all.end(),
                                      [](const PhaseBudget& a, const PhaseBudget& b) { return a.reserved() < b.reserved(); });
-  const bool multi_gpu = u.gpus > 1;
-  write_components(u, *peak, multi_gpu, r);
-  write_metrics(*peak, multi_gpu, r);
+  write_components(u, *peak, context, r);
+  write_metrics(*peak, context, r);
   if (r.explain) write_details(u, all, *peak, r);
 }
 

@@ -200,6 +200,12 @@ void map_layers(const Scenario& s, Placement& p) {
   }
 }
 
+/// The context each GPU holds before any buffer: the driver's (llama.cpp talks
+/// to the other GPUs by peer copies, no NCCL communicator).
+Term llama_context(const Scenario& s) {
+  return engine_context_term(s.gpu.compute_capability, s.gpu.sm_count, s.gpu.rocm_arch, false);
+}
+
 /// A bare parameter count has no layers: each GPU takes its tensor_split share of the weights.
 void place_bare(const Scenario& s, Placement& p, WeightsMemo* memo) {
   const WeightsEstimate all = weights_for(*s.model, s.weights, WeightPlacement{}, memo);
@@ -216,7 +222,7 @@ void place_bare(const Scenario& s, Placement& p, WeightsMemo* memo) {
         part.params = static_cast<std::int64_t>(static_cast<double>(part.params) * share);
       }
     }
-    g.context = cuda_context(false).bytes;
+    g.context = llama_context(s).bytes;
   }
 }
 
@@ -228,7 +234,7 @@ void fill_gpus(const Scenario& s, Placement& p, WeightsMemo* memo) {
   bool any_layer = false;
   // The compute buffer depends on whether the GPU holds the output layer only; the context on nothing.
   std::optional<Bytes> compute[2];
-  const Bytes context = cuda_context(false).bytes;
+  const Bytes context = llama_context(s).bytes;
   for (GpuShare& g : p.gpus) {
     if (!g.used) continue;
     const bool holds = g.end_layer > g.first_layer || g.output;
@@ -443,7 +449,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
     add_kv(s, p, r);
     add_compute(s, p, r);
   }
-  r.add(cuda_context_component(false, r.explain));
+  r.add(cuda_context_component(llama_context(s), r.explain));
 
   r.metric("weights_bytes", static_cast<double>(g.weights.bytes.in_bytes()));
   if (!is_bare(a)) {

@@ -151,8 +151,8 @@ Term nccl_init_term(const CommLayout& c) {
       .within({each.low * comms, each.high * comms});
 }
 
-Term vllm_context_term(const CommLayout& c, int sm_count) {
-  return sum_nonzero(terms(driver_context_term(c.compute_capability, sm_count), nccl_init_term(c)));
+Term vllm_context_term(const CommLayout& c, int sm_count, RocmArch rocm) {
+  return sum_nonzero(terms(driver_context_term(c.compute_capability, sm_count, rocm), nccl_init_term(c)));
 }
 
 Term nvls_buffers_term(const CommLayout& c) {
