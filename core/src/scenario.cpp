@@ -160,8 +160,8 @@ void parse_gpu(const json& hw, const Catalog& catalog, Scenario& out) {
     return;
   }
   if (!g->is_object()) throw InputError("/hardware/gpu", "must be a catalog id or {\"name\", \"memory_bytes\"}");
-  io::warn_unknown_keys(*g, "/hardware/gpu", {"name", "memory_bytes", "price_usd_per_hour", "compute_capability"},
-                        out.warnings);
+  io::warn_unknown_keys(*g, "/hardware/gpu",
+                        {"name", "memory_bytes", "price_usd_per_hour", "compute_capability", "sm_count"}, out.warnings);
   out.gpu.id = "custom";
   out.gpu.name = io::optional_string(*g, "name", "/hardware/gpu").value_or("custom GPU");
   // 1 GiB to 64 TiB: anything outside is a typo (a GB count, or bits).
@@ -171,6 +171,11 @@ void parse_gpu(const json& hw, const Catalog& catalog, Scenario& out) {
   // CUDA compute capability as torch prints it (8.9, 9.0, 12.0): kernels and padding that depend on it.
   if (const auto cc = io::optional_number(*g, "compute_capability", "/hardware/gpu", 3.0, 15.9)) {
     out.gpu.compute_capability = static_cast<int>(std::lround(*cc * 10));
+  }
+  // Streaming multiprocessors (torch.cuda.get_device_properties(0).multi_processor_count): the driver's
+  // stack reservation and vLLM's sampler scratch scale with them; unknown, an H100's 132 are assumed.
+  if (const auto sms = io::optional_int(*g, "sm_count", "/hardware/gpu", {1, 1024})) {
+    out.gpu.sm_count = static_cast<int>(*sms);
   }
 }
 

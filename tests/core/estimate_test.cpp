@@ -117,3 +117,21 @@ TEST_CASE("transformers generate: weights, dynamic cache, prefill and logits", "
   CHECK(test::metric(r, "kv_cache_bytes") == 2.0 * 4096 * 131072);
   CHECK(test::metric(r, "weights_bytes") == 16'060'522'496);
 }
+
+TEST_CASE("a custom GPU may state its SM count; the context and the sampler scratch follow it", "[runtime][input]") {
+  nlohmann::json s = {{"model", "meta-llama/Llama-3.1-8B"},
+                      {"hardware", {{"gpu", {{"name", "an L4"}, {"memory_bytes", 24'000'000'000LL},
+                                             {"compute_capability", 8.9}, {"sm_count", 58}}}}},
+                      {"inference", {{"engine", "vllm"}, {"context", 8192}}}};
+  const Report r = test::run(s);
+  // 58 SMs × 1,536 threads × 1 KiB + 258 MiB.
+  CHECK(r.find_component("cuda_context")->bytes.in_bytes() == 58LL * 1536 * 1024 + 270'532'608);
+  CHECK(r.find_component("cuda_context")->formula.find("58 SMs") != std::string::npos);
+  s["hardware"]["gpu"]["sm_count"] = 0;
+  try {
+    test::scenario(s);
+    FAIL("accepted 0 SMs");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/hardware/gpu/sm_count");
+  }
+}
