@@ -194,6 +194,7 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
 /// The profiling run's sampler step as the version ran it: every scheduled token
 /// before v0.9, a sort-based top-k/top-p until v0.17, the Triton kernel since.
 Term sampler_step(const Setting& c, std::int64_t T, std::int64_t R) {
+  if (!c.ver.v1_engine()) return v0_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b);
   if (c.ver.v1_engine() && !c.ver.at_least(0, 9)) return early_v1_sampler_term(T, c.a.vocab, c.a.hidden, c.b);
   if (c.inf.vllm.flashinfer_sampler.value_or(flashinfer_sampler_by_default(c.ver))) {
     return flashinfer_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b);

@@ -33,6 +33,12 @@ constexpr std::string_view kFlashInferSamplerSource =
     "when installed unless VLLM_USE_FLASHINFER_SAMPLER=0, log line 'Using FlashInfer for top-p & top-k sampling'; off "
     "by default from v0.11.1, vllm-project/vllm#26859); flashinfer python/flashinfer/sampling.py "
     "top_k_top_p_sampling_from_logits (top_k_first: top_k_mask_logits, then softmax, then top_p_sampling_from_probs)";
+constexpr std::string_view kV0SamplerSource =
+    "vllm/worker/model_runner.py _dummy_run (v0.7.3: max_num_seqs prompts with SamplingParams(top_p=0.99, top_k="
+    "vocab_size - 1)), vllm/model_executor/layers/logits_processor.py (logits gathered to the driver rank only), "
+    "vllm/model_executor/layers/sampler.py Sampler.forward and _apply_top_k_top_p (logits.to(float), logits.sort, "
+    "VLLM_USE_FLASHINFER_SAMPLER unset); torch.sort's temporaries as for the V1 sort sampler (pytorch "
+    "aten/src/ATen/native/cuda/SortStable.cu)";
 constexpr std::string_view kPipelineSource = "vllm/v1/worker/gpu_model_runner.py make_empty_intermediate_tensors (v0.19.0)";
 
 /// `part` (lower case) anywhere in the name, in any case (no copy: this runs on every estimate).
@@ -171,6 +177,21 @@ Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t voca
                             Factor::of(4 + 8, "B radix-sort alternate keys and values")})
       .named("sampler step, sort-based top-k/top-p (v0.9-0.16)")
       .cite(kSortSamplerSource);
+}
+
+Term v0_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden, std::int64_t b) {
+  const Factor seqs = Factor::of(rows, "seqs");
+  const Factor v = Factor::of(vocab, "vocab");
+  return sum_nonzero(terms(Term::product({seqs, v, Factor::of(b, "B logits (gathered on the driver rank)")}),
+                           Term::product({seqs, v, Factor::of(b == 4 ? 0 : 4, "B fp32 copy")}),
+                           Term::product({seqs, v, Factor::of(4 + 8, "B (sorted values + int64 indices)")}),
+                           Term::product({seqs, v, Factor::of(8, "B int64 source indices")}),
+                           Term::product({seqs, v, Factor::of(4 + 8, "B radix-sort alternate keys and values")}),
+                           Term::product({Factor::of(checked::add(tokens, rows), "rows (tokens + seqs)"),
+                                          Factor::of(hidden, "hidden"), Factor::bytes(b)})))
+      .named("V0 sampler step on the driver rank, sort-based top-k/top-p")
+      .noted("the other tensor-parallel ranks sample nothing")
+      .cite(kV0SamplerSource);
 }
 
 Term flashinfer_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
