@@ -26,6 +26,9 @@ constexpr std::string_view kKvSource =
     "vllm/v1/core/kv_cache_utils.py get_kv_cache_config_from_groups, get_max_concurrency_for_kv_cache_config (v0.19.0)";
 constexpr std::string_view kProfileSource =
     "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run, _dummy_sampler_run (v0.19.0)";
+constexpr std::string_view kV0ProfileSource =
+    "vllm/worker/worker.py determine_num_available_blocks, vllm/worker/model_runner.py profile_run, _dummy_run "
+    "(v0.7.3)";
 constexpr std::string_view kLoadNote = "vLLM loads the checkpoint as stored (Model loading took X GiB)";
 
 std::string fmt(double v) {
@@ -249,7 +252,7 @@ Term stage_activation(const Setting& c, bool head) {
   Term blas = c.ver.v1_engine() ? blas_workspace_term(c.s.gpu.compute_capability, c.s.gpu.rocm_arch) : Term::given(Bytes{});
   return sum_nonzero(terms(std::move(peak), std::move(blas), std::move(moe), std::move(buffers)))
       .noted(c.lim.why)
-      .cite(kProfileSource);
+      .cite(c.ver.v1_engine() ? kProfileSource : kV0ProfileSource);
 }
 
 /// The KV cache a stage needs and the pool its remaining budget buys.
