@@ -683,6 +683,7 @@ const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architectur
 
 const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architecture& a, std::int64_t layer) {
   if (f.gguf()) return gguf_codec(f, t, a, layer);
+  if (t.role == TensorRole::router && a.block.router_fp32) return f.fp32;
   if (!t.quantizable) return f.other;
   for (const auto& k : f.keep_unquantized) {
     if (k.role == t.role && (k.layer < 0 || k.layer == layer)) return f.other;

@@ -269,3 +269,85 @@ TEST_CASE("unknown mixers and layer types are refused at their field", "[model][
   wide["mamba_d_head"] = 30;
   CHECK(refused_at(wide) == "/model/config/mamba_n_heads");
 }
+
+TEST_CASE("MiniMax-M1: lightning attention in 70 layers, softmax in every eighth, and its exact checkpoint",
+          "[model][hybrid][minimax]") {
+  const Architecture& a = test::arch("MiniMaxAI/MiniMax-M1-80k");
+  REQUIRE(a.layer_specs.size() == 80);
+  CHECK(a.family == Family::minimax);
+  std::int64_t lightning = 0;
+  for (const auto& l : a.layer_specs) lightning += l.kind == LayerKind::lightning_attention;
+  CHECK(lightning == 70);
+  CHECK(a.layer_specs[7].kind == LayerKind::full_attention);
+  CHECK(a.rotary_dim == 64);
+  // embed + lm_head 2 × 200,064 × 6,144 = 2,458,386,432; per layer 2 norms of 6,144 and 32 experts × 3 × 9,216 × 6,144
+  // = 5,435,817,984 + the router 32 × 6,144 (fp32); lightning: qkv 24,576 × 6,144 + gate 8,192 × 6,144 + norm 8,192 +
+  // out 6,144 × 8,192 = 251,666,432; softmax: q 8,192 × 6,144 + k, v 1,024 × 6,144 + o 6,144 × 8,192 = 113,246,208.
+  // 80 × (12,288 + 5,435,817,984 + 196,608) + 70 × 251,666,432 + 10 × 113,246,208 + 6,144 + 2,458,386,432
+  // = 456,089,655,296 parameters; bf16 with the 80 routers in fp32: 912,210,767,872 B, the index total_size.
+  const CatalogModel* m = test::catalog().find_model("MiniMaxAI/MiniMax-M1-80k");
+  REQUIRE(m != nullptr);
+  CHECK(parameter_count(m->model.tensors) == 456'089'655'296);
+  const Report r = test::run({{"model", "MiniMaxAI/MiniMax-M1-80k"},
+                              {"hardware", {{"gpu", "H200"}, {"count", 8}}},
+                              {"inference", {{"engine", "vllm"}, {"context", 131072}, {"tensor_parallel", 8}}}});
+  // Per rank: the checkpoint / 8 rounded by the shard shapes; the routers' fp32 shows in the formula.
+  CHECK(r.find_component("weights")->formula.find("× 4 B (fp32)") != std::string::npos);
+  // The rotary cache is sized by max_model_len (131,072 × 64 × 2 B), not 10,240,000 positions.
+  CHECK(r.find_component("rotary_cache")->bytes.in_bytes() == 131072LL * 64 * 2);
+}
+
+TEST_CASE("lightning attention state per sequence: heads / TP × d × d in mamba_cache_dtype", "[kv][hybrid][minimax]") {
+  const Architecture& a = test::arch("MiniMaxAI/MiniMax-M1-80k");
+  // TP 8: 8 × 128 × 128 = 131,072 elements, no conv state.
+  const StateElems e = recurrent_state_elems(a, LayerKind::lightning_attention, 8);
+  CHECK(e.conv == 131'072);
+  CHECK(e.ssm == 0);
+  // bf16: 70 layers × 131,072 × 2 B = 18,350,080 B per sequence at TP 8.
+  CHECK(mamba_state_bytes_per_sequence(a, 16, 8).in_bytes() == 18'350'080);
+  const Term t = mamba_state_term(a, 16, 8, 4);
+  CHECK(t.bytes.in_bytes() == 4 * 18'350'080);
+  CHECK(consistent(t));
+  // Only the 10 softmax layers cache tokens: 10 × 2 × 1 KV head (8 / TP 8) × 128 × 2 B = 5,120 B per token.
+  CHECK(kv_bytes_per_token(a, kBf16, 8).in_bytes() == 5'120);
+}
+
+TEST_CASE("MiniMax: attention types read and refused at their entry; llama.cpp refuses the family; V0 before 0.10.1",
+          "[model][hybrid][minimax][input]") {
+  json cfg = test::catalog().find_model("MiniMaxAI/MiniMax-M1-80k")->config;
+  auto refused_at = [](const json& config) -> std::string {
+    try {
+      test::scenario({{"model", {{"config", config}}}, {"inference", {{"context", 4096}}}});
+    } catch (const InputError& e) {
+      return e.path();
+    }
+    return "accepted";
+  };
+  json bad = cfg;
+  bad["attn_type_list"][3] = 2;
+  CHECK(refused_at(bad) == "/model/config/attn_type_list/3");
+  bad = cfg;
+  bad["attn_type_list"].erase(0);
+  CHECK(refused_at(bad) == "/model/config/attn_type_list");
+  bad = cfg;
+  bad.erase("attn_type_list");
+  CHECK(refused_at(bad) == "/model/config/attn_type_list");
+  // transformers' form: layer_types with "linear_attention".
+  json hf = cfg;
+  hf.erase("attn_type_list");
+  hf["model_type"] = "minimax";
+  hf["layer_types"] = json::array();
+  for (int i = 0; i < 80; ++i) hf["layer_types"].push_back(i % 8 == 7 ? "full_attention" : "linear_attention");
+  CHECK(refused_at(hf) == "accepted");
+  try {
+    test::run({{"model", "MiniMaxAI/MiniMax-M1-80k"},
+               {"weights", "gguf:Q4_K_M"},
+               {"hardware", {{"gpu", "H200"}, {"count", 8}}},
+               {"inference", {{"engine", "llama.cpp"}, {"context", 4096}}}});
+    FAIL("llama.cpp accepted lightning attention");
+  } catch (const InputError& e) {
+    CHECK(e.path() == "/inference/engine");
+  }
+  CHECK(default_engine(parse_version("0.10.0"), GpuChoice{}, 1, Family::minimax) == VllmEngine::v0);
+  CHECK_FALSE(default_engine(parse_version("0.10.1"), GpuChoice{}, 1, Family::minimax));
+}

@@ -104,6 +104,7 @@ struct WeightFormat {
   std::string source;   ///< where the layout is documented
   Codec linear;         ///< quantizable linear weights
   Codec other;          ///< everything else (embeddings, norms, routers, vision)
+  Codec fp32 = plain_codec("fp32", 32);  ///< tensors a family keeps in fp32 whatever the format (MiniMax's routers)
   /// The GGUF file type as llama.cpp numbers it (enum llama_ftype: 15 = Q4_K_M);
   /// -1 for other formats. Its mixture rule picks the type of each tensor.
   std::int64_t gguf_ftype = -1;

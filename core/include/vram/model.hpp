@@ -29,12 +29,13 @@ enum class LayerKind : std::uint8_t {
   linear_attention,   ///< Gated DeltaNet linear attention (Qwen3-Next): constant state per sequence
   mlp_only,           ///< a block with no token mixer (Nemotron-H "-" layers): nothing cached
   attention_mamba2,   ///< attention and a Mamba-2 mixer side by side (Falcon-H1): K/V per token and a state
+  lightning_attention,  ///< MiniMax lightning (linear) attention: one heads × d × d state per sequence
 };
 
 /// Layers that keep a constant recurrent state per sequence (besides any per-token cache).
 constexpr bool holds_recurrent_state(LayerKind k) {
   return k == LayerKind::mamba || k == LayerKind::mamba2 || k == LayerKind::linear_attention ||
-         k == LayerKind::attention_mamba2;
+         k == LayerKind::attention_mamba2 || k == LayerKind::lightning_attention;
 }
 
 /// Layers that cache keys and values per token (self-attention of any window, MLA, Falcon-H1's attention branch).
@@ -131,6 +132,7 @@ struct BlockLayout {
   bool qk_norm = false;  ///< per-head RMSNorm on q and k (Qwen3, Gemma 3)
   bool sinks = false;    ///< per-head attention sinks (gpt-oss)
   bool router_bias = false;
+  bool router_fp32 = false;  ///< the router weight stored in fp32 (MiniMax block_sparse_moe.gate)
   bool expert_bias = false;
   bool layernorm_bias = false;  ///< LayerNorm (weight + bias) instead of RMSNorm
   bool gated_mlp = true;        ///< gate + up + down (SwiGLU/GeGLU) vs up + down
@@ -164,6 +166,7 @@ enum class Family : std::uint8_t {
   qwen3_next,      ///< Qwen3-Next (Gated DeltaNet + gated attention, MoE with a shared expert, MTP)
   bamba,           ///< IBM Bamba (Mamba-2 layers, attention at attn_layer_indices, each followed by an MLP)
   falcon_h1,       ///< TII Falcon-H1 (attention and Mamba-2 in parallel in every layer, then an MLP)
+  minimax,         ///< MiniMax-Text-01 / M1 (lightning attention + softmax attention, MoE)
 };
 const char* to_string(Family f);
 

@@ -19,6 +19,7 @@ Bytes kv_bytes_per_token_layer(const Architecture& a, const LayerSpec& layer, co
     case LayerKind::mamba:
     case LayerKind::mamba2:
     case LayerKind::linear_attention:
+    case LayerKind::lightning_attention:
     case LayerKind::mlp_only:
     case LayerKind::cross_attention: return Bytes{};
     case LayerKind::mla:
@@ -105,6 +106,8 @@ StateElems recurrent_state_elems(const Architecture& a, LayerKind kind, std::int
     case LayerKind::linear_attention:
       return {checked::mul(deltanet_conv_channels(a) / tp, a.linear_conv - 1),
               checked::product(a.linear_v_heads / tp, a.linear_v_dim, a.linear_k_dim)};
+    case LayerKind::lightning_attention:  // no conv state; kept in mamba_cache_dtype (the conv width)
+      return {checked::product(a.heads / tp, a.head_dim, a.head_dim), 0};
     default: return {};
   }
 }
@@ -126,7 +129,7 @@ constexpr std::string_view kKvSource =
 constexpr std::string_view kMambaSource = "Gu & Dao 2023 (arXiv:2312.00752) §3.4: a constant state per sequence";
 constexpr std::string_view kStateShapeSource =
     "vllm/model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator.mamba2_state_shape, "
-    "gated_delta_net_state_shape, extra_groups_for_head_shards, and the element widths of "
+    "gated_delta_net_state_shape, linear_attention_state_shape, extra_groups_for_head_shards, and the element widths of "
     "MambaStateDtypeCalculator._mamba_state_dtype (vLLM main at commit 02d7108); Mamba-2: Dao & Gu 2024 "
     "(arXiv:2405.21060); Gated DeltaNet: Yang et al. 2024 (arXiv:2412.06464)";
 
@@ -136,6 +139,7 @@ struct LayerCounts {
   std::int64_t mla = 0;
   std::int64_t mamba = 0;   ///< Mamba-1 and Mamba-2
   std::int64_t linear = 0;  ///< Gated DeltaNet
+  std::int64_t lightning = 0;  ///< MiniMax lightning attention
   std::int64_t cross = 0;
   std::int64_t parallel = 0;  ///< attention + Mamba-2 side by side (among `attention`)
 };
@@ -150,6 +154,7 @@ bool count_kind(LayerCounts& n, LayerKind kind) {
     case LayerKind::mamba:
     case LayerKind::mamba2: ++n.mamba; return false;
     case LayerKind::linear_attention: ++n.linear; return false;
+    case LayerKind::lightning_attention: ++n.lightning; return false;
     case LayerKind::cross_attention: ++n.cross; return false;
     case LayerKind::mlp_only: return false;
     case LayerKind::attention_mamba2:  // both: K/V per token and a Mamba-2 state
@@ -213,6 +218,8 @@ Term&& with_layer_note(Term&& t, const LayerCounts& n) {
     return std::move(t).noted("{} Mamba and {} Gated DeltaNet layers hold a constant state instead",
                               {n.mamba, n.linear});
   if (n.linear > 0) return std::move(t).noted("{} Gated DeltaNet layers hold a constant state instead", {n.linear});
+  if (n.lightning > 0)
+    return std::move(t).noted("{} lightning attention layers hold a constant state instead", {n.lightning});
   if (n.cross > 0 && n.mamba > 0)
     return std::move(t).noted("{} cross-attention layers cache image tokens only; {} Mamba layers hold a constant "
                               "state instead",
@@ -349,6 +356,16 @@ Term deltanet_state_term(const Architecture& a, StateBits bits, std::int64_t tp,
   return Term::sum(terms(std::move(conv), std::move(rec)));
 }
 
+/// MiniMax lightning attention states of `layers` layers: heads / tp × head_dim ×
+/// head_dim per sequence, in mamba_cache_dtype (MambaStateShapeCalculator.
+/// linear_attention_state_shape, MambaStateDtypeCalculator.linear_attention_state_dtype).
+Term lightning_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
+                          std::int64_t layers) {
+  return Term::product({Factor::of(sequences, "sequences"), Factor::of(layers, "lightning attention layers"),
+                        Factor::of(a.heads / tp, "heads / TP"), Factor::of(a.head_dim, "dims"),
+                        Factor::of(a.head_dim, "dims"), Factor::bytes(bits.conv / 8, bits.conv_name)});
+}
+
 /// Layers of one recurrent kind in [first, end).
 std::int64_t layers_of(const Architecture& a, LayerKind kind, std::int32_t first, std::int32_t end) {
   std::int64_t n = 0;
@@ -370,6 +387,8 @@ Term multihead_state_term(const Architecture& a, StateBits bits, std::int64_t tp
     parts.push_back(mamba2_state_term(a, bits, tp, sequences, n));
   if (const std::int64_t n = layers_of(a, LayerKind::linear_attention, first, end); n > 0)
     parts.push_back(deltanet_state_term(a, bits, tp, sequences, n));
+  if (const std::int64_t n = layers_of(a, LayerKind::lightning_attention, first, end); n > 0)
+    parts.push_back(lightning_state_term(a, bits, tp, sequences, n));
   return sum_nonzero(std::move(parts)).cite(kStateShapeSource);
 }
 
@@ -378,7 +397,7 @@ Term multihead_state_term(const Architecture& a, StateBits bits, std::int64_t tp
 Term mamba_state_term(const Architecture& a, StateBits bits, std::int64_t tp, std::int64_t sequences,
                       std::int32_t first, std::int32_t end) {
   const LayerCounts counts = count_layers(a, first, end);
-  const std::int64_t multihead = mamba2_mixers(a, first, end) + counts.linear;
+  const std::int64_t multihead = mamba2_mixers(a, first, end) + counts.linear + counts.lightning;
   if (multihead > 0 && bits.whole_bytes() && layers_of(a, LayerKind::mamba, first, end) == 0)
     return multihead_state_term(a, bits, tp, sequences, first, end);
   if (multihead > 0) {

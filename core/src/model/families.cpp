@@ -268,7 +268,8 @@ void refuse_unknown_mixers(const json& cfg, const std::string& path, const std::
                      "model_type \"" +
                          mt +
                          "\" is not a known family; known families with such layers: jamba, mamba, "
-                         "falcon_mamba, granitemoehybrid, nemotron_h, qwen3_next, bamba, falcon_h1");
+                         "falcon_mamba, granitemoehybrid, nemotron_h, qwen3_next, bamba, falcon_h1, minimax, "
+                         "minimax_text_01, minimax_m1");
   }
 }
 
@@ -283,6 +284,7 @@ Architecture parse_family(const json& cfg, const std::string& path, const std::s
   if (mt == "granitemoehybrid") return parse_granite_hybrid(cfg, path, mt);
   if (mt == "nemotron_h") return parse_nemotron_h(cfg, path, mt);
   if (mt == "qwen3_next") return parse_qwen3_next(cfg, path, mt);
+  if (is_minimax_type(mt)) return parse_minimax(cfg, path, mt);
   if (mt == "bamba") return parse_bamba(cfg, path, mt);
   if (mt == "falcon_h1") return parse_falcon_h1(cfg, path, mt);
   if (mt == "phi") return parse_phi(cfg, path, mt);

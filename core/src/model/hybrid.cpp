@@ -201,6 +201,50 @@ Architecture parse_qwen3_next(const json& cfg, const std::string& path, const st
   return a;
 }
 
+bool is_minimax_type(const std::string& mt) {
+  return mt == "minimax" || mt == "minimax_text_01" || mt == "minimax_m1";
+}
+
+namespace {
+
+/// MiniMax's attn_type_list (or decoder_attention_types): one 0 (lightning) or 1 (softmax) per layer.
+void apply_minimax_attention_types(Architecture& a, const json& cfg, const std::string& path) {
+  const char* key = cfg.contains("attn_type_list") ? "attn_type_list" : "decoder_attention_types";
+  const json* list = optional_array(cfg, key, path, "one attention type per layer: 0 lightning, 1 softmax");
+  if (list == nullptr) {
+    throw InputError(join_path(path, "attn_type_list"),
+                     "is required for a MiniMax model without layer_types: one 0 (lightning attention) or 1 (softmax "
+                     "attention) per layer");
+  }
+  const std::string lp = join_path(path, key);
+  if (static_cast<std::int64_t>(list->size()) != a.layers) {
+    throw InputError(lp, "has " + std::to_string(list->size()) + " entries but num_hidden_layers is " +
+                             std::to_string(a.layers));
+  }
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const json& v = (*list)[i];
+    if (!v.is_number_integer() || (v.get<std::int64_t>() != 0 && v.get<std::int64_t>() != 1))
+      throw InputError(join_path(lp, std::to_string(i)), "must be 0 (lightning attention) or 1 (softmax attention)");
+    if (v.get<std::int64_t>() == 0) a.layer_specs[i].kind = LayerKind::lightning_attention;
+  }
+}
+
+}  // namespace
+
+Architecture parse_minimax(const json& cfg, const std::string& path, const std::string& mt) {
+  Architecture a = parse_llama_like(cfg, path, mt);
+  a.family = Family::minimax;
+  if (!cfg.contains("layer_types")) apply_minimax_attention_types(a, cfg, path);
+  // The softmax layers rotate rotary_dim of each head's dims (MiniMax-Text-01: 64 of 128).
+  if (const auto rotary = optional_int(cfg, "rotary_dim", path, {1, a.head_dim})) a.rotary_dim = *rotary;
+  if (const auto shared = optional_int(cfg, "shared_intermediate_size", path, {0, 10'000'000}); shared && *shared > 0)
+    a.shared_experts_intermediate = *shared;
+  // block_sparse_moe.gate is created in fp32 (vllm minimax_text_01.py MiniMaxText01MoE: params_dtype
+  // torch.float32) and stored so (MiniMax-M1 index: 31,457,280 B more than bf16 over 80 gates).
+  a.block.router_fp32 = a.experts > 0;
+  return a;
+}
+
 namespace {
 
 /// Bamba: attention at attn_layer_indices, Mamba-2 elsewhere (BambaConfig.layers_block_type).

@@ -165,6 +165,18 @@ void add_gated_deltanet(LinearAdder& add, const Architecture& a, std::int32_t i,
   add.linear(TensorRole::ssm_out, i, a.hidden, value, Shard::cols, false, 1, stage);
 }
 
+/// MiniMax lightning attention (vllm/model_executor/layers/mamba/linear_attn.py
+/// MiniMaxText01LinearAttention): qkv_proj hidden → 3 × heads × head_dim and
+/// output_gate hidden → heads × head_dim (column-parallel), out_proj back to
+/// hidden (row-parallel), and the RMS norm over heads × head_dim, split by TP.
+void add_lightning_attention(LinearAdder& add, const Architecture& a, std::int32_t i, TensorStage stage) {
+  const std::int64_t inner = mul(a.heads, a.head_dim);
+  add.linear(TensorRole::ssm_in, i, mul(3, inner), a.hidden, Shard::rows, false, 1, stage);
+  add.linear(TensorRole::ssm_in, i, inner, a.hidden, Shard::rows, false, 1, stage);
+  add.vector(TensorRole::norm, i, inner, Shard::rows, 1, stage);
+  add.linear(TensorRole::ssm_out, i, a.hidden, inner, Shard::cols, false, 1, stage);
+}
+
 /// The token mixer of one layer; false when the layer has none.
 bool add_mixer(LinearAdder& add, const Architecture& a, const BlockLayout& s, std::int32_t i, const LayerSpec& spec,
                TensorStage stage) {
@@ -172,6 +184,7 @@ bool add_mixer(LinearAdder& add, const Architecture& a, const BlockLayout& s, st
     case LayerKind::mamba: add_mamba_mixer(add, a, s, i, a.family == Family::jamba); return true;
     case LayerKind::mamba2: add_mamba2_mixer(add, a, s, i); return true;
     case LayerKind::linear_attention: add_gated_deltanet(add, a, i, stage); return true;
+    case LayerKind::lightning_attention: add_lightning_attention(add, a, i, stage); return true;
     case LayerKind::mlp_only: return false;
     case LayerKind::attention_mamba2:  // Falcon-H1: self_attn and mamba side by side
       add_attention(add, a, s, i, spec, stage);

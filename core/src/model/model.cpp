@@ -37,6 +37,7 @@ bool has_recurrent_state(const Architecture& a) {
     if (l.kind == LayerKind::mamba && a.ssm_inner > 0) return true;
     if (has_mamba2_mixer(l.kind) && a.ssm_heads > 0) return true;
     if (l.kind == LayerKind::linear_attention && a.linear_v_heads > 0) return true;
+    if (l.kind == LayerKind::lightning_attention && a.heads > 0) return true;
   }
   return false;
 }
@@ -113,6 +114,7 @@ const char* to_string(Family f) {
     case Family::qwen3_next: return "qwen3_next";
     case Family::bamba: return "bamba";
     case Family::falcon_h1: return "falcon_h1";
+    case Family::minimax: return "minimax";
   }
   return "decoder";
 }
@@ -129,6 +131,7 @@ const char* to_string(LayerKind kind) {
     case LayerKind::linear_attention: return "gated deltanet linear attention (recurrent state)";
     case LayerKind::mlp_only: return "MLP only (no token mixer)";
     case LayerKind::attention_mamba2: return "attention + mamba-2 in parallel (per-token cache and recurrent state)";
+    case LayerKind::lightning_attention: return "lightning linear attention (recurrent state)";
   }
   return "layer";
 }

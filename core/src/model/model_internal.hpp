@@ -77,6 +77,10 @@ Architecture parse_granite_hybrid(const json& cfg, const std::string& path, cons
 Architecture parse_nemotron_h(const json& cfg, const std::string& path, const std::string& mt);
 /// Qwen3-Next: Gated DeltaNet and gated attention layers, MoE with a shared expert, one MTP layer.
 Architecture parse_qwen3_next(const json& cfg, const std::string& path, const std::string& mt);
+/// MiniMax's model types: "minimax" (transformers MiniMaxConfig) and the remote-code
+/// "minimax_text_01" and "minimax_m1" configs vLLM's MiniMaxText01ForCausalLM reads.
+bool is_minimax_type(const std::string& mt);
+Architecture parse_minimax(const json& cfg, const std::string& path, const std::string& mt);
 /// Bamba: Mamba-2 layers with attention at attn_layer_indices, each followed by a gated MLP.
 Architecture parse_bamba(const json& cfg, const std::string& path, const std::string& mt);
 /// Falcon-H1: attention and a Mamba-2 mixer side by side in every layer, then a gated MLP.

@@ -96,8 +96,10 @@ bool v0_chunks_long_context(const Architecture& arch, const GpuChoice& gpu);
 /// The engine a version runs when `vllm.engine` is not given: V1 from v0.8,
 /// except on ROCm until v0.9.1 (V1 by default there from vllm-project/vllm#19440,
 /// merged 2025-06-10) and with pipeline parallelism until v0.8.2
-/// (vllm-project/vllm#15556); vllm/engine/arg_utils.py _is_v1_supported_oracle.
-std::optional<VllmEngine> default_engine(const Version& v, const GpuChoice& gpu, std::int64_t pipeline_parallel);
+/// (vllm-project/vllm#15556), and for MiniMax's lightning attention until v0.10.1
+/// (V1 support: vllm-project/vllm#22151); vllm/engine/arg_utils.py _is_v1_supported_oracle.
+std::optional<VllmEngine> default_engine(const Version& v, const GpuChoice& gpu, std::int64_t pipeline_parallel,
+                                         Family family = Family::decoder);
 
 /// vLLM pipeline stages: layers per stage, remainder to the stages before the
 /// last (vllm/distributed/utils.py get_pp_indices).
@@ -105,7 +107,8 @@ std::vector<std::int64_t> pipeline_partition(std::int64_t layers, std::int64_t s
 
 /// Rotary cos/sin cache held with the weights: max_position × rotary_dim in the
 /// model dtype (vllm/model_executor/layers/rotary_embedding/base.py _compute_cos_sin_cache).
-Term rotary_cache_term(const Architecture& arch, std::int64_t elem_bytes);
+/// MiniMax models size it by max_model_len when that is shorter.
+Term rotary_cache_term(const Architecture& arch, std::int64_t elem_bytes, std::int64_t max_model_len = 0);
 Bytes rotary_cache_bytes(const Architecture& arch, std::int64_t elem_bytes);
 
 /// Peak of the profiling run's sampler step on the last pipeline stage, for

@@ -7,6 +7,7 @@
 #include "vram/budget/kv_cache.hpp"
 #include "vram/budget/runtime.hpp"
 #include "vram/budget/weights.hpp"
+#include "vram/error.hpp"
 #include "vram/formats.hpp"
 #include "vram/io/json_writer.hpp"
 #include "vram/io/render.hpp"
@@ -442,6 +443,11 @@ void add_warnings(const Scenario& s, const Placement& p, Report& r) {
 
 void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   const Architecture& a = s.model->arch;
+  if (a.family == Family::minimax) {
+    // src/llama-arch.cpp knows no lightning attention layer (no MiniMax-Text-01 / M1 architecture).
+    throw InputError("/inference/engine", "llama.cpp has no lightning attention (model_type \"" + a.model_type +
+                                              "\", MiniMax-Text-01 / M1): allowed engines for it: vllm, transformers");
+  }
   const Placement p = place(s, memo);
   const GpuShare& g = p.gpus[p.heaviest];
   add_weights(s, p, r, memo);

@@ -54,7 +54,7 @@ struct Setting {
 Setting setting(const Scenario& s, WeightsMemo* memo) {
   const InferenceSettings& inf = s.inference();
   Version ver = parse_version(inf.vllm.version, inf.vllm.engine);
-  if (!ver.engine) ver.engine = default_engine(ver, s.gpu, s.parallel.pipeline);
+  if (!ver.engine) ver.engine = default_engine(ver, s.gpu, s.parallel.pipeline, s.model->arch.family);
   // An H100's 132 SMs when the GPU's count is unknown.
   const std::int64_t sms = s.gpu.sm_count > 0 ? s.gpu.sm_count : 132;
   return Setting{s,
@@ -333,7 +333,7 @@ StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t firs
   sa.first_layer = first;
   sa.end_layer = end;
   sa.weights = stage_weights(c, stage, sa);
-  sa.rotary = rotary_cache_term(c.a, c.b);
+  sa.rotary = rotary_cache_term(c.a, c.b, c.inf.context);
   sa.activation = stage_activation(c, stage == c.pp - 1);
   sa.non_torch = non_torch_term(c.comm);
   sa.graphs = stage_graphs(c, first, end);
@@ -476,6 +476,8 @@ std::optional<FamilySupport> family_support(Family f) {
       return FamilySupport{9, 0, "GraniteMoeHybridForCausalLM (vllm-project/vllm pull request #17497, May 2025)"};
     case Family::nemotron_h:
       return FamilySupport{9, 1, "NemotronHForCausalLM (vllm-project/vllm pull request #18863, May-June 2025)"};
+    case Family::minimax:
+      return FamilySupport{8, 3, "MiniMaxText01ForCausalLM (vllm-project/vllm pull request #13454, April 2025)"};
     default: return std::nullopt;
   }
 }
@@ -509,8 +511,9 @@ void add_assumption_warnings(const Setting& c, Report& r) {
   }
   if (!c.inf.vllm.engine && c.ver.engine == VllmEngine::v0) {
     r.warnings.push_back("vLLM " + known + " falls back to its V0 engine " +
-                         (c.s.gpu.rocm_arch != RocmArch::none ? std::string("on ROCm (V1 by default there from 0.9.2)")
-                                                              : std::string("with pipeline parallelism (V1 from 0.8.3)")) +
+                         (c.a.family == Family::minimax ? std::string("for MiniMax's lightning attention (V1 from 0.10.1)")
+                          : c.s.gpu.rocm_arch != RocmArch::none ? std::string("on ROCm (V1 by default there from 0.9.2)")
+                                                                : std::string("with pipeline parallelism (V1 from 0.8.3)")) +
                          ": estimated as V0; set inference.vllm.engine to v1 when VLLM_USE_V1=1 was set");
   }
   if (c.tp > 1 && c.s.gpu.interconnect == Interconnect::unknown) {

@@ -58,6 +58,7 @@ std::string_view state_layers_label(const Architecture& a) {
   const bool deltanet = std::any_of(a.layer_specs.begin(), a.layer_specs.end(),
                                     [](const LayerSpec& l) { return l.kind == LayerKind::linear_attention; });
   if (a.family == Family::falcon_h1) return "Mamba-2 mixers (one per layer)";
+  if (a.family == Family::minimax) return "lightning attention layers";
   return deltanet ? "Gated DeltaNet layers" : "Mamba layers";
 }
 

@@ -60,11 +60,13 @@ bool v0_chunks_long_context(const Architecture& a, const GpuChoice& gpu) {
   return gpu.rocm_arch == RocmArch::none && a.kv_lora_rank == 0 && a.vision_params == 0 && !sliding;
 }
 
-std::optional<VllmEngine> default_engine(const Version& v, const GpuChoice& gpu, std::int64_t pp) {
+std::optional<VllmEngine> default_engine(const Version& v, const GpuChoice& gpu, std::int64_t pp, Family family) {
   const bool before_0_9_2 = !v.at_least(0, 10) && (v.minor < 9 || v.patch < 2);
   const bool before_0_8_3 = v.minor < 8 || (v.minor == 8 && v.patch < 3);
+  const bool before_0_10_1 = !v.at_least(0, 11) && (v.minor < 10 || v.patch < 1);
   if (v.minor < 8 || v.major > 0) return std::nullopt;
   if ((gpu.rocm_arch != RocmArch::none && before_0_9_2) || (pp > 1 && before_0_8_3)) return VllmEngine::v0;
+  if (family == Family::minimax && before_0_10_1) return VllmEngine::v0;
   return std::nullopt;
 }
 
