@@ -255,21 +255,24 @@ std::int64_t fused_moe_chunk(const Version& v) {
   return v.at_least(0, 12) ? 16384 : 32768;
 }
 
-/// Tokens one fused-MoE call works on: all of them, or one chunk.
-Factor moe_call_tokens(std::int64_t tokens, std::int64_t chunk) {
-  if (chunk > 0 && tokens > chunk) return Factor::of(chunk, "tokens (one chunk)");
-  return Factor::of(tokens, "tokens");
+namespace {
+
+/// One fused-MoE buffer: a call's tokens × top-k slots × `width` elements of b bytes;
+/// a call works on all the tokens, or on one chunk of them.
+Term moe_slots(const Architecture& a, std::int64_t tokens, std::int64_t chunk, std::int64_t width,
+               std::string_view what, std::int64_t b) {
+  const Factor m = chunk > 0 && tokens > chunk ? Factor::of(chunk, "tokens (one chunk)") : Factor::of(tokens, "tokens");
+  return Term::product({m, Factor::of(a.experts_per_token, "experts per token"), Factor::of(width, what), Factor::bytes(b)});
 }
+
+}  // namespace
 
 Term transient_moe_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b,
                         std::int64_t chunk) {
   if (a.experts == 0) return Term::given(Bytes{}).named("no experts");
   const std::int64_t i = a.expert_intermediate / tp;
-  const Factor m = moe_call_tokens(tokens, chunk);
-  const Factor k = Factor::of(a.experts_per_token, "experts per token");
-  return Term::sum(terms(Term::product({m, k, Factor::of(std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)"),
-                                        Factor::bytes(b)}),
-                         Term::product({m, k, Factor::of(i, "I/tp"), Factor::bytes(b)})))
+  return Term::sum(terms(moe_slots(a, tokens, chunk, std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)", b),
+                         moe_slots(a, tokens, chunk, i, "I/tp", b)))
       .named("fused-MoE intermediate caches (per call)")
       .cite(kTransientMoeSource);
 }
@@ -290,11 +293,8 @@ Term moe_workspace_term(const Architecture& a, std::int64_t tokens, std::int64_t
   // TritonExperts workspace_shapes: (M, topk, max(N/2, K)) + (M, topk, max(N, K)) with
   // N = 2·I/tp, K = H, M = one call's tokens; persistent.
   const std::int64_t i = a.expert_intermediate / tp;
-  const Factor m = moe_call_tokens(tokens, chunk);
-  const Factor k = Factor::of(a.experts_per_token, "experts per token");
-  Terms parts = terms(Term::product({m, k, Factor::of(std::max(i, a.hidden), "(max of I/tp and H)"), Factor::bytes(b)}),
-                      Term::product({m, k, Factor::of(std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)"),
-                                     Factor::bytes(b)}));
+  Terms parts = terms(moe_slots(a, tokens, chunk, std::max(i, a.hidden), "(max of I/tp and H)", b),
+                      moe_slots(a, tokens, chunk, std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)", b));
   if (chunk > 0 && tokens > chunk) {
     parts.push_back(Term::product({Factor::of(tokens, "tokens"), Factor::of(a.hidden, "hidden (output of every chunk)"),
                                    Factor::bytes(b)}));
