@@ -131,6 +131,7 @@ struct Placement {
   Bytes host_weights;     ///< token_embd, the CPU layers, and the output layer when it is not offloaded
   Bytes host_kv;          ///< KV of the CPU layers (llama.cpp keeps it beside them)
   bool pipeline = false;  ///< ggml's scheduler pipelines micro-batches over the GPUs
+  Term context;           ///< the driver context each GPU holds (one GPU model for all of them)
   Bytes host_total() const { return host_weights + host_kv; }
 };
 

@@ -223,7 +223,7 @@ void place_bare(const Scenario& s, Placement& p, WeightsMemo* memo) {
         part.params = static_cast<std::int64_t>(static_cast<double>(part.params) * share);
       }
     }
-    g.context = llama_context(s).bytes;
+    g.context = p.context.bytes;
   }
 }
 
@@ -235,7 +235,7 @@ void fill_gpus(const Scenario& s, Placement& p, WeightsMemo* memo) {
   bool any_layer = false;
   // The compute buffer depends on whether the GPU holds the output layer only; the context on nothing.
   std::optional<Bytes> compute[2];
-  const Bytes context = llama_context(s).bytes;
+  const Bytes context = p.context.bytes;
   for (GpuShare& g : p.gpus) {
     if (!g.used) continue;
     const bool holds = g.end_layer > g.first_layer || g.output;
@@ -263,6 +263,7 @@ Placement place(const Scenario& s, WeightsMemo* memo) {
   const Architecture& a = s.model->arch;
   const InferenceSettings& inf = s.inference();
   Placement p;
+  p.context = llama_context(s);
   choose_devices(s, p);
   p.kv = kv_streams(inf.context, inf.llama_cpp.n_seq_max, inf.llama_cpp.kv_unified);
   p.cells = p.kv.total();
@@ -455,7 +456,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
     add_kv(s, p, r);
     add_compute(s, p, r);
   }
-  r.add(cuda_context_component(llama_context(s), r.explain));
+  r.add(cuda_context_component(p.context, r.explain));
 
   r.metric("weights_bytes", static_cast<double>(g.weights.bytes.in_bytes()));
   if (!is_bare(a)) {
