@@ -179,6 +179,7 @@
     gpu: { hash: "gpu", attr: "gpu" },
     gpumem: { hash: "mem", attr: "gpu-memory", kind: "bytes" },
     gpucc: { hash: "cc", attr: "gpu-compute-capability", kind: "decimal" },
+    gpusm: { hash: "sm", attr: "gpu-sm-count", kind: "count" },
     count: { hash: "n", attr: "gpu-count", kind: "count" },
     headroom: { hash: "headroom", attr: "headroom", kind: "decimal" }
   };
@@ -224,6 +225,8 @@
     gpumem: "",
     gpucc: "",
     // a custom GPU's CUDA compute capability ('' = not given)
+    gpusm: "",
+    // a custom GPU's streaming multiprocessors ('' = not given)
     count: "1",
     headroom: "",
     engine: "",
@@ -461,6 +464,9 @@
     "field.gpumem.help": "Replaces the GPU above: the total the framework sees (GB = 10⁹ B, GiB = 2³⁰ B).",
     "field.gpucc": "Its CUDA compute capability",
     "field.gpucc.placeholder": "e.g. 8.9",
+    "field.gpusm": "Its streaming multiprocessors",
+    "field.gpusm.placeholder": "e.g. 142",
+    "field.gpusm.help": "For a custom GPU, torch’s multi_processor_count (132 H100 SXM, 108 A100, 128 RTX 4090): the driver reserves a stack for every resident thread, and vLLM’s sampler keeps one scratch row per SM. Empty: not known (the formula says what is assumed).",
     "field.gpucc.help": "For a custom GPU, as torch prints it (8.0 A100, 8.9 L40S, 9.0 H100, 12.0 RTX 5090): kernels whose memory depends on it, such as vLLM’s MXFP4 expert padding. Empty: not known.",
     "field.count": "GPU count",
     "field.count.help": "GPUs in the set.",
@@ -928,6 +934,9 @@
     "field.gpumem.help": "Vervangt de GPU hierboven: het totaal dat het framework ziet (GB = 10⁹ B, GiB = 2³⁰ B).",
     "field.gpucc": "Zijn CUDA compute capability",
     "field.gpucc.placeholder": "bijv. 8,9",
+    "field.gpusm": "Zijn streaming multiprocessors",
+    "field.gpusm.placeholder": "bijv. 142",
+    "field.gpusm.help": "Voor een eigen GPU, multi_processor_count van torch (132 H100 SXM, 108 A100, 128 RTX 4090): de driver reserveert een stack voor elke actieve thread, en de sampler van vLLM houdt een kladrij per SM. Leeg: onbekend (de formule zegt wat wordt aangenomen).",
     "field.gpucc.help": "Voor een eigen GPU, zoals torch die toont (8.0 A100, 8.9 L40S, 9.0 H100, 12.0 RTX 5090): kernels waarvan het geheugen ervan afhangt, zoals de MXFP4-opvulling van vLLM-experts. Leeg: onbekend.",
     "field.count": "Aantal GPU’s",
     "field.count.help": "GPU’s in de set.",
@@ -1379,7 +1388,7 @@
   }
   function liveKeys(state) {
     const keys = ["wl", "weights", "gpu", "gpumem", "count", "headroom"];
-    if (state.gpumem !== "") keys.push("gpucc");
+    if (state.gpumem !== "") keys.push("gpucc", "gpusm");
     if (usesPipeline(state)) keys.push("pipe");
     else if (state.src === "catalog") keys.push("src", "model");
     else if (state.src === "params") keys.push("src", "params");
@@ -1503,6 +1512,8 @@
       sc.hardware.gpu = { name: CUSTOM_GPU, memory_bytes: mem };
       const cc = numberOf(state.gpucc, "decimal");
       if (cc !== void 0) sc.hardware.gpu.compute_capability = cc;
+      const sms = numberOf(state.gpusm, "count");
+      if (sms !== void 0) sc.hardware.gpu.sm_count = sms;
     } else if (state.gpu !== "") sc.hardware.gpu = state.gpu;
     const count = numberOf(state.count, "count");
     if (count !== void 0) sc.hardware.count = count;
@@ -1613,6 +1624,7 @@
       if (key === "gpu") {
         changes.gpumem = "";
         changes.gpucc = "";
+        changes.gpusm = "";
       }
     }
     return changes;
@@ -1646,6 +1658,7 @@
     ...[...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key]),
     ["/hardware/gpu/memory_bytes", "gpumem"],
     ["/hardware/gpu/compute_capability", "gpucc"],
+    ["/hardware/gpu/sm_count", "gpusm"],
     ["/hardware/gpu", "gpu"],
     ["/hardware/count", "count"],
     ["/headroom", "headroom"],
@@ -1733,6 +1746,7 @@
     else if (hw.gpu && typeof hw.gpu === "object" && hw.gpu.memory_bytes !== void 0) {
       st.gpumem = String(hw.gpu.memory_bytes);
       if (typeof hw.gpu.compute_capability === "number") st.gpucc = String(hw.gpu.compute_capability);
+      if (typeof hw.gpu.sm_count === "number") st.gpusm = String(hw.gpu.sm_count);
     }
     if (hw.count !== void 0) st.count = String(hw.count);
     if (typeof sc.headroom === "number") st.headroom = String(Number((sc.headroom * 100).toPrecision(12)));
@@ -2749,6 +2763,7 @@
         ]))),
         f("gpumem", this._text("gpumem", { placeholder: this._t("field.gpumem.placeholder") }), "bytes"),
         f("gpucc", this._text("gpucc", { inputmode: "decimal", placeholder: this._t("field.gpucc.placeholder") })),
+        f("gpusm", this._text("gpusm", { inputmode: "numeric", placeholder: this._t("field.gpusm.placeholder") }), "count"),
         h(
           "div",
           { class: "vb-row" },

@@ -158,3 +158,19 @@ test('a custom GPU may give its compute capability: it reaches the scenario, the
   await scenarioWhen(page, (s) => s.hardware.gpu === undefined);
   await page.close();
 });
+
+test('a custom GPU may give its SM count: it reaches the scenario, the link and the context formula', async () => {
+  const page = await openPage(context, '#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&mem=24%20GB&cc=8.9');
+  await page.getByTestId('gpusm').fill('58');
+  const sc = await scenarioWhen(page, (s) => s.hardware.gpu.sm_count === 58);
+  assert.equal(sc.hardware.gpu.compute_capability, 8.9);
+  // The driver reserves a stack for each of the 58 SMs' resident threads.
+  await page.waitForFunction(() => /58 SMs/.test($vb('[data-testid=results]').textContent), null, WAIT);
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('sm') === '58', null, WAIT);
+  // Zero SMs: the module's error names the field.
+  await page.getByTestId('gpusm').fill('0');
+  const err = page.locator('[data-field=gpusm] .vb-field-error');
+  await err.waitFor({ state: 'visible', ...WAIT });
+  assert.match(await err.textContent(), /sm_count/);
+  await page.close();
+});

@@ -74,6 +74,7 @@ export const COMMON_KEYS = {
   gpu: { hash: 'gpu', attr: 'gpu' },
   gpumem: { hash: 'mem', attr: 'gpu-memory', kind: 'bytes' },
   gpucc: { hash: 'cc', attr: 'gpu-compute-capability', kind: 'decimal' },
+  gpusm: { hash: 'sm', attr: 'gpu-sm-count', kind: 'count' },
   count: { hash: 'n', attr: 'gpu-count', kind: 'count' },
   headroom: { hash: 'headroom', attr: 'headroom', kind: 'decimal' },
 };
@@ -116,6 +117,7 @@ export const DEFAULT_STATE = Object.freeze({
   gpu: '', // '' = the core's default GPU
   gpumem: '',
   gpucc: '', // a custom GPU's CUDA compute capability ('' = not given)
+  gpusm: '', // a custom GPU's streaming multiprocessors ('' = not given)
   count: '1',
   headroom: '',
   engine: '', context: '', concurrency: '', kv: '', tp: '', gmu: '',

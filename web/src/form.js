@@ -310,6 +310,7 @@ export class FormMethods {
         g.id === cat.defaults.gpu ? this._t('option.is-default', gpuText(g)) : gpuText(g)]))),
       f('gpumem', this._text('gpumem', { placeholder: this._t('field.gpumem.placeholder') }), 'bytes'),
       f('gpucc', this._text('gpucc', { inputmode: 'decimal', placeholder: this._t('field.gpucc.placeholder') })),
+      f('gpusm', this._text('gpusm', { inputmode: 'numeric', placeholder: this._t('field.gpusm.placeholder') }), 'count'),
       h('div', { class: 'vb-row' },
         f('count', this._text('count', { inputmode: 'numeric' }), 'count'),
         f('headroom', this._text('headroom', { inputmode: 'decimal', placeholder: '10' }))));

@@ -49,7 +49,7 @@ export function sampleFields(state) {
 /** The state keys a state's scenario reads (and its link holds). */
 export function liveKeys(state) {
   const keys = ['wl', 'weights', 'gpu', 'gpumem', 'count', 'headroom'];
-  if (state.gpumem !== '') keys.push('gpucc');
+  if (state.gpumem !== '') keys.push('gpucc', 'gpusm');
   if (usesPipeline(state)) keys.push('pipe');
   else if (state.src === 'catalog') keys.push('src', 'model');
   else if (state.src === 'params') keys.push('src', 'params');
@@ -185,6 +185,8 @@ export function buildScenario(state) {
     sc.hardware.gpu = { name: CUSTOM_GPU, memory_bytes: mem };
     const cc = numberOf(state.gpucc, 'decimal');
     if (cc !== undefined) sc.hardware.gpu.compute_capability = cc;
+    const sms = numberOf(state.gpusm, 'count');
+    if (sms !== undefined) sc.hardware.gpu.sm_count = sms;
   } else if (state.gpu !== '') sc.hardware.gpu = state.gpu;
   const count = numberOf(state.count, 'count');
   if (count !== undefined) sc.hardware.count = count;
@@ -304,6 +306,7 @@ export function patchToState(patch, state = {}) {
     if (key === 'gpu') {
       changes.gpumem = '';
       changes.gpucc = '';
+      changes.gpusm = '';
     }
   }
   return changes;
@@ -339,6 +342,7 @@ export const ERROR_FIELDS = [
   ...[...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [`/${f.block}/${f.field}`, f.key]),
   ['/hardware/gpu/memory_bytes', 'gpumem'],
   ['/hardware/gpu/compute_capability', 'gpucc'],
+  ['/hardware/gpu/sm_count', 'gpusm'],
   ['/hardware/gpu', 'gpu'],
   ['/hardware/count', 'count'],
   ['/headroom', 'headroom'],
@@ -421,6 +425,7 @@ export function scenarioToState(sc, defaults) {
   else if (hw.gpu && typeof hw.gpu === 'object' && hw.gpu.memory_bytes !== undefined) {
     st.gpumem = String(hw.gpu.memory_bytes);
     if (typeof hw.gpu.compute_capability === 'number') st.gpucc = String(hw.gpu.compute_capability);
+    if (typeof hw.gpu.sm_count === 'number') st.gpusm = String(hw.gpu.sm_count);
   }
   if (hw.count !== undefined) st.count = String(hw.count);
   // The scenario's headroom is a fraction; the input is in percent (unit change only).
