@@ -366,6 +366,12 @@ TEST_CASE("on ROCm the graphs stay outside the reservation and no FA3 accumulato
   const Report mi300x = test::run(scenario_with({{"version", "0.21.0"}}, {{"gpu", "MI300X"}}));
   CHECK(mi300x.find_component("cuda_graphs")->outside_reservation);
   CHECK(mi300x.find_component("cuda_graphs")->formula.find("FA3") == std::string::npos);
+  // The per-graph cost was calibrated on H100s only: on ROCm its range is 0.5x to 2x, and said so.
+  const Component& g = *mi300x.find_component("cuda_graphs");
+  REQUIRE(g.range);
+  CHECK(g.range->high == ratio_range(g.bytes, 0.5, 2.0).high);
+  CHECK(std::any_of(mi300x.warnings.begin(), mi300x.warnings.end(),
+                    [](const std::string& w) { return w.find("CUDA graph pools on ROCm") != std::string::npos; }));
 }
 
 TEST_CASE("capture sizes by version: steps of 8 to min(2 x seqs, 512) from v0.10, steps of 16 past 256 from v0.11.1",

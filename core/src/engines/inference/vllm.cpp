@@ -317,6 +317,12 @@ Term stage_graphs(const Setting& c, std::int32_t first, std::int32_t end) {
   const auto sizes = capture_sizes(c.inf.vllm, c.ver, c.lim.max_num_seqs, c.lim.max_num_batched_tokens);
   Term pools = cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0,
                                sizes.empty() ? 0 : sizes.back(), c.b);
+  if (c.s.gpu.rocm_arch != RocmArch::none && pools.bytes > Bytes{}) {
+    // HIP graphs: the per-graph cost is the H100 sweep's, never measured on an AMD GPU (said in warnings).
+    const ByteRange wide = ratio_range(pools.bytes, 0.5, 2.0);
+    Term widened = std::move(pools).within(wide);
+    pools = std::move(widened);
+  }
   // FA3's preallocated split-KV buffers for full graphs arrived with v0.11 (V1 only).
   const bool full_decode = c.ver.v1_engine() && c.ver.at_least(0, 11) && mode != GraphMode::piecewise &&
                            mode != GraphMode::none;
@@ -508,6 +514,11 @@ void add_assumption_warnings(const Setting& c, Report& r) {
     r.warnings.push_back("vLLM " + text + " is " + (c.ver.fit == VersionFit::newer ? "newer" : "older") +
                          " than the versions modelled (0." + std::to_string(kOldestMinor) + " to 0." +
                          std::to_string(kNewestMinor) + "): estimated as the nearest, vLLM " + known);
+  }
+  if (c.s.gpu.rocm_arch != RocmArch::none && !c.inf.vllm.enforce_eager) {
+    r.warnings.push_back(
+        "CUDA graph pools on ROCm: the per-graph cost is the H100 sweep's, never measured on an AMD GPU; its range "
+        "is widened to 0.5x-2x");
   }
   if (!c.inf.vllm.engine && c.ver.engine == VllmEngine::v0) {
     r.warnings.push_back("vLLM " + known + " falls back to its V0 engine " +
