@@ -194,15 +194,16 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
   return std::move(w).cite(c.s.weights.source);
 }
 
-/// The profiling run's sampler step as the version ran it: every scheduled token
-/// before v0.9, a sort-based top-k/top-p until v0.17, the Triton kernel since.
+/// The profiling run's sampler step as the version ran it: V0's on the driver
+/// rank, every scheduled token before v0.9, a sort-based top-k/top-p until
+/// v0.17 (FlashInfer's where it runs), the Triton kernel since.
 Term sampler_step(const Setting& c, std::int64_t T, std::int64_t R) {
   if (!c.ver.v1_engine()) return v0_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b);
-  if (c.ver.v1_engine() && !c.ver.at_least(0, 9)) return early_v1_sampler_term(T, c.a.vocab, c.a.hidden, c.b);
+  if (!c.ver.at_least(0, 9)) return early_v1_sampler_term(T, c.a.vocab, c.a.hidden, c.b);
   if (c.inf.vllm.flashinfer_sampler.value_or(flashinfer_sampler_by_default(c.ver))) {
     return flashinfer_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b);
   }
-  if (c.ver.v1_engine() && !c.ver.at_least(0, 17)) return sort_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b);
+  if (!c.ver.at_least(0, 17)) return sort_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b);
   return profile_sampler_term(R, T, c.a.vocab, c.a.hidden, c.b, c.sms, c.s.gpu.sm_count <= 0);
 }
 
@@ -330,8 +331,8 @@ Term stage_graphs(const Setting& c, std::int32_t first, std::int32_t end) {
   std::int64_t decode = 0;  // the largest full decode graph: sizes up to max_num_seqs
   for (std::int64_t x : sizes) decode = x <= c.lim.max_num_seqs ? x : decode;
   const std::string_view source = pools.source;
-  return sum_nonzero(terms(std::move(pools), fa3_split_buffers_term(c.a, c.tp, decode, c.b, c.s.gpu.compute_capability, c.s.gpu.rocm_arch)))
-      .cite(source);
+  Term fa3 = fa3_split_buffers_term(c.a, c.tp, decode, c.b, c.s.gpu.compute_capability, c.s.gpu.rocm_arch);
+  return sum_nonzero(terms(std::move(pools), std::move(fa3))).cite(source);
 }
 
 StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t first, std::int32_t end) {
