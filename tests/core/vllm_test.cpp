@@ -244,11 +244,11 @@ TEST_CASE("every component cites its sources, a sum of mechanisms each of its pa
 }
 
 TEST_CASE("the V0 sampler sorts every prompt's fp32 logits on the driver rank", "[vllm][sampler][v0]") {
-  // R1-Distill-Qwen-14B: 256 rows × 152,064 × (2 + 4 + 12 + 8 + 12) + (2,048 + 256) × 5,120 × 2 = 1,502,871,552 B.
+  // Qwen2.5-14B (R1-Distill-Qwen-14B's shapes): 256 rows × 152,064 × (2 + 4 + 12 + 8 + 12) + (2,048 + 256) × 5,120 × 2 = 1,502,871,552 B.
   CHECK(v0_sampler_term(256, 2048, 152'064, 5'120, 2).bytes.in_bytes() == 1'502'871'552);
   CHECK(consistent(v0_sampler_term(256, 2048, 152'064, 5'120, 2)));
   // A 0.7.2 scenario at 131,072 tokens (chunked: 2,048 tokens, 256 sequences) peaks in that sampler step.
-  const Report r = test::run({{"model", "deepseek-ai/DeepSeek-R1-Distill-Qwen-14B"},
+  const Report r = test::run({{"model", "Qwen/Qwen2.5-14B"},
                               {"hardware", {{"gpu", "RTX-4090"}, {"count", 2}}},
                               {"inference",
                                {{"engine", "vllm"}, {"context", 131072}, {"tensor_parallel", 2},

@@ -144,7 +144,7 @@ Term sort_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t voca
 /// gathered there; the other tensor-parallel ranks sample nothing): `rows`
 /// prompts' logits sorted by torch.sort in fp32 for top-k/top-p, at its peak
 /// rows × V × (b + 4 + 12 + 8 + 12) + (T + rows) × H × b.
-/// R1-Distill-Qwen-14B, 256 rows, T = 2048: 256 × 152,064 × 38 + 2,304 × 5,120 × 2 = 1,502,871,552 B.
+/// Qwen2.5-14B, 256 rows, T = 2048: 256 × 152,064 × 38 + 2,304 × 5,120 × 2 = 1,502,871,552 B.
 Term v0_sampler_term(std::int64_t rows, std::int64_t tokens, std::int64_t vocab, std::int64_t hidden,
                      std::int64_t elem_bytes);
 
