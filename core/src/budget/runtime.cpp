@@ -116,13 +116,13 @@ Term driver_context_term(int cc, int sms, RocmArch rocm) {
 Term nccl_communicator_state_term() {
   return Term::product({Factor::gib(0.28, "GiB NCCL communicator device state")}, Rounding::nearest)
       .within(gib_range(0.245, 0.295))
-      .named("NCCL communicator")
       .cite(kCommunicatorSource);
 }
 
 Term engine_context_term(int cc, int sms, RocmArch rocm, bool nccl) {
   if (!nccl) return driver_context_term(cc, sms, rocm);
-  return Term::sum(terms(driver_context_term(cc, sms, rocm), nccl_communicator_state_term())).named("context");
+  return Term::sum(terms(driver_context_term(cc, sms, rocm), nccl_communicator_state_term().named("NCCL communicator")))
+      .named("context");
 }
 
 }  // namespace vram

@@ -140,8 +140,7 @@ std::int64_t nccl_communicators(const CommLayout& c) {
 Term nccl_init_term(const CommLayout& c) {
   const std::int64_t comms = nccl_communicators(c);
   if (comms == 0) return Term::given(Bytes{}).named("no NCCL communicator");
-  Term state = Term::product({Factor::gib(0.28, "GiB other device state")}, Rounding::nearest)
-                   .within(gib_range(0.245, 0.295));
+  Term state = nccl_communicator_state_term();
   Term one = nccl_channels(c) == 0 ? std::move(state)
                                    : Term::sum(terms(connection_buffers(c, "ring connection (warm-up)"), std::move(state)));
   const ByteRange each = *one.range;
