@@ -435,8 +435,9 @@ std::int64_t captured_graphs(GraphMode mode, const std::vector<std::int64_t>& si
 /// at 512 tokens in 16-bit, in proportion otherwise) + graphs × layers × 168,430 B, calibrated on the v0.19
 /// H100 sweep (0.016 GiB per layer over its 102 graphs); range from the same
 /// sweep (dense, or MoE when `moe`). Llama-3.1-8B: 0.138 GiB + 102 × 32 × 168,430 B.
+/// On ROCm (`rocm` set) the per-graph cost was never measured: the range is 0.5x to 2x.
 Term cuda_graph_term(std::int64_t graphs, std::int64_t layers_on_gpu, bool moe, std::int64_t largest_capture = 512,
-                     std::int64_t elem_bytes = 2);
+                     std::int64_t elem_bytes = 2, RocmArch rocm = RocmArch::none);
 
 /// FlashAttention 3 (Hopper, fp16/bf16) preallocates split-KV accumulators for
 /// the full decode graphs: 32 splits × the largest full graph's tokens × heads/tp

@@ -317,13 +317,7 @@ Term stage_graphs(const Setting& c, std::int32_t first, std::int32_t end) {
   const GraphMode mode = engine_graph_mode(c);
   const auto sizes = capture_sizes(c.inf.vllm, c.ver, c.lim.max_num_seqs, c.lim.max_num_batched_tokens);
   Term pools = cuda_graph_term(captured_graphs(mode, sizes, c.lim.max_num_seqs), layers, c.a.experts > 0,
-                               sizes.empty() ? 0 : sizes.back(), c.b);
-  if (c.s.gpu.rocm_arch != RocmArch::none && pools.bytes > Bytes{}) {
-    // HIP graphs: the per-graph cost is the H100 sweep's, never measured on an AMD GPU (said in warnings).
-    const ByteRange wide = ratio_range(pools.bytes, 0.5, 2.0);
-    Term widened = std::move(pools).within(wide);
-    pools = std::move(widened);
-  }
+                               sizes.empty() ? 0 : sizes.back(), c.b, c.s.gpu.rocm_arch);
   // FA3's preallocated split-KV buffers for full graphs arrived with v0.11 (V1 only).
   const bool full_decode = c.ver.v1_engine() && c.ver.at_least(0, 11) && mode != GraphMode::piecewise &&
                            mode != GraphMode::none;
