@@ -45,7 +45,7 @@ json cog(const char* id, json generation = json::object()) {
 
 using test::error_path;
 
-DecodeShape native_decode() {
+DecodeShape cogvideox_native_decode() {
   DecodeShape s;
   s.latent.latent_frames = 13;  // (49 - 1) / 4 + 1
   s.latent.latent_height = 60;  // 480 / 8
@@ -139,7 +139,7 @@ TEST_CASE("CogVideoX VAE decode: two latent frames per call, causal caches carri
   // 723,168,000 · 2 = 1,446,336,000; the first call's caches held: 752,889,600 + top level 2·345600·1152 +
   // 16·16·9·345600 + norm_out 2·16·9·345600 + conv_out 2·128·345600 = 2,533,420,800 · 2 = 5,066,841,600
   // → 15,006,643,200. Output and its torch.cat: 2 · 3 · 49 · 345600 · 2 = 203,212,800. Peak: 15,209,856,000.
-  DecodeShape s = native_decode();
+  DecodeShape s = cogvideox_native_decode();
   CHECK(vae_decode_peak(vae, s).bytes == Bytes::of(15'209'856'000));
   // Tiling (tiles of 240 × 360 pixels = 30 × 45 latents): every level a quarter, so 15,006,643,200 / 4 =
   // 3,751,660,800; tiles held: rows 30 + 30 + 10 = 70 and columns 45 + 45 + 18 = 108 latents,

@@ -157,7 +157,7 @@ TEST_CASE("checkpointed FLUX keeps each block's input over the joint sequence", 
   // 512 × 768 px: 32 × 48 latent patches = 1,536 image tokens + 512 T5 tokens = 2,048; embedders and final
   // norm 2 × 2,048 × 3,072 = 12,582,912, 57 block inputs of 2,048 × 3,072 = 358,612,992: 371,195,904 elements
   // of 2 B.
-  const Component* acts = r.find_component("activations");
+  const vram::Component* acts = r.find_component("activations");
   REQUIRE(acts != nullptr);
   CHECK(acts->bytes == Bytes::of(742'391'808));
   std::string engine;
@@ -167,7 +167,7 @@ TEST_CASE("checkpointed FLUX keeps each block's input over the joint sequence", 
   CHECK(d["trainable_params"] == 4'669'440);
   CHECK(d["tokens"] == 1'536);
   // The nf4 transformer, the fp32 adapters, nothing of the VAE or text encoders (precomputed, on the CPU).
-  const Component* w = r.find_component("weights");
+  const vram::Component* w = r.find_component("weights");
   REQUIRE(w != nullptr);
   CHECK(w->formula.find("VAE") == std::string::npos);
   CHECK(w->formula.find("4,669,440 adapter params × 4 B") != std::string::npos);
@@ -294,7 +294,7 @@ TEST_CASE("Wan 2.1 14B LoRA at 81 × 480 × 832, checkpointed, in the trainers' 
   // elements; beside it the largest op: RoPE's float64 products 32,760 × 30,720 elements.
   CHECK(r.find_component("workspace")->bytes == Bytes::of((3'817'984'000LL + 32'760LL * 30'720) * 2));
   // to_q/k/v/out.0 of attn1 and attn2 in 40 blocks: 320 × 32 × (5,120 + 5,120) = 104,857,600 adapter params.
-  const Component* w = r.find_component("weights");
+  const vram::Component* w = r.find_component("weights");
   CHECK(w->formula.find("14,288,491,584 params × 2 B (bf16)") != std::string::npos);  // cast, not the fp32 checkpoint
   CHECK(w->formula.find("104,857,600 adapter params") != std::string::npos);
 }

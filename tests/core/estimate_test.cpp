@@ -13,7 +13,7 @@ TEST_CASE("the article's scenario end to end", "[estimate][article]") {
                               {"model", {{"params", 13000000000LL}}},
                               {"weights", "bf16"},
                               {"hardware", {{"gpu", "H100-SXM-80GB"}}}});
-  const Component* w = r.find_component("weights");
+  const vram::Component* w = r.find_component("weights");
   REQUIRE(w != nullptr);
   CHECK(w->bytes.in_bytes() == 26'000'000'000);
   CHECK(w->formula == "13,000,000,000 params × 2 B (bf16) = 26,000,000,000 B ≈ 24.21 GiB");

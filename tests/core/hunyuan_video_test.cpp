@@ -30,7 +30,7 @@ json tiny_hunyuan_vae() {
           {"spatial_compression_ratio", 2}, {"temporal_compression_ratio", 4}};
 }
 
-json tiny_pipeline(const json& den, const json& vae) {
+json tiny_hunyuan_pipeline(const json& den, const json& vae) {
   return {{"id", "t/hy"}, {"modality", "video"},
           {"native", {{"width", 64}, {"height", 64}, {"frames", 9}, {"max_frames", 9}}},
           {"components", json::array({{{"name", "text_encoder_2"}, {"kind", "clip_text"}, {"params", 1}, {"source", "t"},
@@ -47,7 +47,7 @@ json hunyuan(json generation = json::object()) {
           {"headroom", 0}, {"generation", generation}};
 }
 
-DecodeShape native_decode() {
+DecodeShape hunyuan_native_decode() {
   DecodeShape s;
   s.latent = latent_geometry(test::pipeline("tencent/HunyuanVideo"), GenerationSettings{}, 1280, 720, 129);
   s.width = 1280;
@@ -70,7 +70,7 @@ TEST_CASE("HunyuanVideo transformer inventory from its config.json", "[generatio
   //   q/k RMSNorms 4·4 = 16 → 2016; single-stream block: 8·24 + 24 = 216, q, k, v 216, proj_mlp 144,
   //   proj_out 24·8 + 8 = 200, q/k RMSNorms 8 → 784; norm_out 144; proj_out 8·16 + 16 = 144.
   //   136 + 3328 + 4376 + 2016 + 784 + 144 + 144 = 10928
-  const Pipeline p = parse_pipeline(tiny_pipeline(tiny_hunyuan(), tiny_hunyuan_vae()), "/p");
+  const Pipeline p = parse_pipeline(tiny_hunyuan_pipeline(tiny_hunyuan(), tiny_hunyuan_vae()), "/p");
   CHECK(p.components[1].inventory.params() == 10928);
   const Part& t = part("tencent/HunyuanVideo", "transformer");
   CHECK(t.inventory.params() == 12'821'012'544);
@@ -85,7 +85,7 @@ TEST_CASE("HunyuanVideo VAE inventory from its config.json", "[generation][hunyu
   //   decoder: conv_in 4·64·27 + 64 = 6976; mid 459904; up 0: 2 × 221568 + upsampler conv 110656; up 1: resnet
   //   64 → 32 128 + 55328 + 64 + 27680 + 2080 = 85280 and 55488; norm_out 64; conv_out 32·3·27 + 3 = 2595 → 1164099.
   //   quant_conv 8·8 + 8 = 72, post_quant_conv 4·4 + 4 = 20.
-  const Pipeline p = parse_pipeline(tiny_pipeline(tiny_hunyuan(), tiny_hunyuan_vae()), "/p");
+  const Pipeline p = parse_pipeline(tiny_hunyuan_pipeline(tiny_hunyuan(), tiny_hunyuan_vae()), "/p");
   CHECK(p.components[2].inventory.params() == 727976 + 1164099 + 92);
   CHECK(part("tencent/HunyuanVideo", "vae").inventory.params() == 246'478'803);
 }
@@ -105,7 +105,7 @@ TEST_CASE("HunyuanVideo's language-model text encoder: the core's reader, no lm_
 
 TEST_CASE("HunyuanVideo geometry and refused sizes", "[generation][hunyuan][geometry]") {
   // 1280 × 720 × 129: 33 latent frames of 90 × 160, patch 1 × 2 × 2: 33 · 45 · 80 = 118,800 tokens.
-  const LatentGeometry g = native_decode().latent;
+  const LatentGeometry g = hunyuan_native_decode().latent;
   CHECK(g.latent_frames == 33);
   CHECK(g.tokens == 118'800);
   std::string msg;
@@ -129,7 +129,7 @@ TEST_CASE("HunyuanVideo working set: single-stream blocks over video and text", 
 
 TEST_CASE("HunyuanVideo VAE decode: chunks of five latent frames", "[generation][hunyuan][vae]") {
   const Part& vae = part("tencent/HunyuanVideo", "vae");
-  DecodeShape s = native_decode();
+  DecodeShape s = hunyuan_native_decode();
   // A 5-frame chunk: up 2's upsampler (256 channels, 9 frames of 360 × 640 to 17 of 720 × 1280) peaks:
   //   256 · (9·230400 + 4·17·921600 + 2·921600) · 2 = 34,091,827,200 (the mid block's causal mask over
   //   5 · 14400 = 72000 tokens: 72000² · 6 + 512 · 72000 · 2 = 31,177,728,000). Chunks start every 3 latent frames:
@@ -144,7 +144,7 @@ TEST_CASE("HunyuanVideo VAE decode: chunks of five latent frames", "[generation]
 }
 
 TEST_CASE("HunyuanVideo components refuse configs they do not model", "[generation][hunyuan][hostile]") {
-  json s = {{"workload", "video"}, {"model", tiny_pipeline(tiny_hunyuan(), tiny_hunyuan_vae())},
+  json s = {{"workload", "video"}, {"model", tiny_hunyuan_pipeline(tiny_hunyuan(), tiny_hunyuan_vae())},
             {"hardware", {{"gpu", "H100-SXM-80GB"}}}};
   CHECK(error_path(s) == "(no error)");
   s["model"]["components"][1]["hf_config"]["image_condition_type"] = "token_replace";

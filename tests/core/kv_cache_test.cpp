@@ -8,7 +8,7 @@ using namespace vram;
 
 namespace {
 using test::arch;
-const KvDtype kBf16 = kv_dtype_of(KvKind::bf16);
+using test::kBf16;
 const KvDtype kFp8 = kv_dtype_of(KvKind::fp8);
 const KvDtype kQ8 = kv_dtype_of(KvKind::q8_0);
 }  // namespace

@@ -326,7 +326,7 @@ TEST_CASE("a bare parameter count at gguf:Q4_K_M uses Q4_K's nominal 4.5 bits", 
       {{"model", {{"params", 13'000'000'000}}}, {"weights", "gguf:Q4_K_M"}, {"inference", {{"engine", "llama.cpp"}}}});
   // 13,000,000,000 / 256 = 50,781,250 blocks × 144 B = 7,312,500,000 B (it was 4 B per weight: 48.43 GiB).
   CHECK(test::metric(r, "weights_bytes") == 7'312'500'000.0);
-  const Component* w = r.find_component("weights");
+  const vram::Component* w = r.find_component("weights");
   REQUIRE(w != nullptr);
   CHECK(w->formula.find("13,000,000,000 params × 0.5625 B (Q4_K)") != std::string::npos);
   CHECK(std::any_of(r.warnings.begin(), r.warnings.end(),

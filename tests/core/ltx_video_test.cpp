@@ -30,7 +30,7 @@ json tiny_ltx_vae() {
           {"latent_channels", 4}, {"patch_size", 2}};
 }
 
-json tiny_pipeline(const json& den, const json& vae) {
+json tiny_ltx_pipeline(const json& den, const json& vae) {
   return {{"id", "t/ltx"}, {"modality", "video"}, {"cfg", "batched"},
           {"native", {{"width", 64}, {"height", 64}, {"frames", 9}, {"max_frames", 9}}},
           {"components", json::array({{{"name", "text_encoder"}, {"kind", "t5_encoder"}, {"params", 1}, {"source", "t"},
@@ -55,7 +55,7 @@ TEST_CASE("LTX-Video transformer inventory from its config.json", "[generation][
   //   caption 5·8 + 8 = 48 and 72; block: attn1 q, k, v 3·72 = 216 + out 72; attn2 q 72, k, v 2·(6·8 + 8) = 112,
   //   out 72; FF 8·32 + 32 = 288 and 32·8 + 8 = 264; q/k RMSNorms 4·8 = 32; table 6·8 = 48 → 1176;
   //   proj_out 8·4 + 4 = 36. 40 + 16 + 2056 + 72 + 432 + 48 + 72 + 1176 + 36 = 3948
-  const Pipeline p = parse_pipeline(tiny_pipeline(tiny_ltx(), tiny_ltx_vae()), "/p");
+  const Pipeline p = parse_pipeline(tiny_ltx_pipeline(tiny_ltx(), tiny_ltx_vae()), "/p");
   CHECK(p.components[1].inventory.params() == 3948);
   // The catalog's 2B transformer: the published 1,923,385,472.
   const Part& t = part("Lightricks/LTX-Video", "transformer");
@@ -71,7 +71,7 @@ TEST_CASE("LTX-Video VAE inventory and compression from its config.json", "[gene
   // Decoder: conv_in 4·16·27 + 16 = 1744; mid 13856; up 0 (no scaling) 13856; up 1: conv_in resnet 16 → 8
   //   3464 + 1736 + 32 + 136 = 5368, upsampler conv 8 → 64: 8·64·27 + 64 = 13888, resnet 3472; conv_out 8 → 12:
   //   8·12·27 + 12 = 2604 → 54788.
-  const Pipeline p = parse_pipeline(tiny_pipeline(tiny_ltx(), tiny_ltx_vae()), "/p");
+  const Pipeline p = parse_pipeline(tiny_ltx_pipeline(tiny_ltx(), tiny_ltx_vae()), "/p");
   const Part& v = p.components[2];
   CHECK(v.inventory.params() == 48245 + 54788);
   CHECK(v.config.spatial == 4);   // patch 2 × 2^1
@@ -145,7 +145,7 @@ TEST_CASE("LTX-Video estimates end to end", "[generation][ltx]") {
 }
 
 TEST_CASE("LTX-Video components refuse configs they do not model", "[generation][ltx][hostile]") {
-  json s = {{"workload", "video"}, {"model", tiny_pipeline(tiny_ltx(), tiny_ltx_vae())},
+  json s = {{"workload", "video"}, {"model", tiny_ltx_pipeline(tiny_ltx(), tiny_ltx_vae())},
             {"hardware", {{"gpu", "H100-SXM-80GB"}}}};
   CHECK(error_path(s) == "(no error)");
   s["model"]["components"][1]["hf_config"]["qk_norm"] = "rms_norm";

@@ -30,7 +30,7 @@ json tiny_mochi_vae() {
           {"add_attention_block", {false, false, false, false, true}}, {"latent_channels", 2}};
 }
 
-json tiny_pipeline(const json& den, const json& vae) {
+json tiny_mochi_pipeline(const json& den, const json& vae) {
   return {{"id", "t/mochi"}, {"modality", "video"}, {"cfg", "batched"},
           {"native", {{"width", 64}, {"height", 64}, {"frames", 7}, {"max_frames", 7}}},
           {"components", json::array({{{"name", "text_encoder"}, {"kind", "t5_encoder"}, {"params", 1}, {"source", "t"},
@@ -47,7 +47,7 @@ json mochi(json generation = json::object()) {
           {"headroom", 0}, {"generation", generation}};
 }
 
-DecodeShape native_decode() {
+DecodeShape mochi_native_decode() {
   DecodeShape s;
   s.latent = latent_geometry(test::pipeline("genmo/mochi-1-preview"), GenerationSettings{}, 848, 480, 19);
   s.width = 848;
@@ -67,7 +67,7 @@ TEST_CASE("Mochi transformer inventory from its config.json", "[generation][moch
   //   to_out 72, to_add_out 8·6 + 6 = 54, FF 8·42 + 21·8 = 504, context FF 6·32 + 16·6 = 288, q/k norms 4·4 = 16 → 1774.
   //   Block 1 (context-pre-only): 288 + linear_1 8·6 + 6 = 54 + 192 + 144 + 72 + 504 + 16 = 1270.
   //   norm_out 8·16 + 16 = 144; proj_out 8·16 + 16 = 144. 602 + 1774 + 1270 + 288 = 3934
-  const Pipeline p = parse_pipeline(tiny_pipeline(tiny_mochi(), tiny_mochi_vae()), "/p");
+  const Pipeline p = parse_pipeline(tiny_mochi_pipeline(tiny_mochi(), tiny_mochi_vae()), "/p");
   CHECK(p.components[1].inventory.params() == 3934);
   // The catalog's: the published bf16 index total_size 20,055,355,488 = 2 × 10,027,677,744.
   const Part& t = part("genmo/mochi-1-preview", "transformer");
@@ -82,7 +82,7 @@ TEST_CASE("Mochi VAE inventory and compression from its config.json", "[generati
   //   136 + 3504; block_out resnet(8) 3504 + attention 16 + 256 + 8 = 280; norm_out 16; proj_out 8·4 = 32 → 15640.
   //   decoder: conv_in 2·8 + 8 = 24; block_in 3504; up 0: resnet(8) 3504 + proj 8 → 8·2·1 = 16: 144;
   //   up 1: 3504 + 8 → 8: 72; up 2: 3504 + 8 → 4·1·4 = 16: 144; block_out resnet(4) 888; proj_out 4·3 + 3 = 15 → 15303.
-  const Pipeline p = parse_pipeline(tiny_pipeline(tiny_mochi(), tiny_mochi_vae()), "/p");
+  const Pipeline p = parse_pipeline(tiny_mochi_pipeline(tiny_mochi(), tiny_mochi_vae()), "/p");
   CHECK(p.components[2].inventory.params() == 15640 + 15303);
   CHECK(p.components[2].config.spatial == 2);
   CHECK(p.components[2].config.temporal == 2);
@@ -94,7 +94,7 @@ TEST_CASE("Mochi VAE inventory and compression from its config.json", "[generati
 
 TEST_CASE("Mochi geometry and refused sizes", "[generation][mochi][geometry]") {
   // 848 × 480 × 19: (19 - 1) / 6 + 1 = 4 latent frames of 60 × 106, patch 2: 4 · 30 · 53 = 6360 tokens.
-  const LatentGeometry g = native_decode().latent;
+  const LatentGeometry g = mochi_native_decode().latent;
   CHECK(g.latent_frames == 4);
   CHECK(g.latent_height == 60);
   CHECK(g.tokens == 6360);
@@ -120,7 +120,7 @@ TEST_CASE("Mochi working set: the SwiGLU feed-forward over the video tokens", "[
 
 TEST_CASE("Mochi VAE decode: the whole latent in one call", "[generation][mochi][vae]") {
   const Part& vae = part("genmo/mochi-1-preview", "vae");
-  DecodeShape s = native_decode();
+  DecodeShape s = mochi_native_decode();
   // Up blocks: 768 at 4 frames of 60 × 106 → 512 at 12 of 120 × 212 → 256 at 24 of 240 × 424 → 128 at 24 of
   //   480 × 848. block_out's resnet: 128 · 407040 · (4·24 + 2) · 2 = 10,211,819,520 (up 2's projection
   //   24 · 101760 · (2·256 + 2·512) · 2 = 7,502,561,280; proj_out 24 · 407040 · (3·128 + 3) · 2 = 7,561,175,040).
@@ -133,7 +133,7 @@ TEST_CASE("Mochi VAE decode: the whole latent in one call", "[generation][mochi]
 }
 
 TEST_CASE("Mochi components refuse configs they do not model", "[generation][mochi][hostile]") {
-  json s = {{"workload", "video"}, {"model", tiny_pipeline(tiny_mochi(), tiny_mochi_vae())},
+  json s = {{"workload", "video"}, {"model", tiny_mochi_pipeline(tiny_mochi(), tiny_mochi_vae())},
             {"hardware", {{"gpu", "H100-SXM-80GB"}}}};
   CHECK(error_path(s) == "(no error)");
   s["model"]["components"][1]["hf_config"]["activation_fn"] = "gelu";

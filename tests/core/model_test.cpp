@@ -19,7 +19,7 @@ json llama31_8b() {
           {"tie_word_embeddings", false}, {"torch_dtype", "bfloat16"}};
 }
 
-std::string error_path(const json& config) {
+std::string config_error_path(const json& config) {
   try {
     (void)model_from_config(config, "/model/config", "x");
   } catch (const InputError& e) {
@@ -139,61 +139,61 @@ TEST_CASE("a bare parameter count is one quantizable tensor", "[model][article]"
 TEST_CASE("config errors name the field and what is allowed", "[model][errors]") {
   json c = llama31_8b();
   c["num_key_value_heads"] = 5;
-  CHECK(error_path(c) == "/model/config/num_key_value_heads");
+  CHECK(config_error_path(c) == "/model/config/num_key_value_heads");
 
   c = llama31_8b();
   c["hidden_size"] = 4100;  // 32 heads do not divide it and no head_dim is given
-  CHECK(error_path(c) == "/model/config/num_attention_heads");
+  CHECK(config_error_path(c) == "/model/config/num_attention_heads");
 
   c = llama31_8b();
   c.erase("vocab_size");
-  CHECK(error_path(c) == "/model/config/vocab_size");
+  CHECK(config_error_path(c) == "/model/config/vocab_size");
 
   c = llama31_8b();
   c["num_hidden_layers"] = -3;
-  CHECK(error_path(c) == "/model/config/num_hidden_layers");
+  CHECK(config_error_path(c) == "/model/config/num_hidden_layers");
 
   c = llama31_8b();
   c["hidden_size"] = 1e300;
-  CHECK(error_path(c) == "/model/config/hidden_size");
+  CHECK(config_error_path(c) == "/model/config/hidden_size");
 
   c = llama31_8b();
   c["intermediate_size"] = "big";
-  CHECK(error_path(c) == "/model/config/intermediate_size");
+  CHECK(config_error_path(c) == "/model/config/intermediate_size");
 
   c = llama31_8b();
   c["torch_dtype"] = "float8";
-  CHECK(error_path(c) == "/model/config/torch_dtype");
+  CHECK(config_error_path(c) == "/model/config/torch_dtype");
 
   c = llama31_8b();
   c["layer_types"] = json::array({"full_attention"});  // 1 entry for 32 layers
-  CHECK(error_path(c) == "/model/config/layer_types");
+  CHECK(config_error_path(c) == "/model/config/layer_types");
 
   c = llama31_8b();
   c["num_key_value_heads"] = 64;  // more KV heads than attention heads
-  CHECK(error_path(c) == "/model/config/num_key_value_heads");
+  CHECK(config_error_path(c) == "/model/config/num_key_value_heads");
 
   const json* v3 = &test::catalog().find_model("deepseek-ai/DeepSeek-V3")->config;
   json d = *v3;
   d["first_k_dense_replace"] = 100;  // beyond the 61 layers
-  CHECK(error_path(d) == "/model/config/first_k_dense_replace");
+  CHECK(config_error_path(d) == "/model/config/first_k_dense_replace");
   d = *v3;
   d["num_experts_per_tok"] = 300;  // more than the 256 routed experts
-  CHECK(error_path(d) == "/model/config/num_experts_per_tok");
+  CHECK(config_error_path(d) == "/model/config/num_experts_per_tok");
 
-  CHECK(error_path(json::array()) == "/model/config");
+  CHECK(config_error_path(json::array()) == "/model/config");
 
   c = llama31_8b();  // each field in range, the product absurd: the MLPs are most of it
   c["hidden_size"] = 8'000'000;
   c["intermediate_size"] = 9'000'000;
   c["num_hidden_layers"] = 500;
   c["head_dim"] = 128;
-  CHECK(error_path(c) == "/model/config/intermediate_size");
+  CHECK(config_error_path(c) == "/model/config/intermediate_size");
 
   c = llama31_8b();
   c.erase("torch_dtype");
   c["dtype"] = "float8";  // the newer spelling of the key is the one named
-  CHECK(error_path(c) == "/model/config/dtype");
+  CHECK(config_error_path(c) == "/model/config/dtype");
 }
 
 TEST_CASE("an unknown model_type is counted from generic fields, with a note", "[model]") {
@@ -254,28 +254,28 @@ TEST_CASE("vision towers with a family layout are counted exactly", "[model][vis
 TEST_CASE("a config container of the wrong type is an error at its field", "[model][errors]") {
   using P = json::json_pointer;
   const json llama = llama31_8b();
-  CHECK(error_path(with(llama, P("/layer_types"), "full_attention")) == "/model/config/layer_types");
+  CHECK(config_error_path(with(llama, P("/layer_types"), "full_attention")) == "/model/config/layer_types");
   CHECK(error_message(with(llama, P("/layer_types"), "full_attention")).find("must be an array") != std::string::npos);
-  CHECK(error_path(with(llama, P("/text_config"), "llama")) == "/model/config/text_config");
+  CHECK(config_error_path(with(llama, P("/text_config"), "llama")) == "/model/config/text_config");
   CHECK(error_message(with(llama, P("/text_config"), "llama")).find("must be an object") != std::string::npos);
-  CHECK(error_path(with(llama, P("/vision_config"), 5)) == "/model/config/vision_config");
+  CHECK(config_error_path(with(llama, P("/vision_config"), 5)) == "/model/config/vision_config");
   CHECK(error_message(with(llama, P("/vision_config"), 5)).find("must be an object") != std::string::npos);
-  CHECK(error_path(with(llama, P("/cross_attention_layers"), "3")) == "/model/config/cross_attention_layers");
+  CHECK(config_error_path(with(llama, P("/cross_attention_layers"), "3")) == "/model/config/cross_attention_layers");
   const json qwen3_moe = catalog_config("Qwen/Qwen3-30B-A3B");  // mlp_only_layers is read where there are experts
-  CHECK(error_path(with(qwen3_moe, P("/mlp_only_layers"), 0)) == "/model/config/mlp_only_layers");
+  CHECK(config_error_path(with(qwen3_moe, P("/mlp_only_layers"), 0)) == "/model/config/mlp_only_layers");
 
   const json llava = {
       {"model_type", "llava"},
       {"text_config", llama31_8b()},
       {"vision_config", {{"hidden_size", 1024}, {"intermediate_size", 4096}, {"num_hidden_layers", 24}}}};
-  CHECK(error_path(with(llava, P("/vision_feature_layer"), "last")) == "/model/config/vision_feature_layer");
-  CHECK(error_path(with(llava, P("/vision_feature_layer"), json::object())) == "/model/config/vision_feature_layer");
+  CHECK(config_error_path(with(llava, P("/vision_feature_layer"), "last")) == "/model/config/vision_feature_layer");
+  CHECK(config_error_path(with(llava, P("/vision_feature_layer"), json::object())) == "/model/config/vision_feature_layer");
 
   const json mllama = catalog_config("meta-llama/Llama-3.2-11B-Vision");
-  CHECK(error_path(with(mllama, P("/vision_config/supported_aspect_ratios"), json::object())) ==
+  CHECK(config_error_path(with(mllama, P("/vision_config/supported_aspect_ratios"), json::object())) ==
         "/model/config/vision_config/supported_aspect_ratios");
   const json llama4 = catalog_config("meta-llama/Llama-4-Scout-17B-16E-Instruct");
-  CHECK(error_path(with(llama4, P("/text_config/no_rope_layers"), "1,1,1,0")) ==
+  CHECK(config_error_path(with(llama4, P("/text_config/no_rope_layers"), "1,1,1,0")) ==
         "/model/config/text_config/no_rope_layers");
 
   // null is "not stated", as for every other field: the defaults apply.
@@ -289,12 +289,12 @@ TEST_CASE("a config container of the wrong type is an error at its field", "[mod
 TEST_CASE("layer lists name the entry that is not a layer", "[model][errors]") {
   using P = json::json_pointer;
   const json llama = llama31_8b();  // 32 layers
-  CHECK(error_path(with(llama, P("/cross_attention_layers"), {3, 32})) == "/model/config/cross_attention_layers/1");
+  CHECK(config_error_path(with(llama, P("/cross_attention_layers"), {3, 32})) == "/model/config/cross_attention_layers/1");
   CHECK(error_message(with(llama, P("/cross_attention_layers"), {3, 32})).find("from 0 to 31") != std::string::npos);
-  CHECK(error_path(with(llama, P("/cross_attention_layers"), {-1})) == "/model/config/cross_attention_layers/0");
+  CHECK(config_error_path(with(llama, P("/cross_attention_layers"), {-1})) == "/model/config/cross_attention_layers/0");
 
   const json qwen3_moe = catalog_config("Qwen/Qwen3-30B-A3B");
-  CHECK(error_path(with(qwen3_moe, P("/mlp_only_layers"), {0, "1"})) == "/model/config/mlp_only_layers/1");
+  CHECK(config_error_path(with(qwen3_moe, P("/mlp_only_layers"), {0, "1"})) == "/model/config/mlp_only_layers/1");
   // A valid list still takes effect: layer 0 becomes dense.
   const Model m = model_from_config(with(qwen3_moe, P("/mlp_only_layers"), {0}), "/model/config", "x");
   CHECK_FALSE(m.arch.layer_specs[0].moe);
@@ -302,11 +302,11 @@ TEST_CASE("layer lists name the entry that is not a layer", "[model][errors]") {
 
   json llama4 = catalog_config("meta-llama/Llama-4-Scout-17B-16E-Instruct");
   const auto layers = llama4["text_config"]["num_hidden_layers"].get<std::size_t>();
-  CHECK(error_path(with(llama4, P("/text_config/no_rope_layers"), json::array({1, 1, 0}))) ==
+  CHECK(config_error_path(with(llama4, P("/text_config/no_rope_layers"), json::array({1, 1, 0}))) ==
         "/model/config/text_config/no_rope_layers");
   json rope(layers, 1);
   rope[5] = 2;
-  CHECK(error_path(with(llama4, P("/text_config/no_rope_layers"), rope)) ==
+  CHECK(config_error_path(with(llama4, P("/text_config/no_rope_layers"), rope)) ==
         "/model/config/text_config/no_rope_layers/5");
   rope = json(layers, 1);
   rope[0] = 0;  // layer 0 global (NoPE), every other layer chunked
@@ -319,7 +319,7 @@ TEST_CASE("layer lists name the entry that is not a layer", "[model][errors]") {
       {"text_config", llama31_8b()},
       {"vision_config", {{"hidden_size", 1024}, {"intermediate_size", 4096}, {"num_hidden_layers", 24}}},
       {"vision_feature_layer", {-2, "x"}}};
-  CHECK(error_path(llava) == "/model/config/vision_feature_layer/1");
+  CHECK(config_error_path(llava) == "/model/config/vision_feature_layer/1");
 }
 
 TEST_CASE("a generic vision tower may state its width as embed_dim and its depth as depth", "[model][vision]") {
@@ -342,29 +342,29 @@ TEST_CASE("configs beyond 10^14 parameters are refused at the field behind the l
   c["num_local_experts"] = 100'000;
   c["num_experts_per_tok"] = 2;
   c["moe_intermediate_size"] = 14'336;
-  CHECK(error_path(c) == "/model/config/num_local_experts");
+  CHECK(config_error_path(c) == "/model/config/num_local_experts");
   CHECK(error_message(c).find("10^14") != std::string::npos);
   c["num_local_experts"] = 8;  // Mixtral-sized: fine
-  CHECK(error_path(c) == "(no error)");
+  CHECK(config_error_path(c) == "(no error)");
 
   // Mamba: a 10^7 × 10^7 state on 500 layers (1.5 × 10^17), at hidden 1.
   const json mamba = {{"model_type", "mamba"},    {"hidden_size", 1},  {"intermediate_size", 10'000'000},
                       {"state_size", 10'000'000}, {"vocab_size", 100}, {"num_hidden_layers", 500}};
-  CHECK(error_path(mamba) == "/model/config/state_size");
+  CHECK(config_error_path(mamba) == "/model/config/state_size");
   json wide = mamba;  // the projections instead: hidden 10^7, expand 100,000 → width 10^12
   wide.erase("intermediate_size");
   wide["hidden_size"] = 10'000'000;
   wide["expand"] = 100'000;
   wide["state_size"] = 16;
-  CHECK(error_path(wide) == "/model/config/expand");
+  CHECK(config_error_path(wide) == "/model/config/expand");
   json dt = mamba;
   dt["state_size"] = 16;
   dt["time_step_rank"] = 10'000'000;
-  CHECK(error_path(dt) == "/model/config/time_step_rank");
+  CHECK(config_error_path(dt) == "/model/config/time_step_rank");
   json jamba = catalog_config("ai21labs/Jamba-v0.1");
   jamba["mamba_expand"] = 64;  // SSM width 262,144
   jamba["mamba_d_state"] = 10'000'000;
-  CHECK(error_path(jamba) == "/model/config/mamba_d_state");
+  CHECK(config_error_path(jamba) == "/model/config/mamba_d_state");
 
   // A dense model of about 1.1 × 10^14 (each field in range) is refused; half as deep is not.
   json dense = llama31_8b();
@@ -372,9 +372,9 @@ TEST_CASE("configs beyond 10^14 parameters are refused at the field behind the l
   dense["intermediate_size"] = 2'097'152;
   dense["num_hidden_layers"] = 512;
   dense["num_attention_heads"] = 256;
-  CHECK(error_path(dense) == "/model/config/intermediate_size");
+  CHECK(config_error_path(dense) == "/model/config/intermediate_size");
   dense["num_hidden_layers"] = 256;
-  CHECK(error_path(dense) == "(no error)");
+  CHECK(config_error_path(dense) == "(no error)");
 }
 
 TEST_CASE("the exact count of the inventory is held to the same limit", "[model][errors]") {
@@ -382,7 +382,7 @@ TEST_CASE("the exact count of the inventory is held to the same limit", "[model]
   // per layer here), so it stays just under 10^14 while the inventory is just over.
   const json mamba = {{"model_type", "mamba"}, {"hidden_size", 1},  {"intermediate_size", 10'000'000},
                       {"state_size", 6'507},   {"vocab_size", 100}, {"num_hidden_layers", 512}};
-  CHECK(error_path(mamba) == "/model/config");
+  CHECK(config_error_path(mamba) == "/model/config");
   CHECK(error_message(mamba).find("more than 10^14") != std::string::npos);
 }
 
@@ -398,9 +398,9 @@ TEST_CASE("parameter sums are checked", "[model]") {
 TEST_CASE("layer counts are bounded so that every sweep stays fast", "[model][errors]") {
   json c = llama31_8b();
   c["num_hidden_layers"] = 512;
-  CHECK(error_path(c) == "(no error)");
+  CHECK(config_error_path(c) == "(no error)");
   c["num_hidden_layers"] = 513;
-  CHECK(error_path(c) == "/model/config/num_hidden_layers");
+  CHECK(config_error_path(c) == "/model/config/num_hidden_layers");
   c["num_hidden_layers"] = 100'000;
-  CHECK(error_path(c) == "/model/config/num_hidden_layers");
+  CHECK(config_error_path(c) == "/model/config/num_hidden_layers");
 }

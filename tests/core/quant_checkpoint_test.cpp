@@ -32,7 +32,7 @@ std::int64_t linear_bytes(const WeightFormat& f, std::int64_t out, std::int64_t 
 
 /// The InputError path a call throws ("" when it does not throw).
 template <typename F>
-std::string error_path(F&& call, std::string* message = nullptr) {
+std::string call_error_path(F&& call, std::string* message = nullptr) {
   try {
     call();
   } catch (const InputError& e) {
@@ -159,7 +159,7 @@ TEST_CASE("a group that does not divide a quantized layer's inputs is refused", 
   const Model m = model_from_config(config, "/config", "test");
   const WeightFormat f = format_of({{"bits", 4}, {"group_size", 128}, {"quant_method", "gptq"}});
   std::string message;
-  CHECK(error_path([&] { check_group_alignment(f, m); }, &message) == "/config/quantization_config/group_size");
+  CHECK(call_error_path([&] { check_group_alignment(f, m); }, &message) == "/config/quantization_config/group_size");
   CHECK(message.find("1344 inputs") != std::string::npos);
   const WeightFormat ok = format_of({{"bits", 4}, {"group_size", 64}, {"quant_method", "gptq"}});
   CHECK_NOTHROW(check_group_alignment(ok, m));
@@ -168,33 +168,33 @@ TEST_CASE("a group that does not divide a quantized layer's inputs is refused", 
 TEST_CASE("quantization_configs the loaders refuse are errors naming the field", "[quant][errors]") {
   const std::string q = "/config/quantization_config";
   std::string message;
-  CHECK(error_path([&] { (void)format_of({{"quant_method", "hqq"}}); }, &message) == q + "/quant_method");
+  CHECK(call_error_path([&] { (void)format_of({{"quant_method", "hqq"}}); }, &message) == q + "/quant_method");
   CHECK(message.find("compressed-tensors") != std::string::npos);
-  CHECK(error_path([&] { (void)format_of({{"bits", 4}}); }) == q + "/quant_method");
-  CHECK(error_path([&] { (void)format_of({{"quant_method", "awq"}, {"bits", 8}}); }, &message) == q + "/bits");
+  CHECK(call_error_path([&] { (void)format_of({{"bits", 4}}); }) == q + "/quant_method");
+  CHECK(call_error_path([&] { (void)format_of({{"quant_method", "awq"}, {"bits", 8}}); }, &message) == q + "/bits");
   CHECK(message.find("must be one of 4") != std::string::npos);
-  CHECK(error_path([&] { (void)format_of({{"quant_method", "gptq"}, {"bits", 5}}); }, &message) == q + "/bits");
+  CHECK(call_error_path([&] { (void)format_of({{"quant_method", "gptq"}, {"bits", 5}}); }, &message) == q + "/bits");
   CHECK(message.find("2, 3, 4, 8") != std::string::npos);
-  CHECK(error_path([&] { (void)format_of({{"quant_method", "gptq"}, {"group_size", 0}}); }) == q + "/group_size");
-  CHECK(error_path([&] { (void)format_of({{"quant_method", "awq"}, {"group_size", -2}}); }) == q + "/group_size");
-  CHECK(error_path([&] { (void)format_of({{"quant_method", "awq"}, {"version", "gemv"}}); }) == q + "/version");
-  CHECK(error_path([&] {
+  CHECK(call_error_path([&] { (void)format_of({{"quant_method", "gptq"}, {"group_size", 0}}); }) == q + "/group_size");
+  CHECK(call_error_path([&] { (void)format_of({{"quant_method", "awq"}, {"group_size", -2}}); }) == q + "/group_size");
+  CHECK(call_error_path([&] { (void)format_of({{"quant_method", "awq"}, {"version", "gemv"}}); }) == q + "/version");
+  CHECK(call_error_path([&] {
           (void)format_of({{"quant_method", "gptq"}, {"checkpoint_format", "marlin"}});
         }) == q + "/checkpoint_format");
   const std::string w = q + "/config_groups/group_0/weights";
-  CHECK(error_path([&] {
+  CHECK(call_error_path([&] {
           (void)format_of(ct_config({{"num_bits", 3}, {"type", "int"}, {"strategy", "group"}, {"group_size", 128}},
                                     "pack-quantized"));
         }) == w + "/num_bits");
-  CHECK(error_path([&] {
+  CHECK(call_error_path([&] {
           (void)format_of(ct_config({{"num_bits", 4}, {"type", "int"}, {"strategy", "group"}, {"group_size", 0}},
                                     "pack-quantized"));
         }) == w + "/group_size");
-  CHECK(error_path([&] {
+  CHECK(call_error_path([&] {
           (void)format_of(ct_config({{"num_bits", 4}, {"type", "int"}, {"strategy", "rows"}}, "pack-quantized"));
         }) == w + "/strategy");
-  CHECK(error_path([&] { (void)format_of(ct_config({{"num_bits", 8}}, "sparse-24")); }) == q + "/format");
-  CHECK(error_path([&] { (void)format_of({{"quant_method", "compressed-tensors"}}); }) == q + "/config_groups");
+  CHECK(call_error_path([&] { (void)format_of(ct_config({{"num_bits", 8}}, "sparse-24")); }) == q + "/format");
+  CHECK(call_error_path([&] { (void)format_of({{"quant_method", "compressed-tensors"}}); }) == q + "/config_groups");
 }
 
 TEST_CASE("Qwen2.5-0.5B-Instruct-AWQ: stored bytes from its own quantization_config", "[quant][catalog]") {
@@ -261,7 +261,7 @@ TEST_CASE("Qwen2.5-7B-Instruct-AWQ and Llama-3.1-8B-Instruct-AWQ-INT4: stored by
 
 TEST_CASE("compressed-tensors strategy group needs a group size", "[quant][errors]") {
   const std::string w = "/config/quantization_config/config_groups/group_0/weights";
-  CHECK(error_path([&] {
+  CHECK(call_error_path([&] {
           (void)format_of(ct_config({{"num_bits", 4}, {"type", "int"}, {"strategy", "group"}}, "pack-quantized"));
         }) == w + "/group_size");
   // No strategy: group_size -1 means one scale per output row (QuantizationArgs' validator).

@@ -187,12 +187,12 @@ TEST_CASE("render groups named parts and names the parts a max does not take", "
 
 TEST_CASE("a report line carries the term's range; text only when explaining", "[render][range]") {
   const Term t = Term::product({Factor::gib(0.25)}, Rounding::nearest).cite("a sweep").within(gib_range(0.2, 0.3));
-  const Component quiet = io::component("non_torch", "Non-torch", t, false);
+  const vram::Component quiet = io::component("non_torch", "Non-torch", t, false);
   CHECK(quiet.formula.empty());
   CHECK(quiet.source.empty());
   REQUIRE(quiet.range);
   CHECK(quiet.range->high == Bytes::from_fraction(0.3, kGiB));
-  const Component loud = io::component("non_torch", "Non-torch", t, true, "more");
+  const vram::Component loud = io::component("non_torch", "Non-torch", t, true, "more");
   CHECK(loud.source == "a sweep; more");
   CHECK(loud.formula == "0.25 GiB = 268,435,456 B ≈ 0.25 GiB");
 }

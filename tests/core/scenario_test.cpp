@@ -12,12 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Failure {
-  std::string path;
-  std::string message;
-};
-
-Failure failure(const std::string& text) {
+test::Failure text_failure(const std::string& text) {
   try {
     (void)estimate(parse_scenario_text(text, test::catalog()));
   } catch (const InputError& e) {
@@ -26,8 +21,8 @@ Failure failure(const std::string& text) {
   return {"(no error)", ""};
 }
 
-Failure failure(const json& j) {
-  return failure(j.dump());
+test::Failure text_failure(const json& j) {
+  return text_failure(j.dump());
 }
 
 json base() {
@@ -40,18 +35,18 @@ json base() {
 }  // namespace
 
 TEST_CASE("malformed JSON is an error at the root, with the parser's position", "[scenario][errors]") {
-  const Failure f = failure(std::string("{\"model\": "));
+  const test::Failure f = text_failure(std::string("{\"model\": "));
   CHECK(f.path.empty());
   CHECK(f.message.find("malformed JSON") != std::string::npos);
-  CHECK(failure(std::string("")).message.find("malformed JSON") != std::string::npos);
-  CHECK(failure(std::string("[1,2]")).message.find("must be a JSON object") != std::string::npos);
+  CHECK(text_failure(std::string("")).message.find("malformed JSON") != std::string::npos);
+  CHECK(text_failure(std::string("[1,2]")).message.find("must be a JSON object") != std::string::npos);
 }
 
 TEST_CASE("bad numbers name their field and the allowed range", "[scenario][errors]") {
   auto at = [](const char* field, json value) {
     json s = base();
     s["inference"][field] = value;
-    return failure(s);
+    return text_failure(s);
   };
   CHECK(at("context", -1).path == "/inference/context");
   CHECK(at("context", 0).path == "/inference/context");
@@ -62,43 +57,43 @@ TEST_CASE("bad numbers name their field and the allowed range", "[scenario][erro
   json big = base();
   big["inference"]["context"] = 100'000'000;
   big["inference"]["concurrency"] = 1'000'000;  // each in range, the product absurd
-  CHECK(failure(big).path == "/inference/concurrency");
+  CHECK(text_failure(big).path == "/inference/concurrency");
   json s = base();
   s["headroom"] = 1.5;
-  CHECK(failure(s).path == "/headroom");
+  CHECK(text_failure(s).path == "/headroom");
   s = base();
   s["inference"]["vllm"] = {{"gpu_memory_utilization", 0}};
-  CHECK(failure(s).path == "/inference/vllm/gpu_memory_utilization");
+  CHECK(text_failure(s).path == "/inference/vllm/gpu_memory_utilization");
   // NaN cannot be written in JSON; the nearest hostile input is a huge exponent.
-  CHECK(failure(std::string(R"({"model":{"params":1e400}})")).path == "/model/params");  // no double holds it
+  CHECK(text_failure(std::string(R"({"model":{"params":1e400}})")).path == "/model/params");  // no double holds it
   s = base();
   s["model"] = {{"params", 0}};
-  CHECK(failure(s).path == "/model/params");
+  CHECK(text_failure(s).path == "/model/params");
   s["model"] = {{"params", -13000000000LL}};
-  CHECK(failure(s).path == "/model/params");
+  CHECK(text_failure(s).path == "/model/params");
   s = base();
   s["hardware"]["gpu"] = {{"name", "mine"}, {"memory_bytes", 24}};  // GB typed as bytes
-  CHECK(failure(s).path == "/hardware/gpu/memory_bytes");
+  CHECK(text_failure(s).path == "/hardware/gpu/memory_bytes");
 }
 
 TEST_CASE("unknown names list what is allowed", "[scenario][errors]") {
   json s = base();
   s["weights"] = "fp6";
-  CHECK(failure(s).path == "/weights");
+  CHECK(text_failure(s).path == "/weights");
   s = base();
   s["inference"]["kv_cache_dtype"] = "int2";
-  CHECK(failure(s).message.find("allowed: auto, fp16, bf16, fp32, fp8, q8_0, q4_0") != std::string::npos);
+  CHECK(text_failure(s).message.find("allowed: auto, fp16, bf16, fp32, fp8, q8_0, q4_0") != std::string::npos);
   s = base();
   s["inference"]["engine"] = "tgi";
-  CHECK(failure(s).path == "/inference/engine");
+  CHECK(text_failure(s).path == "/inference/engine");
   s = base();
   s["hardware"]["gpu"] = "H100";
-  const Failure g = failure(s);
+  const test::Failure g = text_failure(s);
   CHECK(g.path == "/hardware/gpu");
   CHECK(g.message.find("H100-SXM-80GB") != std::string::npos);
   s = base();
   s["model"] = "meta-llama/Llama-3.1-8b";
-  CHECK(failure(s).path == "/model");
+  CHECK(text_failure(s).path == "/model");
   s = base();
   s["inference"]["contxt"] = 8192;  // a typo is not silently ignored: it is named in the warnings
   const Scenario typo = test::scenario(s);
@@ -107,7 +102,7 @@ TEST_CASE("unknown names list what is allowed", "[scenario][errors]") {
         0);
   s = base();
   s["inference"]["extra"] = {{"compile", true}};  // but "extra" is always accepted, silently
-  CHECK(failure(s).path == "(no error)");
+  CHECK(text_failure(s).path == "(no error)");
   CHECK(test::scenario(s).warnings.empty());
 }
 
@@ -115,12 +110,12 @@ TEST_CASE("parallelism must match the model and the GPU count", "[scenario][erro
   json s = base();
   s["inference"]["tensor_parallel"] = 3;  // 32 heads
   s["hardware"]["count"] = 3;
-  const Failure f = failure(s);
+  const test::Failure f = text_failure(s);
   CHECK(f.path == "/inference/tensor_parallel");
   CHECK(f.message.find("Valid sizes: 1, 2, 4, 8, 16, 32") != std::string::npos);
   s = base();
   s["inference"]["tensor_parallel"] = 4;  // only 1 GPU
-  CHECK(failure(s).path == "/hardware/count");
+  CHECK(text_failure(s).path == "/hardware/count");
 }
 
 TEST_CASE("the engines' own context names are honoured and must agree", "[scenario]") {
@@ -129,12 +124,12 @@ TEST_CASE("the engines' own context names are honoured and must agree", "[scenar
   s["inference"]["vllm"] = {{"max_model_len", 16384}};
   CHECK(test::scenario(s).inference().context == 16384);
   s["inference"]["context"] = 8192;
-  CHECK(failure(s).path == "/inference/vllm/max_model_len");
+  CHECK(text_failure(s).path == "/inference/vllm/max_model_len");
   json l = base();
   l["inference"] = {{"engine", "llama.cpp"}, {"llama_cpp", {{"n_ctx", 8192}, {"n_seq_max", 4}}}};
   CHECK(test::scenario(l).inference().context == 2048);  // 8,192 cells over 4 sequences
   l["inference"]["context"] = 4096;
-  CHECK(failure(l).path == "/inference/llama_cpp/n_ctx");
+  CHECK(text_failure(l).path == "/inference/llama_cpp/n_ctx");
 }
 
 TEST_CASE("a context above the model's maximum is allowed with a warning", "[scenario]") {
@@ -176,21 +171,21 @@ TEST_CASE("a pasted config.json with quantization_config sets the weights format
 TEST_CASE("every workload is estimated; a model of the wrong kind is refused clearly", "[scenario][errors]") {
   // Language-model training and, with framework diffusers, the fine-tuning of an image pipeline.
   CHECK_NOTHROW(test::run(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}}));
-  const Failure f = failure(json{{"workload", "training"},
+  const test::Failure f = text_failure(json{{"workload", "training"},
                                  {"model", "meta-llama/Llama-3.1-8B"},
                                  {"training", {{"framework", "diffusers"}}}});
   CHECK(f.path == "/model");
   CHECK(f.message.find("unknown image/video pipeline \"meta-llama/Llama-3.1-8B\"") != std::string::npos);
-  CHECK(failure(json{{"workload", "training"},
+  CHECK(text_failure(json{{"workload", "training"},
                      {"model", "CompVis/stable-diffusion-v1-4"},
                      {"training", {{"framework", "diffusers"}, {"method", "lora"}}}})
             .path == "(no error)");
   // The settings are read before the refusal: a bad one is named first.
-  CHECK(failure(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"training", {{"optimizer", "adam"}}}})
+  CHECK(text_failure(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"training", {{"optimizer", "adam"}}}})
             .path == "/training/optimizer");
   // Image and video are estimated now; an unknown pipeline is refused at /model, naming the catalog's.
-  CHECK(failure(json{{"workload", "image"}, {"model", "black-forest-labs/FLUX.1-dev"}}).path == "(no error)");
-  const Failure img = failure(json{{"workload", "image"}, {"model", "acme/unknown-diffusion"}});
+  CHECK(text_failure(json{{"workload", "image"}, {"model", "black-forest-labs/FLUX.1-dev"}}).path == "(no error)");
+  const test::Failure img = text_failure(json{{"workload", "image"}, {"model", "acme/unknown-diffusion"}});
   CHECK(img.path == "/model");
   CHECK(img.message.find("unknown image/video pipeline \"acme/unknown-diffusion\"") != std::string::npos);
   CHECK(img.message.find("black-forest-labs/FLUX.1-dev") != std::string::npos);
@@ -200,9 +195,9 @@ TEST_CASE("hostile input never crashes", "[scenario][errors]") {
   // Deep nesting, huge strings and wrong types come back as InputError.
   std::string deep(5000, '[');
   CHECK_NOTHROW(test::catalog());
-  CHECK(failure(deep).message.find("nested deeper than 64 levels") != std::string::npos);
-  CHECK(failure(json{{"model", {{"config", {{"hidden_size", std::string(100000, 'x')}}}}}}).path ==
+  CHECK(text_failure(deep).message.find("nested deeper than 64 levels") != std::string::npos);
+  CHECK(text_failure(json{{"model", {{"config", {{"hidden_size", std::string(100000, 'x')}}}}}}).path ==
         "/model/config/hidden_size");
-  CHECK(failure(json{{"model", {{"config", nullptr}}}}).path == "/model/config");
-  CHECK(failure(json{{"model", 7}}).path == "/model");
+  CHECK(text_failure(json{{"model", {{"config", nullptr}}}}).path == "/model/config");
+  CHECK(text_failure(json{{"model", 7}}).path == "/model");
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "vram/budget/kv_cache.hpp"
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
 #include "vram/estimate.hpp"
@@ -59,6 +60,22 @@ inline std::string error_path(const nlohmann::json& j, std::string* message = nu
   }
   return "(no error)";
 }
+
+/// The InputError a scenario raises: its path ("(no error)" when it estimates) and message.
+struct Failure {
+  std::string path, message;
+};
+inline Failure failure(const nlohmann::json& j) {
+  try {
+    (void)run(j);
+  } catch (const InputError& e) {
+    return {e.path(), e.what()};
+  }
+  return {"(no error)", ""};
+}
+
+/// The bf16 KV cache element.
+inline const KvDtype kBf16 = kv_dtype_of(KvKind::bf16);
 
 inline double metric(const Report& r, const std::string& name) {
   const Metric* m = r.find_metric(name);

@@ -20,21 +20,12 @@ json llama8b(json training, json hardware = {{"gpu", "H100-SXM-80GB"}}) {
 }
 
 Bytes component(const Report& r, std::string_view id) {
-  const Component* c = r.find_component(id);
+  const vram::Component* c = r.find_component(id);
   return c ? c->bytes : Bytes::of(-1);
 }
 
-struct Failure {
-  std::string path, message;
-};
-Failure failure(const json& j) {
-  try {
-    (void)test::run(j);
-  } catch (const InputError& e) {
-    return {e.path(), e.what()};
-  }
-  return {"(no error)", ""};
-}
+using test::Failure;
+using test::failure;
 
 }  // namespace
 
@@ -129,7 +120,7 @@ TEST_CASE("gradients freed after each step share the backward peak with the acti
   CHECK(peak >= grads);
   CHECK(peak >= acts);
   CHECK(peak < grads + acts);
-  const Component* c = once.find_component("activations");
+  const vram::Component* c = once.find_component("activations");
   REQUIRE(c->range);
   CHECK(c->range->low <= c->bytes);
   CHECK(c->bytes <= c->range->high);
@@ -281,14 +272,14 @@ TEST_CASE("a bare parameter count trains with model states only", "[training][en
 
 TEST_CASE("the activation range spans fused kernels to eager ops", "[training][engine]") {
   const Report r = test::run(llama8b({{"framework", "transformers"}, {"method", "lora"}, {"grad_accum", 2}}));
-  const Component* a = r.find_component("activations");
+  const vram::Component* a = r.find_component("activations");
   REQUIRE(a != nullptr);
   REQUIRE(a->range);
   CHECK(a->range->low < a->bytes);   // a compiled step keeps fewer tensors and no fp32 logits
   CHECK(a->bytes < a->range->high);  // eager slack above
   // Unsloth's own kernels are the fused ones: its range is narrow below.
   const Report u = test::run(llama8b({{"framework", "unsloth"}, {"method", "lora"}, {"grad_accum", 2}}));
-  const Component* ua = u.find_component("activations");
+  const vram::Component* ua = u.find_component("activations");
   REQUIRE(ua->range);
   CHECK(ua->bytes.ratio(ua->range->low) < 1.2);
   CHECK(a->bytes.ratio(a->range->low) > 1.5);

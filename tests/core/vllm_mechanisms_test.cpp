@@ -367,7 +367,7 @@ TEST_CASE("on ROCm the graphs stay outside the reservation and no FA3 accumulato
   CHECK(mi300x.find_component("cuda_graphs")->outside_reservation);
   CHECK(mi300x.find_component("cuda_graphs")->formula.find("FA3") == std::string::npos);
   // The per-graph cost was calibrated on H100s only: on ROCm its range is 0.5x to 2x, and said so.
-  const Component& g = *mi300x.find_component("cuda_graphs");
+  const vram::Component& g = *mi300x.find_component("cuda_graphs");
   REQUIRE(g.range);
   CHECK(g.range->high == ratio_range(g.bytes, 0.5, 2.0).high);
   CHECK(std::any_of(mi300x.warnings.begin(), mi300x.warnings.end(),
@@ -543,7 +543,7 @@ TEST_CASE("enable_expert_parallel needs experts, and says when it changes nothin
   moe["hardware"]["count"] = 4;
   moe["inference"]["tensor_parallel"] = 4;
   const Report r = test::run(moe);
-  const Component* w = r.find_component("weights");
+  const vram::Component* w = r.find_component("weights");
   REQUIRE(w != nullptr);
   CHECK(w->formula.find("the 8 routed experts whole over 4 expert-parallel ranks (rank 0 holds 2)") != std::string::npos);
 }
@@ -582,12 +582,12 @@ TEST_CASE("MXFP4 experts are padded as the GPU's MoE kernel lays them out", "[vl
                                {"hardware", {{"gpu", "A100-80GB"}}},
                                {"inference", {{"engine", "vllm"}, {"context", 8192}}}};
   const auto weights = [](const Report& rep) {
-    const Component* c = rep.find_component("weights");
+    const vram::Component* c = rep.find_component("weights");
     return c ? c->bytes.in_bytes() : -1;
   };
   const Report r = test::run(a100);
   CHECK(weights(r) == 13'761'264'768 + 917'471'232);
-  const Component* w = r.find_component("weights");
+  const vram::Component* w = r.find_component("weights");
   REQUIRE(w != nullptr);
   CHECK(w->formula.find("1,727,004,672 padding values (Marlin MoE: intermediate per rank to a multiple of 128, "
                         "hidden to 256)") != std::string::npos);
@@ -598,7 +598,7 @@ TEST_CASE("MXFP4 experts are padded as the GPU's MoE kernel lays them out", "[vl
   h100["hardware"] = {{"gpu", "H100-SXM-80GB"}, {"count", 2}};
   h100["inference"]["tensor_parallel"] = 2;
   const Report t = test::run(h100);
-  const Component* tw = t.find_component("weights");
+  const vram::Component* tw = t.find_component("weights");
   REQUIRE(tw != nullptr);
   CHECK(tw->formula.find("= 112,803,840 B") != std::string::npos);
   // And the triton_kernels layout beyond it (per expert, I_p = 1,472, H = 2,880):
@@ -665,7 +665,7 @@ TEST_CASE("the sampler step follows FlashInfer's presence and the version's defa
                         {"context", 16384},
                         {"vllm", {{"gpu_memory_utilization", 0.25}, {"version", "0.10.1.1"}}}}}};
   const Report fi = test::run(s);
-  const Component* act = fi.find_component("activations");
+  const vram::Component* act = fi.find_component("activations");
   REQUIRE(act != nullptr);
   CHECK(act->formula.find("FlashInfer top-k/top-p") != std::string::npos);
   CHECK(std::any_of(fi.warnings.begin(), fi.warnings.end(),

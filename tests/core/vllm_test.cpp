@@ -11,7 +11,7 @@ using namespace vram::vllm;
 
 namespace {
 using test::arch;
-const KvDtype kBf16 = kv_dtype_of(KvKind::bf16);
+using test::kBf16;
 }  // namespace
 
 TEST_CASE("vLLM scheduler defaults follow the version and the GPU", "[vllm]") {
@@ -178,7 +178,7 @@ TEST_CASE("profiling terms are products of their factors", "[vllm][activations]"
 
 TEST_CASE("the report carries the ranges of the calibrated components", "[vllm][range]") {
   const Report r = test::run({{"model", "meta-llama/Llama-3.1-8B"}, {"inference", {{"context", 8192}}}});
-  const Component* nt = r.find_component("non_torch");
+  const vram::Component* nt = r.find_component("non_torch");
   REQUIRE(nt);
   REQUIRE(nt->range);
   CHECK(nt->range->low == Bytes::from_fraction(0.235, kGiB));

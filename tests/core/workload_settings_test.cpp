@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string error_path(const json& scenario) {
+std::string parse_error_path(const json& scenario) {
   try {
     (void)parse_scenario(scenario, test::catalog());
   } catch (const InputError& e) {
@@ -68,18 +68,18 @@ TEST_CASE("the training block is read field by field, defaults named", "[scenari
 }
 
 TEST_CASE("bad training settings name their field and what is allowed", "[scenario][training][errors]") {
-  CHECK(error_path(training({{"optimizer", "adam"}})) == "/training/optimizer");
-  CHECK(error_path(training({{"micro_batch", "2"}})) == "/training/micro_batch");
-  CHECK(error_path(training({{"micro_batch", 0}})) == "/training/micro_batch");
-  CHECK(error_path(training({{"lora_targets", 5}})) == "/training/lora_targets");
-  CHECK(error_path(training({{"lora_targets", {"q_proj", 3}}})) == "/training/lora_targets/1");
-  CHECK(error_path(training({{"tensor_parallel", 3}}, 4)) == "/training/tensor_parallel");
-  CHECK(error_path(training({{"tensor_parallel", 2}, {"pipeline_parallel", 4}}, 4)) == "/training/tensor_parallel");
-  CHECK(error_path(training({{"chunked_loss", "yes"}})) == "/training/chunked_loss");
-  CHECK(error_path(training({{"micro_batch", 1'000'000}, {"seq_len", 1'000'000}})) == "/training/seq_len");
+  CHECK(parse_error_path(training({{"optimizer", "adam"}})) == "/training/optimizer");
+  CHECK(parse_error_path(training({{"micro_batch", "2"}})) == "/training/micro_batch");
+  CHECK(parse_error_path(training({{"micro_batch", 0}})) == "/training/micro_batch");
+  CHECK(parse_error_path(training({{"lora_targets", 5}})) == "/training/lora_targets");
+  CHECK(parse_error_path(training({{"lora_targets", {"q_proj", 3}}})) == "/training/lora_targets/1");
+  CHECK(parse_error_path(training({{"tensor_parallel", 3}}, 4)) == "/training/tensor_parallel");
+  CHECK(parse_error_path(training({{"tensor_parallel", 2}, {"pipeline_parallel", 4}}, 4)) == "/training/tensor_parallel");
+  CHECK(parse_error_path(training({{"chunked_loss", "yes"}})) == "/training/chunked_loss");
+  CHECK(parse_error_path(training({{"micro_batch", 1'000'000}, {"seq_len", 1'000'000}})) == "/training/seq_len");
   json not_object = training({});
   not_object["training"] = "full";
-  CHECK(error_path(not_object) == "/training");
+  CHECK(parse_error_path(not_object) == "/training");
   try {
     (void)parse_scenario(training({{"sharding", "zero4"}}), test::catalog());
     FAIL("zero4 accepted");
@@ -109,17 +109,17 @@ TEST_CASE("the generation block is read for image and video", "[scenario][genera
   const json image = {{"workload", "image"}, {"model", "black-forest-labs/FLUX.1-dev"}};
   json frames = image;
   frames["generation"] = {{"frames", 81}};
-  CHECK(error_path(frames) == "/generation/frames");  // an image has no frames
+  CHECK(parse_error_path(frames) == "/generation/frames");  // an image has no frames
   json seq = image;
   seq["generation"] = {{"sequence_parallel", 3}};
   seq["hardware"] = {{"count", 4}};
-  CHECK(error_path(seq) == "/generation/sequence_parallel");
+  CHECK(parse_error_path(seq) == "/generation/sequence_parallel");
   json cw = image;
   cw["generation"] = {{"component_weights", {{"transformer", 4}}}};
-  CHECK(error_path(cw) == "/generation/component_weights/transformer");
+  CHECK(parse_error_path(cw) == "/generation/component_weights/transformer");
   json off = image;
   off["generation"] = {{"offload", "disk"}};
-  CHECK(error_path(off) == "/generation/offload");
+  CHECK(parse_error_path(off) == "/generation/offload");
 }
 
 TEST_CASE("every public training, image and video case is read and estimated",

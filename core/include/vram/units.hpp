@@ -96,6 +96,11 @@ constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return a / b + (a % b != 0 ? 1 : 0);
 }
 
+/// a rounded up to a multiple of b, for a >= 0, b > 0 (padded rows and buffers).
+constexpr std::int64_t round_up(std::int64_t a, std::int64_t b) {
+  return mul(ceil_div(a, b), b);
+}
+
 }  // namespace checked
 
 /// A divisor and the label that must accompany it.

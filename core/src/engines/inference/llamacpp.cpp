@@ -24,9 +24,6 @@ constexpr const char* kSplitSource =
     "ggml/src/ggml-cuda/ggml-cuda.cu (split buffer rows for --split-mode row); row mode keeps KV and non-matrix "
     "weights split by layer (PR #10026)";
 
-std::int64_t pad(std::int64_t n, std::int64_t to) {
-  return (n + to - 1) / to * to;
-}
 
 bool is_bare(const Architecture& a) {
   return a.family == Family::bare;
@@ -52,20 +49,20 @@ std::string layers_text(std::int64_t first, std::int64_t end, bool output) {
 }  // namespace
 
 std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max) {
-  return pad(checked::mul(context, n_seq_max), 256);
+  return checked::round_up(checked::mul(context, n_seq_max), 256);
 }
 
 KvStreams kv_streams(std::int64_t context, std::int64_t n_seq_max, bool unified) {
   const std::int64_t n_ctx = kv_cells(context, n_seq_max);
   if (unified || n_seq_max <= 1) return {n_ctx, 1};
-  return {pad(n_ctx / n_seq_max, 256), n_seq_max};
+  return {checked::round_up(n_ctx / n_seq_max, 256), n_seq_max};
 }
 
 Bytes pipeline_copies_bytes(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch) {
   // ggml-backend.cpp ggml_backend_sched: n_copies = GGML_SCHED_MAX_COPIES (4) when pipelining; one copy is
   // already in compute_buffer_bytes.
   const std::int64_t extra_copies = 4 - 1;
-  const Bytes mask = Bytes::product(n_kv, pad(n_ubatch, 64), 4);
+  const Bytes mask = Bytes::product(n_kv, checked::round_up(n_ubatch, 64), 4);
   const Bytes hidden = Bytes::product(n_ubatch, a.hidden, 4);
   return (mask + hidden) * extra_copies;
 }

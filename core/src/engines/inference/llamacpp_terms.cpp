@@ -20,16 +20,12 @@ constexpr std::string_view kKvSource =
     "src/llama-kv-cache-iswa.cpp (windowed layers: n_swa × n_seq_max + n_ubatch cells), "
     "src/llama-memory-recurrent.cpp (recurrent states r_l, s_l in F32)";
 
-std::int64_t pad(std::int64_t n, std::int64_t to) {
-  return checked::ceil_div(n, to) * to;
-}
-
 /// The KQ mask (n_kv × the stream's ubatch rows padded to GGML_KQ_MASK_PAD, per stream), a
 /// graph input living in the compute buffer (src/llama-graph.cpp: [n_kv, GGML_PAD(n_tokens /
 /// n_stream, GGML_KQ_MASK_PAD), 1, n_stream]), and the F16 cast flash attention reads from it
 /// in the builds that make one.
 Term kq_mask_term(std::int64_t n_kv, std::int64_t n_ubatch, std::int64_t streams, const MaskLayout& m) {
-  const std::int64_t rows = pad(checked::ceil_div(n_ubatch, streams), m.row_pad);
+  const std::int64_t rows = checked::round_up(checked::ceil_div(n_ubatch, streams), m.row_pad);
   Factors f;
   f.push_back(Factor::of(n_kv, streams > 1 ? "cells per stream" : "cells"));
   if (m.row_pad > 1) {
@@ -79,7 +75,7 @@ std::vector<KvGroup> kv_groups(const Architecture& a, const InferenceSettings& i
     // src/llama-kv-cache-iswa.cpp: the windowed cache holds n_swa × (unified ? n_seq_max : 1) + n_ubatch per stream.
     const std::int64_t window_seqs = kv.streams > 1 ? 1 : lc.n_seq_max;
     const std::int64_t per_stream =
-        windowed ? std::min(kv.cells, pad(checked::add(checked::mul(l.window, window_seqs), lc.n_ubatch), 256)) : kv.cells;
+        windowed ? std::min(kv.cells, checked::round_up(checked::add(checked::mul(l.window, window_seqs), lc.n_ubatch), 256)) : kv.cells;
     const std::int64_t held = checked::mul(per_stream, kv.streams);
     auto same = [&](const KvGroup& g) { return g.cells == held && g.per_cell == per; };
     if (auto it = std::find_if(groups.begin(), groups.end(), same); it != groups.end()) {

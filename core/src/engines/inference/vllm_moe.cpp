@@ -58,10 +58,6 @@ constexpr std::string_view kTritonLayoutSource =
     "hopper_scale.py HopperMXScaleLayout.swizzle_data (rows to 2 × num_warps × 2 × 8 = 256 with num_warps 8, "
     "columns to 2); vLLM bundles triton_kernels v3.6.0 from f97ca6717 (2026-02-08)";
 
-std::int64_t round_up(std::int64_t n, std::int64_t m) {
-  return checked::mul(checked::ceil_div(n, m), m);
-}
-
 /// Rows of one expert's w13 (gate and up): 2 · I_p.
 std::int64_t w13_rows(const Mxfp4TritonShape& s) {
   return checked::mul(2, s.inter_padded);
@@ -70,9 +66,9 @@ std::int64_t w13_rows(const Mxfp4TritonShape& s) {
 /// Bytes of one expert's swizzled values beyond the checkpoint layout:
 /// w13 [2·I_p, H/2] and w2 [H, I_p/2] with both dimensions to multiples of 64.
 std::int64_t value_padding_per_expert(const Mxfp4TritonShape& s) {
-  const std::int64_t w13 = checked::mul(round_up(w13_rows(s), 64), round_up(s.hidden / 2, 64)) -
+  const std::int64_t w13 = checked::mul(checked::round_up(w13_rows(s), 64), checked::round_up(s.hidden / 2, 64)) -
                            checked::mul(w13_rows(s), s.hidden / 2);
-  const std::int64_t w2 = checked::mul(round_up(s.hidden, 64), round_up(s.inter_padded / 2, 64)) -
+  const std::int64_t w2 = checked::mul(checked::round_up(s.hidden, 64), checked::round_up(s.inter_padded / 2, 64)) -
                           checked::mul(s.hidden, s.inter_padded / 2);
   return checked::add(w13, w2);
 }
@@ -84,8 +80,8 @@ std::int64_t scales_per_expert(const Mxfp4TritonShape& s) {
 
 /// Bytes of one expert's swizzled scales beyond the checkpoint layout: rows to 256, columns to 2.
 std::int64_t scale_padding_per_expert(const Mxfp4TritonShape& s) {
-  const std::int64_t swizzled = checked::add(checked::mul(round_up(w13_rows(s), 256), round_up(s.hidden / 32, 2)),
-                                             checked::mul(round_up(s.hidden, 256), round_up(s.inter_padded / 32, 2)));
+  const std::int64_t swizzled = checked::add(checked::mul(checked::round_up(w13_rows(s), 256), checked::round_up(s.hidden / 32, 2)),
+                                             checked::mul(checked::round_up(s.hidden, 256), checked::round_up(s.inter_padded / 32, 2)));
   return swizzled - scales_per_expert(s);
 }
 

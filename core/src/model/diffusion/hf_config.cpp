@@ -192,8 +192,6 @@ Inventory cogvideox_transformer(const ComponentConfig& c) {
 
 namespace {
 
-Count conv3(Count in, Count out) { return in * out * 27 + out; }
-
 /// CogVideoXResnetBlock3D: two norms (GroupNorm, or in the decoder
 /// CogVideoXSpatialNorm3D: GroupNorm + two 1×1×1 convs from the latent), two
 /// 3×3×3 causal convs and a 1×1×1 shortcut when the width changes.

@@ -17,6 +17,13 @@ namespace vram::generation::hf {
 /// A layer width or count read from a config.json: from 1 to a million.
 inline constexpr io::IntRange kWidth{1, 1'000'000};
 
+/// A convolution's parameters: in × out × the kernel's volume weights and out biases.
+inline checked::Count conv(checked::Count in, checked::Count out, checked::Count kernel_volume) {
+  return in * out * kernel_volume + out;
+}
+/// A 3×3×3 convolution's parameters.
+inline checked::Count conv3(checked::Count in, checked::Count out) { return conv(in, out, 27); }
+
 /// `count` nn.Linear(in, out) layers, their biases counted as other parameters.
 void add(Inventory& inv, checked::Count in, checked::Count out, checked::Count count, bool bias = true);
 

@@ -144,8 +144,6 @@ Inventory hunyuan_transformer(const ComponentConfig& c) {
 
 namespace {
 
-Count conv3(Count in, Count out) { return in * out * 27 + out; }
-
 /// Whether level `i` (encoder order) down- or upsamples: spatially on the first
 /// log2(spatial) levels, in time on the two levels before the last (temporal 4).
 bool hy_scales(const ComponentConfig& c, std::size_t i) {

@@ -176,8 +176,6 @@ Inventory ltx_transformer(const ComponentConfig& c) {
 
 namespace {
 
-Count conv3(Count in, Count out) { return in * out * 27 + out; }
-
 /// LTXVideoResnetBlock3d without timestep conditioning: RMSNorms without
 /// weights, two 3×3×3 convs and, when the width changes, an affine LayerNorm
 /// and a 1×1×1 shortcut conv.

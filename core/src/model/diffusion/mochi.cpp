@@ -133,8 +133,6 @@ Inventory mochi_transformer(const ComponentConfig& c) {
 
 namespace {
 
-Count conv(Count in, Count out, Count k) { return in * out * k + out; }
-
 /// MochiResnetBlock3D: two chunked GroupNorms (affine) and two 3×3×3 causal convs.
 Count mochi_resnet(Count c) { return 2 * (2 * c + conv(c, c, 27)); }
 
