@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -30,19 +31,18 @@ inline void copy_text(char* d, const char* s, std::size_t n) {
 
 /// Text under construction: appends are inline (one capacity check and one
 /// copy per piece), which matters in WebAssembly, where each out-of-line string
-/// append costs more than the bytes it copies. The storage is a std::string
-/// kept at its capacity; take() trims it to the text and hands it over.
+/// append costs more than the bytes it copies. The storage is a malloc'd block
+/// grown with realloc, never zero-filled (a std::string resized to its capacity
+/// writes every byte it adds); take() copies the text into a std::string.
 class TextBuffer {
  public:
   TextBuffer() = default;
   explicit TextBuffer(std::size_t capacity) { grow(capacity); }
+  ~TextBuffer() { std::free(begin_); }
   TextBuffer(const TextBuffer&) = delete;
   TextBuffer& operator=(const TextBuffer&) = delete;
-  // The storage is always on the heap (at least 64 bytes), so a move keeps the
-  // pointers valid; the source is left empty.
-  TextBuffer(TextBuffer&& o) noexcept : store_(std::move(o.store_)), cur_(o.cur_), end_(o.end_) {
-    o.store_.clear();
-    o.cur_ = o.end_ = nullptr;
+  TextBuffer(TextBuffer&& o) noexcept : begin_(o.begin_), cur_(o.cur_), end_(o.end_) {
+    o.begin_ = o.cur_ = o.end_ = nullptr;
   }
   TextBuffer& operator=(TextBuffer&&) = delete;
 
@@ -61,15 +61,14 @@ class TextBuffer {
     return cur_;
   }
   void commit(char* end) { cur_ = end; }
-
-  std::size_t size() const { return cur_ == nullptr ? 0 : static_cast<std::size_t>(cur_ - store_.data()); }
-  std::string_view view() const { return cur_ == nullptr ? std::string_view() : std::string_view(store_.data(), size()); }
+  std::size_t size() const { return static_cast<std::size_t>(cur_ - begin_); }
+  std::string_view view() const { return begin_ == nullptr ? std::string_view() : std::string_view(begin_, size()); }
   /// The text written; the buffer is empty afterwards.
   std::string take();
 
  private:
   void grow(std::size_t n);
-  std::string store_;
+  char* begin_ = nullptr;
   char* cur_ = nullptr;
   char* end_ = nullptr;
 };
