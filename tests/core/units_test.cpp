@@ -107,6 +107,11 @@ TEST_CASE("checked counts read like the formulas they compute", "[units][overflo
   CHECK_THROWS_AS(3 * wide * wide, ArithmeticOverflow);
   CHECK(checked::ceil_div(17, 8) == 3);
   CHECK(checked::ceil_div(16, 8) == 2);
+  // llama.cpp's GGML_PAD: 8,193 cells padded to 256 are 8,448; a multiple stays as it is.
+  CHECK(checked::round_up(8193, 256) == 8448);
+  CHECK(checked::round_up(8192, 256) == 8192);
+  CHECK(checked::round_up(0, 64) == 0);
+  CHECK_THROWS_AS(checked::round_up(INT64_MAX - 10, 256), ArithmeticOverflow);
   CHECK(bytes_for_bits(9).in_bytes() == 2);
 }
 

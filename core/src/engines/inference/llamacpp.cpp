@@ -24,7 +24,6 @@ constexpr const char* kSplitSource =
     "ggml/src/ggml-cuda/ggml-cuda.cu (split buffer rows for --split-mode row); row mode keeps KV and non-matrix "
     "weights split by layer (PR #10026)";
 
-
 bool is_bare(const Architecture& a) {
   return a.family == Family::bare;
 }
