@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "vram/budget/kv_cache.hpp"
 #include "vram/catalog.hpp"
@@ -49,18 +50,6 @@ inline const generation::Component& part(const char* id, const char* name) {
   return *c;
 }
 
-/// The JSON path of the InputError a scenario raises ("(no error)" when it
-/// estimates), and its message.
-inline std::string error_path(const nlohmann::json& j, std::string* message = nullptr) {
-  try {
-    (void)run(j);
-  } catch (const InputError& e) {
-    if (message) *message = e.what();
-    return e.path();
-  }
-  return "(no error)";
-}
-
 /// The InputError a scenario raises: its path ("(no error)" when it estimates) and message.
 struct Failure {
   std::string path, message;
@@ -72,6 +61,14 @@ inline Failure failure(const nlohmann::json& j) {
     return {e.path(), e.what()};
   }
   return {"(no error)", ""};
+}
+
+/// The JSON path of the InputError a scenario raises ("(no error)" when it
+/// estimates), and its message.
+inline std::string error_path(const nlohmann::json& j, std::string* message = nullptr) {
+  Failure f = failure(j);
+  if (message && f.path != "(no error)") *message = std::move(f.message);
+  return f.path;
 }
 
 /// The bf16 KV cache element.
