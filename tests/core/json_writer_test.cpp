@@ -114,6 +114,27 @@ TEST_CASE("two escapes in one eight-byte word are both found, whatever sits betw
   }
 }
 
+TEST_CASE("short strings and the last bytes of long ones are scanned as exactly as whole words", "[json]") {
+  // Fewer than eight bytes are read into a word padded with spaces: the padding
+  // must never mark an escape, and every real byte must be seen.
+  const std::string kinds[] = {"\"", "\\", "\x01", "\x1f", "\x7f", "\xC3\x97"};
+  for (std::size_t len = 1; len <= 17; ++len) {
+    for (std::size_t pos = 0; pos < len; ++pos) {
+      for (const std::string& k : kinds) {
+        std::string text(len, 'y');
+        text.replace(pos, 1, k);
+        std::string out;
+        append_json_string(out, text);
+        CAPTURE(len, pos, k);
+        REQUIRE(nlohmann::json::parse(out).get<std::string>() == text);
+      }
+    }
+  }
+  std::string empty;
+  append_json_string(empty, "");
+  CHECK(empty == "\"\"");
+}
+
 TEST_CASE("the text is ASCII: non-ASCII characters become \\u escapes", "[json]") {
   std::string out;
   append_json_string(out, "8 × 2 B, layers 0–31, é, \xF0\x9F\x98\x80");  // U+1F600 needs a surrogate pair

@@ -60,39 +60,51 @@ void append_json_string(std::string& out, std::string_view s) {
   out += b.view();
 }
 
+namespace {
+
+/// One high bit per byte of `w` that a JSON string cannot hold as it is: a
+/// control character (below 0x20), '"', '\\' or a non-ASCII byte (written as a
+/// \u escape). Exact per byte: with the high bits cleared first, no sum below
+/// carries into the next byte (SWAR, "SIMD within a register").
+std::uint64_t escape_marks(std::uint64_t w) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+  const std::uint64_t x = w & kLow7;
+  const std::uint64_t printable = x + kOnes * 0x60;           // high bit set where x >= 0x20
+  const std::uint64_t not_quote = (x ^ (kOnes * '"')) + kLow7;  // high bit set where x != '"'
+  const std::uint64_t not_slash = (x ^ (kOnes * '\\')) + kLow7;
+  return (w | ~(printable & not_quote & not_slash)) & ~kLow7;
+}
+
+/// The first byte in [p, end) that needs an escape, or end: eight bytes at a
+/// time, the last few read into a word padded with spaces.
+const char* find_escape(const char* p, const char* end) {
+  for (; end - p >= 8; p += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if (const std::uint64_t m = escape_marks(w)) return p + __builtin_ctzll(m) / 8;  // little-endian
+  }
+  if (p == end) return end;
+  std::uint64_t w = 0x2020202020202020ULL;
+  std::memcpy(&w, p, static_cast<std::size_t>(end - p));
+  const std::uint64_t m = escape_marks(w);
+  return m != 0 ? p + __builtin_ctzll(m) / 8 : end;
+}
+
+}  // namespace
+
 void append_json_string(TextBuffer& out, std::string_view s) {
   out.put('"');
-  std::size_t run = 0;  // start of the pending run of characters that need no escape
-  std::size_t i = 0;
-  while (i < s.size()) {
-    // Skip eight plain bytes at a time: none below 0x20 or above 0x7f, none
-    // '"' or '\\' (the SWAR "has zero byte" tests from Anderson's Bit
-    // Twiddling Hacks; the high bit of a byte marks non-ASCII). A borrow can
-    // only mark bytes above a truly special one, so the lowest mark is exact:
-    // the scan goes straight to it.
-    while (i + 8 <= s.size()) {
-      std::uint64_t w;
-      std::memcpy(&w, s.data() + i, 8);
-      constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-      const std::uint64_t quote = w ^ (kOnes * '"'), slash = w ^ (kOnes * '\\');
-      const std::uint64_t special =
-          (((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash) | w) & kHigh;
-      if (special != 0) {
-        i += static_cast<std::size_t>(__builtin_ctzll(special)) / 8;  // little-endian: the first byte is lowest
-        break;
-      }
-      i += 8;
-    }
-    if (i >= s.size()) break;
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-      ++i;
-      continue;
-    }
-    out.put(s.substr(run, i - run));
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  for (;;) {
+    const char* q = find_escape(p, end);
+    out.put(std::string_view(p, static_cast<std::size_t>(q - p)));
+    if (q == end) break;
+    const auto c = static_cast<unsigned char>(*q);
     if (c >= 0x80) {
       // Non-ASCII as \u escapes: the text stays ASCII, which JavaScript's
       // TextDecoder turns into a string several times faster than UTF-8.
+      std::size_t i = static_cast<std::size_t>(q - s.data());
       const std::uint32_t cp = next_code_point(s, i);
       if (cp >= 0x10000) {
         append_u_escape(out, 0xD800 + ((cp - 0x10000) >> 10));
@@ -100,11 +112,10 @@ void append_json_string(TextBuffer& out, std::string_view s) {
       } else {
         append_u_escape(out, cp);
       }
-      run = i;
+      p = s.data() + i;
       continue;
     }
-    ++i;
-    run = i;
+    p = q + 1;
     switch (c) {
       case '"': out.put("\\\""sv); break;
       case '\\': out.put("\\\\"sv); break;
@@ -116,7 +127,6 @@ void append_json_string(TextBuffer& out, std::string_view s) {
       default: append_u_escape(out, c);
     }
   }
-  out.put(s.substr(run));
   out.put('"');
 }
 
