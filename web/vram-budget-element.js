@@ -1205,12 +1205,52 @@
     si: { divisor: 1e9, label: "GB" }
     // GB = 10^9 bytes
   };
+  var SIGNS = { "en-US": { group: ",", decimal: "." }, "nl-NL": { group: ".", decimal: "," } };
+  function roundedDigits(n, max) {
+    const text = String(Math.abs(n));
+    if (text.includes("e")) return null;
+    const dot = text.indexOf(".");
+    let int = dot < 0 ? text : text.slice(0, dot);
+    let frac = dot < 0 ? "" : text.slice(dot + 1);
+    if (frac.length > max) {
+      const up = frac.charCodeAt(max) >= 53;
+      const kept = (int + frac.slice(0, max)).split("");
+      for (let i = kept.length - 1; up && i >= 0; i--) {
+        if (kept[i] !== "9") {
+          kept[i] = String.fromCharCode(kept[i].charCodeAt(0) + 1);
+          break;
+        }
+        kept[i] = "0";
+        if (i === 0) kept.unshift("1");
+      }
+      int = kept.slice(0, kept.length - max).join("");
+      frac = kept.slice(kept.length - max).join("");
+    }
+    return [int, frac];
+  }
+  function formatIn(signs, n, min, max) {
+    if (!Number.isFinite(n)) return null;
+    const digits = roundedDigits(n, max);
+    if (!digits) return null;
+    const [int, rawFrac] = digits;
+    let frac = rawFrac.replace(/0+$/, "");
+    if (frac.length < min) frac = frac.padEnd(min, "0");
+    const grouped = int.replace(/\B(?=(\d{3})+$)/g, signs.group);
+    const sign = n < 0 || Object.is(n, -0) ? "-" : "";
+    return sign + grouped + (frac ? signs.decimal + frac : "");
+  }
   var formatters = /* @__PURE__ */ new Map();
   function formatter(locale, min, max) {
     const key = `${locale}|${min}|${max}`;
     let f = formatters.get(key);
     if (!f) {
-      f = new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max });
+      const signs = SIGNS[locale];
+      let intl = null;
+      const viaIntl = (n) => {
+        intl ??= new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max });
+        return intl.format(n);
+      };
+      f = { format: signs ? (n) => formatIn(signs, n, min, max) ?? viaIntl(n) : viaIntl };
       formatters.set(key, f);
     }
     return f;

@@ -371,3 +371,34 @@ test('the standalone page\u2019s English text is the table\u2019s (page.* keys),
   await page.close();
   assert.deepEqual(en.pageErrors, []);
 });
+
+test('figures are formatted as Chromium\'s own Intl.NumberFormat formats them, in both locales', async () => {
+  // The page formats en-US and nl-NL itself (the first Intl.NumberFormat of a
+  // page costs tens of milliseconds); its rounding, grouping and signs must be Intl's.
+  const page = await openPage(en, VLLM);
+  const mismatches = await page.evaluate(() => {
+    let seed = 11;
+    const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const values = [0, -0, 1.005, 0.125, 2.5, -2.5, 999.995, 9.995, 0.005, 1e-7, 123456789012345.67, 2 ** 53, 2 ** 60,
+      1e21, -1e-9, NaN, Infinity, -Infinity, 0.1 + 0.2, 1234, 26e9 / 2 ** 30];
+    for (let i = 0; i < 20000; i++) {
+      let v = rnd() * 10 * 10 ** (Math.floor(rnd() * 24) - 8);
+      if (rnd() < 0.3) v = -v;
+      if (rnd() < 0.3) v = Math.round(v * 1000) / 1000 + (rnd() < 0.5 ? 0.0005 : 0.005);
+      values.push(v);
+    }
+    const out = [];
+    for (const lang of ['en', 'nl']) {
+      const tr = window.VramBudgetElement.translator(lang);
+      for (const [min, max] of [[0, 0], [0, 1], [0, 2], [0, 3], [1, 1], [2, 2], [3, 3], [4, 4]]) {
+        const intl = new Intl.NumberFormat(tr.locale, { minimumFractionDigits: min, maximumFractionDigits: max });
+        for (const v of values) {
+          const mine = min === max ? tr.fixed(v, min) : tr.number(v, max);
+          if (mine !== intl.format(v)) out.push([lang, min, max, v, mine, intl.format(v)]);
+        }
+      }
+    }
+    return out.slice(0, 5).concat([out.length]);
+  });
+  assert.deepEqual(mismatches, [0]);
+});
