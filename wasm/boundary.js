@@ -36,7 +36,9 @@ Module['grid'] = function (scenario, nContexts, nConcurrency) {
   return vramText('grid', scenario, function () { return Module['vramGrid'](scenario, nContexts, nConcurrency); });
 };
 // `catalog({ models: false })` leaves the model list out (and reads no model
-// file); `models()` gives it later, for a page that shows an estimate first.
+// file) and lists the pipelines without their components (reading no
+// component's configuration); `models()` gives the list later, for a page that
+// shows an estimate first.
 Module['catalog'] = function (options) {
   return Module['vramCatalog'](!(options && typeof options === 'object' && options.models === false));
 };

@@ -117,8 +117,10 @@ json parsed(const CatalogFile& f) {
 Catalog::Catalog(std::vector<CatalogFile> files) {
   for (auto& f : files) {
     if (f.name.starts_with(kPipelineDir)) {
-      pipelines_.push_back(std::make_shared<const generation::Pipeline>(
-          generation::parse_pipeline(parsed(f), pointer_of(f.name))));
+      std::string path = pointer_of(f.name);
+      json doc = parsed(f);
+      generation::Pipeline header = generation::parse_pipeline_header(doc, path);
+      pipeline_slots_.push_back({std::move(header), std::move(path), std::move(doc), nullptr});
     } else if (f.name == kGpuFile) {
       const json j = parsed(f);
       const auto list = j.find("gpus");
@@ -160,13 +162,42 @@ const std::vector<const CatalogModel*>& Catalog::models() const {
   return all_;
 }
 
-std::shared_ptr<const generation::Pipeline> Catalog::find_pipeline(std::string_view id) const {
-  for (const auto& p : pipelines_) {
-    if (p->id == id) return p;
-    for (const auto& a : p->aliases)
-      if (a == id) return p;
+const Catalog::PipelineSlot* Catalog::pipeline_slot(std::string_view id) const {
+  for (const auto& s : pipeline_slots_) {
+    if (s.header.id == id) return &s;
+    for (const auto& a : s.header.aliases)
+      if (a == id) return &s;
   }
   return nullptr;
+}
+
+const std::shared_ptr<const generation::Pipeline>& Catalog::read(const PipelineSlot& slot) const {
+  if (!slot.pipeline) {
+    generation::Pipeline p = slot.header;
+    generation::read_pipeline_components(slot.doc, slot.path, p);
+    slot.pipeline = std::make_shared<const generation::Pipeline>(std::move(p));
+  }
+  return slot.pipeline;
+}
+
+std::shared_ptr<const generation::Pipeline> Catalog::find_pipeline(std::string_view id) const {
+  const PipelineSlot* s = pipeline_slot(id);
+  return s ? read(*s) : nullptr;
+}
+
+const std::vector<std::shared_ptr<const generation::Pipeline>>& Catalog::pipelines() const {
+  if (all_pipelines_.size() != pipeline_slots_.size()) {
+    all_pipelines_.clear();
+    for (const auto& s : pipeline_slots_) all_pipelines_.push_back(read(s));
+  }
+  return all_pipelines_;
+}
+
+std::vector<const generation::Pipeline*> Catalog::pipeline_headers() const {
+  std::vector<const generation::Pipeline*> out;
+  out.reserve(pipeline_slots_.size());
+  for (const auto& s : pipeline_slots_) out.push_back(&s.header);
+  return out;
 }
 
 const Gpu* Catalog::find_gpu(std::string_view id) const {

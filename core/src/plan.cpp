@@ -655,7 +655,7 @@ json catalog_summary_json(const Catalog& catalog, bool with_models) {
           {"model_count", catalog.model_count()},
           {"gpus", gpus},
           {"weight_formats", formats},
-          {"pipelines", generation::pipelines_summary_json(catalog)},
+          {"pipelines", generation::pipelines_summary_json(catalog, with_models)},
           {"engines", {"vllm", "llama.cpp", "transformers"}},
           {"defaults", scenario_defaults_json()},
           {"kv_cache_dtypes", {"auto", "fp16", "bf16", "fp8", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"}}};

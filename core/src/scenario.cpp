@@ -662,7 +662,7 @@ void parse_pipeline_ref(const json& s, const Catalog& catalog, Scenario& out) {
                                  : catalog.find_pipeline(out.model_ref);
   if (!out.pipeline) {
     std::string ids;
-    for (const auto& p : catalog.pipelines()) ids += (ids.empty() ? "" : ", ") + p->id;
+    for (const auto* p : catalog.pipeline_headers()) ids += (ids.empty() ? "" : ", ") + p->id;
     throw InputError("/model", "unknown image/video pipeline \"" + out.model_ref + "\"; catalog pipelines: " + ids);
   }
   if (it->is_object()) out.model_ref = out.pipeline->id;
@@ -679,7 +679,7 @@ bool diffusion_training(const json& s, const Catalog& catalog) {
                          (*t)["framework"].is_string() && (*t)["framework"].get_ref<const std::string&>() == name_of(kFrameworks, Framework::diffusers);
   if (diffusers) return true;
   const auto m = s.find("model");
-  if (m != s.end() && m->is_string() && catalog.find_pipeline(m->get_ref<const std::string&>()) &&
+  if (m != s.end() && m->is_string() && catalog.has_pipeline(m->get_ref<const std::string&>()) &&
       !catalog.find_model(m->get_ref<const std::string&>()))
     throw InputError("/training/framework", "\"" + m->get<std::string>() + "\" is an image/video pipeline; its "
                                             "fine-tuning is modelled with framework \"diffusers\"");

@@ -146,6 +146,43 @@ TEST_CASE("a model file is read when the model is first asked for, and its error
         "/acme__Twice-1B.json/id: is not valid JSON: duplicate key \"id\": each field may appear once in an object");
 }
 
+TEST_CASE("a pipeline's components are read on first use; a list of pipelines reads none", "[catalog]") {
+  // A pipeline whose components cannot be read: the catalog and the light summary list it by its
+  // top-level fields; asking for the pipeline itself names the file and the field.
+  const Catalog c(small_catalog({{"pipelines/acme__Broken-Video.json",
+                                  R"({"id":"acme/Broken-Video","aliases":["acme/bv"],"modality":"video",)"
+                                  R"("native":{"width":832,"height":480,"frames":81,"max_frames":81},"components":[]})"}}));
+  CHECK(c.has_pipeline("acme/Broken-Video"));
+  CHECK(c.has_pipeline("acme/bv"));
+  CHECK_FALSE(c.has_pipeline("acme/Other"));
+  const auto light = catalog_summary_json(c, false);
+  REQUIRE(light.at("pipelines").size() == 1);
+  const auto& entry = light.at("pipelines")[0];
+  CHECK(entry.at("id") == "acme/Broken-Video");
+  CHECK(entry.at("aliases") == nlohmann::json::array({"acme/bv"}));
+  CHECK(entry.at("modality") == "video");
+  CHECK(entry.at("frames") == 81);
+  CHECK(!entry.contains("components"));
+  CHECK(input_error([&] { c.find_pipeline("acme/bv"); }) ==
+        "/pipelines/acme__Broken-Video.json/components: is required: a list of components");
+  CHECK_THAT(input_error([&] { (void)catalog_summary_json(c, true); }),
+             Catch::StartsWith("/pipelines/acme__Broken-Video.json/components: is required"));
+  // A top-level field that cannot be read is named when the catalog is built, as before.
+  CHECK(input_error([] { Catalog bad(small_catalog({{"pipelines/acme__No-Id.json", R"({"native":{}})"}})); }) ==
+        "/pipelines/acme__No-Id.json/id: is required: the Hugging Face repository id");
+}
+
+TEST_CASE("the light summary lists every catalog pipeline as the full one does, less the components", "[catalog]") {
+  const auto light = catalog_summary_json(test::catalog(), false).at("pipelines");
+  auto full = catalog_summary_json(test::catalog()).at("pipelines");
+  REQUIRE(light.size() == test::catalog().pipelines().size());
+  for (auto& p : full) p.erase("components");
+  CHECK(light == full);
+  // Read once, then kept: the same object by id and by alias.
+  CHECK(test::catalog().find_pipeline("black-forest-labs/FLUX.1-dev") ==
+        test::catalog().find_pipeline("black-forest-labs/FLUX.1-dev"));
+}
+
 TEST_CASE("a model file is named after its id", "[catalog]") {
   CHECK(input_error([] { Catalog c(small_catalog({{"broken.json", "{}"}})); }) ==
         "/broken.json: a model file is named after its id, <org>__<name>.json");

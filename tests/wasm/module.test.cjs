@@ -143,13 +143,15 @@ test('llama.cpp refuses fp8 KV and a tensor_split of the wrong length, by path',
   assert.equal(ts.error.path, '/inference/llama_cpp/tensor_split');
 });
 
-test('catalog({models: false}) leaves the models out; models() gives the same list as catalog()', () => {
+test('catalog({models: false}) leaves the models and the pipelines\' components out; models() gives the same list as catalog()', () => {
   const full = JSON.parse(mod.catalog());
   const light = JSON.parse(mod.catalog({ models: false }));
   assert.equal(light.ok, true);
   assert.equal(light.models, undefined);
   assert.equal(light.model_count, full.models.length);
-  assert.deepEqual({ ...light, models: full.models }, full);
+  assert.ok(full.pipelines.every((p) => Array.isArray(p.components) && p.components.length > 0));
+  assert.deepEqual(light.pipelines, full.pipelines.map(({ components, ...p }) => p));
+  assert.deepEqual({ ...light, models: full.models, pipelines: full.pipelines }, full);
   assert.deepEqual(JSON.parse(mod.models()), { ok: true, models: full.models });
   // Anything but {models: false} is the whole catalog.
   for (const arg of [undefined, null, 'no', { models: 0 }, { models: true }]) {

@@ -81,9 +81,10 @@ struct CatalogFile {
 
 class Catalog {
  public:
-  /// Reads the GPU list and the pipelines; each model's file is read when the
-  /// model is first asked for (`find_model`, `models`), so a face that needs one
-  /// model does not pay for ninety. Throws `InputError` naming the file on bad
+  /// Reads the GPU list and each pipeline's top-level fields; each model's file
+  /// is read when the model is first asked for (`find_model`, `models`), and a
+  /// pipeline's components when it is (`find_pipeline`, `pipelines`), so a face
+  /// that needs one model does not pay for ninety. Throws `InputError` naming the file on bad
   /// data, here or at that first use.
   explicit Catalog(std::vector<CatalogFile> files);
   Catalog(const Catalog&) = delete;
@@ -96,9 +97,16 @@ class Catalog {
   /// How many models the catalog holds, without reading them.
   std::size_t model_count() const { return slots_.size(); }
   const std::vector<Gpu>& gpus() const { return gpus_; }
-  /// An image or video pipeline by id or alias (models/pipelines/*.json), or nullptr.
+  /// An image or video pipeline by id or alias (models/pipelines/*.json), or
+  /// nullptr. Its components are read when the pipeline is first asked for.
   std::shared_ptr<const generation::Pipeline> find_pipeline(std::string_view id) const;
-  const std::vector<std::shared_ptr<const generation::Pipeline>>& pipelines() const { return pipelines_; }
+  /// Whether a pipeline has this id or alias (no component is read).
+  bool has_pipeline(std::string_view id) const { return pipeline_slot(id) != nullptr; }
+  /// Every pipeline, in file order (reading the components not read yet).
+  const std::vector<std::shared_ptr<const generation::Pipeline>>& pipelines() const;
+  /// Every pipeline's top-level fields (id, aliases, modality, runtime, native
+  /// geometry), without components: what a list of pipelines needs.
+  std::vector<const generation::Pipeline*> pipeline_headers() const;
 
  private:
   /// One model file: its id (from the file's name) and, once read, the model.
@@ -111,16 +119,29 @@ class Catalog {
   };
   const CatalogModel& read(const ModelSlot& slot) const;
 
+  /// One pipeline file: its top-level fields at once; its components (each
+  /// one's configuration and inventory) when first asked for, as for models.
+  struct PipelineSlot {
+    generation::Pipeline header;
+    std::string path;
+    nlohmann::json doc;
+    mutable std::shared_ptr<const generation::Pipeline> pipeline;
+  };
+  const PipelineSlot* pipeline_slot(std::string_view id) const;
+  const std::shared_ptr<const generation::Pipeline>& read(const PipelineSlot& slot) const;
+
   std::vector<ModelSlot> slots_;
   mutable std::vector<const CatalogModel*> all_;  ///< filled by the first `models()`
-  std::vector<std::shared_ptr<const generation::Pipeline>> pipelines_;
+  std::vector<PipelineSlot> pipeline_slots_;
+  mutable std::vector<std::shared_ptr<const generation::Pipeline>> all_pipelines_;  ///< filled by the first `pipelines()`
   std::vector<Gpu> gpus_;
 };
 
 namespace generation {
 /// The catalog's image and video pipelines for a face to list: id, modality,
-/// native geometry and each component's name, kind and parameters.
-nlohmann::json pipelines_summary_json(const Catalog& catalog);
+/// native geometry and, `with_components`, each component's name, kind and
+/// parameters (which reads every component's configuration).
+nlohmann::json pipelines_summary_json(const Catalog& catalog, bool with_components = true);
 }  // namespace generation
 
 /// The files embedded from models/ at build time (generated source: one raw

@@ -98,8 +98,9 @@ inline constexpr std::int64_t kMaxGridPoints = 10'000;
 /// per context. JSON text, like estimate_json; an error is {"ok": false, "error": ...}.
 std::string grid_json(const std::string& scenario_text, const Catalog& catalog, std::int64_t n_contexts,
                       std::int64_t n_concurrency);
-/// Models (unless `with_models` is false: then only `model_count`, and no
-/// model file is read), GPUs, weight formats, engines and defaults, for pickers.
+/// Models (unless `with_models` is false: then only `model_count`, no model
+/// file is read and pipelines are listed without their components), GPUs,
+/// weight formats, pipelines, engines and defaults, for pickers.
 nlohmann::json catalog_summary_json(const Catalog& catalog, bool with_models = true);
 /// Every catalog model with its size and formats, for a type-ahead (the
 /// `models` of `catalog_summary_json`).

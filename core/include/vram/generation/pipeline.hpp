@@ -204,6 +204,12 @@ struct Pipeline {
 
 /// Parses one pipeline file; `path` names the file in errors.
 Pipeline parse_pipeline(const nlohmann::json& j, const std::string& path);
+/// The same file's top-level fields only (id, aliases, modality, runtime,
+/// dtype, native geometry): what a list of pipelines shows, without reading
+/// each component's configuration and inventory.
+Pipeline parse_pipeline_header(const nlohmann::json& j, const std::string& path);
+/// Reads the file's components into `p` (a header read from the same file).
+void read_pipeline_components(const nlohmann::json& j, const std::string& path, Pipeline& p);
 
 /// The parameters of a component computed from its configuration.
 Inventory inventory_of(const Component& c, const std::string& path);

@@ -244,7 +244,7 @@ void read_geometry(const json& j, const std::string& path, Pipeline& p) {
 
 }  // namespace
 
-Pipeline parse_pipeline(const json& j, const std::string& path) {
+Pipeline parse_pipeline_header(const json& j, const std::string& path) {
   io::require_object(j, path, "a pipeline");
   Pipeline p;
   p.id = io::optional_string(j, "id", path).value_or("");
@@ -261,6 +261,10 @@ Pipeline parse_pipeline(const json& j, const std::string& path) {
   read_geometry(j, path, p);
   p.reference_images = io::optional_int(j, "reference_images", path, {0, 4}).value_or(0);
   p.max_area = io::optional_int(j, "max_area", path, {0, 16384LL * 16384}).value_or(0);
+  return p;
+}
+
+void read_pipeline_components(const json& j, const std::string& path, Pipeline& p) {
   const auto list = j.find("components");
   if (list == j.end() || !list->is_array() || list->empty())
     throw InputError(path + "/components", "is required: a list of components");
@@ -268,23 +272,36 @@ Pipeline parse_pipeline(const json& j, const std::string& path) {
     p.components.push_back(read_component((*list)[i], path + "/components/" + std::to_string(i)));
   if (!p.first(Role::denoiser)) throw InputError(path + "/components", "needs a denoiser");
   if (!p.first(Role::vae)) throw InputError(path + "/components", "needs a VAE");
+}
+
+Pipeline parse_pipeline(const json& j, const std::string& path) {
+  Pipeline p = parse_pipeline_header(j, path);
+  read_pipeline_components(j, path, p);
   return p;
 }
 
-json pipelines_summary_json(const Catalog& catalog) {
+json pipelines_summary_json(const Catalog& catalog, bool with_components) {
   json out = json::array();
+  const auto entry = [](const Pipeline& p) {
+    return json{{"id", p.id},
+                {"aliases", p.aliases},
+                {"modality", name_of(kModalities, p.modality)},
+                {"runtime", name_of(kRuntimes, p.runtime)},
+                {"width", p.width},
+                {"height", p.height},
+                {"frames", p.frames}};
+  };
+  if (!with_components) {
+    for (const Pipeline* p : catalog.pipeline_headers()) out.push_back(entry(*p));
+    return out;
+  }
   for (const auto& p : catalog.pipelines()) {
     json parts = json::array();
     for (const auto& c : p->components)
       parts.push_back({{"name", c.name}, {"kind", name_of(kComponentKinds, c.kind)}, {"params", c.params}});
-    out.push_back({{"id", p->id},
-                   {"aliases", p->aliases},
-                   {"modality", name_of(kModalities, p->modality)},
-                   {"runtime", name_of(kRuntimes, p->runtime)},
-                   {"width", p->width},
-                   {"height", p->height},
-                   {"frames", p->frames},
-                   {"components", parts}});
+    json e = entry(*p);
+    e["components"] = std::move(parts);
+    out.push_back(std::move(e));
   }
   return out;
 }
