@@ -1,5 +1,6 @@
 #include "vram/catalog.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "vram/error.hpp"
@@ -133,6 +134,9 @@ Catalog::Catalog(std::vector<CatalogFile> files) {
       slots_.push_back({std::move(id), std::move(f), nullptr});
     }
   }
+  by_id_.reserve(slots_.size());
+  for (std::size_t i = 0; i < slots_.size(); ++i) by_id_.emplace_back(slots_[i].id, i);
+  std::stable_sort(by_id_.begin(), by_id_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 const CatalogModel& Catalog::read(const ModelSlot& slot) const {
@@ -148,10 +152,9 @@ const CatalogModel& Catalog::read(const ModelSlot& slot) const {
 }
 
 const CatalogModel* Catalog::find_model(std::string_view id) const {
-  for (const auto& s : slots_) {
-    if (s.id == id) return &read(s);
-  }
-  return nullptr;
+  const auto it = std::lower_bound(by_id_.begin(), by_id_.end(), id,
+                                   [](const auto& entry, std::string_view v) { return entry.first < v; });
+  return it != by_id_.end() && it->first == id ? &read(slots_[it->second]) : nullptr;
 }
 
 const std::vector<const CatalogModel*>& Catalog::models() const {

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "test_support.hpp"
 #include "vram/budget/weights.hpp"
 #include "vram/formats.hpp"
@@ -181,6 +183,23 @@ TEST_CASE("the light summary lists every catalog pipeline as the full one does, 
   // Read once, then kept: the same object by id and by alias.
   CHECK(test::catalog().find_pipeline("black-forest-labs/FLUX.1-dev") ==
         test::catalog().find_pipeline("black-forest-labs/FLUX.1-dev"));
+}
+
+TEST_CASE("find_model finds every catalog model by its exact id, and nothing else", "[catalog]") {
+  const Catalog& c = test::catalog();
+  std::set<std::string> ids;
+  for (const CatalogModel* m : c.models()) ids.insert(m->id);
+  REQUIRE(ids.size() == c.model_count());
+  for (const CatalogModel* m : c.models()) {
+    CAPTURE(m->id);
+    CHECK(c.find_model(m->id) == m);
+    CHECK(c.find_model(m->id + "x") == nullptr);
+    const std::string shorter = m->id.substr(0, m->id.size() - 1);
+    if (!ids.count(shorter)) CHECK(c.find_model(shorter) == nullptr);
+  }
+  CHECK(c.find_model("") == nullptr);
+  CHECK(c.find_model("zzzz/after-every-id") == nullptr);
+  CHECK(c.find_model("0/before-every-id") == nullptr);
 }
 
 TEST_CASE("a model file is named after its id", "[catalog]") {

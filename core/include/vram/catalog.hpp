@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "vram/formats.hpp"
@@ -131,6 +132,9 @@ class Catalog {
   const std::shared_ptr<const generation::Pipeline>& read(const PipelineSlot& slot) const;
 
   std::vector<ModelSlot> slots_;
+  /// The slots by id (file order among equal ids), for `find_model`: a
+  /// binary search instead of comparing every id at every estimate.
+  std::vector<std::pair<std::string_view, std::size_t>> by_id_;
   mutable std::vector<const CatalogModel*> all_;  ///< filled by the first `models()`
   std::vector<PipelineSlot> pipeline_slots_;
   mutable std::vector<std::shared_ptr<const generation::Pipeline>> all_pipelines_;  ///< filled by the first `pipelines()`
