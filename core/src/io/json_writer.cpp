@@ -76,16 +76,25 @@ std::uint64_t escape_marks(std::uint64_t w) {
 }
 
 /// The first byte in [p, end) that needs an escape, or end: eight bytes at a
-/// time, the last few read into a word padded with spaces.
-const char* find_escape(const char* p, const char* end) {
+/// time (little-endian: the first byte is the lowest), the last few as one
+/// word padded with spaces. In a text of eight bytes or more that word is its
+/// last eight bytes with those before p shifted out; `begin` is the text's start.
+const char* find_escape(const char* begin, const char* p, const char* end) {
   for (; end - p >= 8; p += 8) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);
-    if (const std::uint64_t m = escape_marks(w)) return p + __builtin_ctzll(m) / 8;  // little-endian
+    if (const std::uint64_t m = escape_marks(w)) return p + __builtin_ctzll(m) / 8;
   }
-  if (p == end) return end;
-  std::uint64_t w = 0x2020202020202020ULL;
-  std::memcpy(&w, p, static_cast<std::size_t>(end - p));
+  const auto n = static_cast<unsigned>(end - p);
+  if (n == 0) return end;
+  constexpr std::uint64_t kSpaces = 0x2020202020202020ULL;
+  std::uint64_t w = kSpaces;
+  if (end - begin >= 8) {
+    std::memcpy(&w, end - 8, 8);
+    w = (w >> (8 * (8 - n))) | (kSpaces << (8 * n));
+  } else {
+    std::memcpy(&w, p, n);
+  }
   const std::uint64_t m = escape_marks(w);
   return m != 0 ? p + __builtin_ctzll(m) / 8 : end;
 }
@@ -97,7 +106,7 @@ void append_json_string(TextBuffer& out, std::string_view s) {
   const char* p = s.data();
   const char* const end = p + s.size();
   for (;;) {
-    const char* q = find_escape(p, end);
+    const char* q = find_escape(s.data(), p, end);
     out.put(std::string_view(p, static_cast<std::size_t>(q - p)));
     if (q == end) break;
     const auto c = static_cast<unsigned char>(*q);
