@@ -48,16 +48,21 @@ std::optional<KvDtype> kv_dtype(const std::string& name, const std::string& nati
   return kv_dtype_of(*kind);
 }
 
+/// Whether an unknown id the user gave is close to a catalog id: the catalog
+/// id's name (after the organisation) is part of it, or it is part of that
+/// name ("Wan-AI/Wan2.1-T2V-14B-Diffusers" and "Wan-AI/Wan2.1-T2V-14B").
+bool close_to(std::string_view given, std::string_view catalog_id) {
+  const std::string_view tail = catalog_id.substr(catalog_id.find('/') + 1);
+  return given.size() >= 3 && (given.find(tail) != std::string_view::npos || tail.find(given) != std::string_view::npos);
+}
+
 /// A catalog id, with the close ids named when it is unknown.
 void resolve_catalog_id(const std::string& id, const Catalog& catalog, Scenario& out) {
   const CatalogModel* cm = catalog.find_model(id);
   if (cm == nullptr) {
     std::string near;
-    for (const CatalogModel* c_entry : catalog.models()) {
-      const CatalogModel& c = *c_entry;
-      const std::string tail = c.id.substr(c.id.find('/') + 1);
-      if (id.size() >= 3 && (id.find(tail) != std::string::npos || tail.find(id) != std::string::npos))
-        near += (near.empty() ? "" : ", ") + c.id;
+    for (const CatalogModel* c : catalog.models()) {
+      if (close_to(id, c->id)) near += (near.empty() ? "" : ", ") + c->id;
     }
     throw InputError("/model", "unknown catalog id \"" + id + "\"" + (near.empty() ? "" : "; close: " + near) +
                                    "; list ids with `vram-budget models`, or give {\"config\": {...}} or "
@@ -661,9 +666,16 @@ void parse_pipeline_ref(const json& s, const Catalog& catalog, Scenario& out) {
   out.pipeline = it->is_object() ? std::make_shared<const generation::Pipeline>(generation::parse_pipeline(*it, "/model"))
                                  : catalog.find_pipeline(out.model_ref);
   if (!out.pipeline) {
-    std::string ids;
-    for (const auto* p : catalog.pipeline_headers()) ids += (ids.empty() ? "" : ", ") + p->id;
-    throw InputError("/model", "unknown image/video pipeline \"" + out.model_ref + "\"; catalog pipelines: " + ids);
+    // A close pipeline is named with its runtime: a "-Diffusers" repository of a model whose
+    // catalog entry follows the reference scripts runs differently.
+    std::string ids, near;
+    for (const auto* p : catalog.pipeline_headers()) {
+      ids += (ids.empty() ? "" : ", ") + p->id;
+      if (close_to(out.model_ref, p->id))
+        near += (near.empty() ? "" : ", ") + p->id + " (runtime " + std::string(name_of(generation::kRuntimes, p->runtime)) + ")";
+    }
+    throw InputError("/model", "unknown image/video pipeline \"" + out.model_ref + "\"" +
+                                   (near.empty() ? "" : "; close: " + near) + "; catalog pipelines: " + ids);
   }
   if (it->is_object()) out.model_ref = out.pipeline->id;
   if (const auto wf = s.find("weights"); wf != s.end() && !wf->is_null()) {

@@ -189,6 +189,12 @@ TEST_CASE("every workload is estimated; a model of the wrong kind is refused cle
   CHECK(img.path == "/model");
   CHECK(img.message.find("unknown image/video pipeline \"acme/unknown-diffusion\"") != std::string::npos);
   CHECK(img.message.find("black-forest-labs/FLUX.1-dev") != std::string::npos);
+  CHECK(img.message.find("close:") == std::string::npos);
+  // A repository of the same model in another layout names the catalog's entry, and how that one runs.
+  const test::Failure wan = text_failure(json{{"workload", "video"}, {"model", "Wan-AI/Wan2.1-T2V-14B-Diffusers"}});
+  CHECK(wan.path == "/model");
+  CHECK(wan.message.find("; close: Wan-AI/Wan2.1-T2V-14B (runtime wan);") != std::string::npos);
+  CHECK(wan.message.find("Wan2.1-T2V-1.3B (runtime") == std::string::npos);
 }
 
 TEST_CASE("hostile input never crashes", "[scenario][errors]") {
