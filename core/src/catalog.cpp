@@ -157,6 +157,13 @@ const CatalogModel* Catalog::find_model(std::string_view id) const {
   return it != by_id_.end() && it->first == id ? &read(slots_[it->second]) : nullptr;
 }
 
+std::vector<std::string_view> Catalog::model_ids() const {
+  std::vector<std::string_view> ids;
+  ids.reserve(slots_.size());
+  for (const auto& s : slots_) ids.emplace_back(s.id);
+  return ids;
+}
+
 const std::vector<const CatalogModel*>& Catalog::models() const {
   if (all_.size() != slots_.size()) {
     all_.clear();

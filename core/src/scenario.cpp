@@ -56,17 +56,36 @@ bool close_to(std::string_view given, std::string_view catalog_id) {
   return given.size() >= 3 && (given.find(tail) != std::string_view::npos || tail.find(given) != std::string_view::npos);
 }
 
-/// A catalog id, with the close ids named when it is unknown.
+/// An id as a reader may type it: ASCII letters in lower case and, with
+/// `drop_separators`, without spaces, '-' and '_' ("RTX 4090" → "rtx4090").
+std::string folded(std::string_view id, bool drop_separators) {
+  std::string out;
+  for (char c : id) {
+    if (drop_separators && (c == ' ' || c == '-' || c == '_')) continue;
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
+/// A catalog id, with the close ids named when it is unknown. An id that
+/// differs from one catalog id only in case (the Hugging Face Hub ignores
+/// case) is read as that id, with a warning.
 void resolve_catalog_id(const std::string& id, const Catalog& catalog, Scenario& out) {
   const CatalogModel* cm = catalog.find_model(id);
   if (cm == nullptr) {
     std::string near;
-    for (const CatalogModel* c : catalog.models()) {
-      if (close_to(id, c->id)) near += (near.empty() ? "" : ", ") + c->id;
+    std::vector<std::string_view> same_letters;
+    for (std::string_view c : catalog.model_ids()) {
+      if (folded(c, false) == folded(id, false)) same_letters.push_back(c);
+      if (close_to(id, c)) near += (near.empty() ? "" : ", ") + std::string(c);
     }
-    throw InputError("/model", "unknown catalog id \"" + id + "\"" + (near.empty() ? "" : "; close: " + near) +
-                                   "; list ids with `vram-budget models`, or give {\"config\": {...}} or "
-                                   "{\"params\": N}");
+    if (same_letters.size() != 1) {
+      throw InputError("/model", "unknown catalog id \"" + id + "\"" + (near.empty() ? "" : "; close: " + near) +
+                                     "; list ids with `vram-budget models`, or give {\"config\": {...}} or "
+                                     "{\"params\": N}");
+    }
+    cm = catalog.find_model(same_letters.front());
+    out.warnings.push_back("model \"" + id + "\" is read as the catalog's " + cm->id + " (the ids differ only in case)");
   }
   out.model = cm->shared;
   out.model_ref = cm->id;
@@ -143,6 +162,28 @@ GpuChoice gpu_choice(const Gpu& g) {
 
 namespace {
 
+/// A catalog GPU by id. An id written with other case or separators ("RTX 4090",
+/// "h100-sxm-80gb") is read as the one catalog id it matches, with a warning;
+/// otherwise the GPUs whose ids contain it ("H100": three) are named as close.
+const Gpu& catalog_gpu(const std::string& given, const Catalog& catalog, std::vector<std::string>& warnings) {
+  if (const Gpu* gpu = catalog.find_gpu(given)) return *gpu;
+  const std::string f = folded(given, true);
+  std::vector<const Gpu*> same;
+  std::string ids, near;
+  for (const auto& c : catalog.gpus()) {
+    const std::string fc = folded(c.id, true);
+    if (fc == f) same.push_back(&c);
+    if (f.size() >= 2 && fc != f && fc.find(f) != std::string::npos) near += (near.empty() ? "" : ", ") + c.id;
+    ids += (ids.empty() ? "" : ", ") + c.id;
+  }
+  if (same.size() == 1) {
+    warnings.push_back("hardware.gpu \"" + given + "\" is read as the catalog's " + same.front()->id);
+    return *same.front();
+  }
+  throw InputError("/hardware/gpu", "unknown GPU id \"" + given + "\"" + (near.empty() ? "" : "; close: " + near) +
+                                        "; allowed: " + ids + ", or {\"name\": ..., \"memory_bytes\": N}");
+}
+
 void parse_gpu(const json& hw, const Catalog& catalog, Scenario& out) {
   out.gpu_count = io::optional_int(hw, "count", "/hardware", {1, 4096}).value_or(1);
   const auto g = hw.find("gpu");
@@ -154,14 +195,7 @@ void parse_gpu(const json& hw, const Catalog& catalog, Scenario& out) {
     return;
   }
   if (g->is_string()) {
-    const Gpu* gpu = catalog.find_gpu(g->get<std::string>());
-    if (gpu == nullptr) {
-      std::string ids;
-      for (const auto& c : catalog.gpus()) ids += (ids.empty() ? "" : ", ") + c.id;
-      throw InputError("/hardware/gpu", "unknown GPU id \"" + g->get<std::string>() + "\"; allowed: " + ids +
-                                            ", or {\"name\": ..., \"memory_bytes\": N}");
-    }
-    out.gpu = gpu_choice(*gpu);
+    out.gpu = gpu_choice(catalog_gpu(g->get<std::string>(), catalog, out.warnings));
     return;
   }
   if (!g->is_object()) throw InputError("/hardware/gpu", "must be a catalog id or {\"name\", \"memory_bytes\"}");

@@ -92,7 +92,7 @@ TEST_CASE("unknown names list what is allowed", "[scenario][errors]") {
   CHECK(g.path == "/hardware/gpu");
   CHECK(g.message.find("H100-SXM-80GB") != std::string::npos);
   s = base();
-  s["model"] = "meta-llama/Llama-3.1-8b";
+  s["model"] = "meta-llama/Llama-3.1-8c";
   CHECK(text_failure(s).path == "/model");
   s = base();
   s["inference"]["contxt"] = 8192;  // a typo is not silently ignored: it is named in the warnings
@@ -195,6 +195,28 @@ TEST_CASE("every workload is estimated; a model of the wrong kind is refused cle
   CHECK(wan.path == "/model");
   CHECK(wan.message.find("; close: Wan-AI/Wan2.1-T2V-14B (runtime wan);") != std::string::npos);
   CHECK(wan.message.find("Wan2.1-T2V-1.3B (runtime") == std::string::npos);
+}
+
+TEST_CASE("ids typed with other case or separators: one match is read with a warning, several are named", "[scenario]") {
+  const auto warned = [](const Report& r, const std::string& text) {
+    return std::any_of(r.warnings.begin(), r.warnings.end(), [&](const std::string& w) { return w == text; });
+  };
+  const Report spaced = test::run(json{{"model", "meta-llama/Llama-3.1-8B"}, {"hardware", {{"gpu", "rtx 4090"}}}});
+  const Report exact = test::run(json{{"model", "meta-llama/Llama-3.1-8B"}, {"hardware", {{"gpu", "RTX-4090"}}}});
+  CHECK(spaced.capacity == exact.capacity);
+  CHECK(warned(spaced, "hardware.gpu \"rtx 4090\" is read as the catalog's RTX-4090"));
+  CHECK(std::none_of(exact.warnings.begin(), exact.warnings.end(),
+                     [](const std::string& w) { return w.find("is read as") != std::string::npos; }));
+  // "H100" is three catalog GPUs: none is chosen, all are named.
+  const test::Failure h100 = text_failure(json{{"model", "meta-llama/Llama-3.1-8B"}, {"hardware", {{"gpu", "H100"}}}});
+  CHECK(h100.path == "/hardware/gpu");
+  CHECK(h100.message.find("unknown GPU id \"H100\"; close: H100-PCIe-80GB, H100-SXM-80GB, H100-NVL-94GB; allowed: ") == 0);
+  CHECK(text_failure(json{{"model", "meta-llama/Llama-3.1-8B"}, {"hardware", {{"gpu", "H1000"}}}}).message.find("close:") ==
+        std::string::npos);
+  // A model id in other case: the Hub's ids ignore case.
+  const Report lower = test::run(json{{"model", "meta-llama/llama-3.1-8b"}});
+  CHECK(lower.find_metric("weights_bytes")->value == test::run(json{{"model", "meta-llama/Llama-3.1-8B"}}).find_metric("weights_bytes")->value);
+  CHECK(warned(lower, "model \"meta-llama/llama-3.1-8b\" is read as the catalog's meta-llama/Llama-3.1-8B (the ids differ only in case)"));
 }
 
 TEST_CASE("hostile input never crashes", "[scenario][errors]") {

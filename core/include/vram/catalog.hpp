@@ -97,6 +97,8 @@ class Catalog {
   const std::vector<const CatalogModel*>& models() const;
   /// How many models the catalog holds, without reading them.
   std::size_t model_count() const { return slots_.size(); }
+  /// Every model's id, in file order, without reading the files.
+  std::vector<std::string_view> model_ids() const;
   const std::vector<Gpu>& gpus() const { return gpus_; }
   /// An image or video pipeline by id or alias (models/pipelines/*.json), or
   /// nullptr. Its components are read when the pipeline is first asked for.
