@@ -280,8 +280,13 @@ WeightFormat named_format(const std::string& name, std::int64_t group, bool doub
                           const std::string& path) {
   const FormatKind* kind = find_choice(kNamedFormats, name);
   if (kind == nullptr) {
-    throw InputError(path, "unknown weight format \"" + name + "\"; allowed: " + choice_list(kNamedFormats) +
-                               ", gguf:<TYPE> (e.g. gguf:Q4_K_M)");
+    // A GGUF file type given without its prefix ("Q4_K_M") is named as it is written.
+    const std::string up = upper(name);
+    const bool gguf_type = std::any_of(kGgufFileTypes.begin(), kGgufFileTypes.end(),
+                                       [&](const auto& ft) { return up == ft.name; });
+    throw InputError(path, "unknown weight format \"" + name + "\"" +
+                               (gguf_type ? "; a GGUF file type is written with its prefix: \"gguf:" + up + "\"" : "") +
+                               "; allowed: " + choice_list(kNamedFormats) + ", gguf:<TYPE> (e.g. gguf:Q4_K_M)");
   }
   return named_format(*kind, group, double_quant, native);
 }

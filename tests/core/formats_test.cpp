@@ -145,6 +145,18 @@ TEST_CASE("unknown weight formats are errors that list what is allowed", "[forma
     CHECK(std::string(e.what()).find("unknown weight format \"bfl6\"") != std::string::npos);
     CHECK(std::string(e.what()).find("gptq-int4") != std::string::npos);
   }
+  // A GGUF file type without its prefix is named as it is written; other names are not.
+  const auto message = [](const char* name) {
+    try {
+      (void)parse_weight_format(json(name), "/weights", "bf16");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK_THAT(message("q4_k_m"),
+             Catch::Contains("unknown weight format \"q4_k_m\"; a GGUF file type is written with its prefix: \"gguf:Q4_K_M\""));
+  CHECK_THAT(message("bfl6"), !Catch::Contains("GGUF file type"));
   CHECK_THROWS_AS(parse_weight_format(json("gguf:Q9_Z"), "/weights", "bf16"), InputError);
   CHECK_THROWS_AS(parse_weight_format(json(42), "/weights", "bf16"), InputError);
   CHECK_THROWS_AS(parse_weight_format(json{{"format", "awq-int4"}, {"group_size", 0}}, "/weights", "bf16"), InputError);
