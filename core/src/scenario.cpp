@@ -56,14 +56,10 @@ bool close_to(std::string_view given, std::string_view catalog_id) {
   return given.size() >= 3 && (given.find(tail) != std::string_view::npos || tail.find(given) != std::string_view::npos);
 }
 
-/// An id as a reader may type it: ASCII letters in lower case and, with
-/// `drop_separators`, without spaces, '-' and '_' ("RTX 4090" → "rtx4090").
-std::string folded(std::string_view id, bool drop_separators) {
-  std::string out;
-  for (char c : id) {
-    if (drop_separators && (c == ' ' || c == '-' || c == '_')) continue;
-    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  }
+/// An id in lower case (ASCII letters): the Hugging Face Hub's ids ignore case.
+std::string lower_case(std::string_view id) {
+  std::string out(id);
+  for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   return out;
 }
 
@@ -76,7 +72,7 @@ void resolve_catalog_id(const std::string& id, const Catalog& catalog, Scenario&
     std::string near;
     std::vector<std::string_view> same_letters;
     for (std::string_view c : catalog.model_ids()) {
-      if (folded(c, false) == folded(id, false)) same_letters.push_back(c);
+      if (lower_case(c) == lower_case(id)) same_letters.push_back(c);
       if (close_to(id, c)) near += (near.empty() ? "" : ", ") + std::string(c);
     }
     if (same_letters.size() != 1) {
@@ -167,11 +163,11 @@ namespace {
 /// otherwise the GPUs whose ids contain it ("H100": three) are named as close.
 const Gpu& catalog_gpu(const std::string& given, const Catalog& catalog, std::vector<std::string>& warnings) {
   if (const Gpu* gpu = catalog.find_gpu(given)) return *gpu;
-  const std::string f = folded(given, true);
+  const std::string f = io::fold_name(given);
   std::vector<const Gpu*> same;
   std::string ids, near;
   for (const auto& c : catalog.gpus()) {
-    const std::string fc = folded(c.id, true);
+    const std::string fc = io::fold_name(c.id);
     if (fc == f) same.push_back(&c);
     if (f.size() >= 2 && fc != f && fc.find(f) != std::string::npos) near += (near.empty() ? "" : ", ") + c.id;
     ids += (ids.empty() ? "" : ", ") + c.id;

@@ -219,6 +219,17 @@ TEST_CASE("ids typed with other case or separators: one match is read with a war
   CHECK(warned(lower, "model \"meta-llama/llama-3.1-8b\" is read as the catalog's meta-llama/Llama-3.1-8B (the ids differ only in case)"));
 }
 
+TEST_CASE("a setting's value in other case or separators is refused with the spelling that works", "[scenario][errors]") {
+  const auto training = [](const char* key, const char* value) {
+    return text_failure(json{{"workload", "training"}, {"model", "meta-llama/Llama-3.1-8B"}, {"training", {{key, value}}}});
+  };
+  const test::Failure bnb = training("optimizer", "paged_adamw_8bit");  // bitsandbytes' and HF Trainer's spelling
+  CHECK(bnb.path == "/training/optimizer");
+  CHECK(bnb.message.find("unknown value \"paged_adamw_8bit\" (did you mean \"paged-adamw-8bit\"?); allowed: ") == 0);
+  CHECK(training("method", "QLoRA").message.find("did you mean \"qlora\"?") != std::string::npos);
+  CHECK(training("optimizer", "adam").message.find("did you mean") == std::string::npos);
+}
+
 TEST_CASE("hostile input never crashes", "[scenario][errors]") {
   // Deep nesting, huge strings and wrong types come back as InputError.
   std::string deep(5000, '[');

@@ -144,7 +144,31 @@ std::optional<std::string> optional_choice(const json& obj, std::string_view key
   for (const auto& a : allowed) {
     if (*v == a) return v;
   }
-  throw InputError(join_path(path, key), "unknown value \"" + *v + "\"; allowed: " + joined(allowed));
+  throw InputError(join_path(path, key), unknown_value_message(*v, std::vector<std::string_view>(allowed)));
+}
+
+std::string fold_name(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (c == ' ' || c == '-' || c == '_') continue;
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
+std::string unknown_value_message(std::string_view given, const std::vector<std::string_view>& allowed) {
+  const std::string f = fold_name(given);
+  std::string_view match;
+  int matches = 0;
+  for (std::string_view a : allowed) {
+    if (fold_name(a) == f) {
+      match = a;
+      ++matches;
+    }
+  }
+  std::string text = "unknown value \"" + std::string(given) + "\"";
+  if (matches == 1) text += " (did you mean \"" + std::string(match) + "\"?)";
+  return text + "; allowed: " + joined(allowed);
 }
 
 namespace {

@@ -55,6 +55,14 @@ std::optional<std::string> optional_string(const json& obj, std::string_view key
 std::optional<std::string> optional_choice(const json& obj, std::string_view key, const std::string& path,
                                            std::initializer_list<std::string_view> allowed);
 
+/// A name as a reader may type it: ASCII letters in lower case, without
+/// spaces, '-' and '_' ("adamw_8bit" and "AdamW-8bit" both fold to "adamw8bit").
+std::string fold_name(std::string_view name);
+
+/// `unknown value "adamw_8bit" (did you mean "adamw-8bit"?); allowed: ...`: the
+/// suggestion is the one allowed name that folds to the same text, if any.
+std::string unknown_value_message(std::string_view given, const std::vector<std::string_view>& allowed);
+
 /// String field that must name one entry of `table` (a `Choice<E>` table from
 /// workloads.hpp); the error lists the table's names.
 template <typename E, std::size_t N>
@@ -62,12 +70,12 @@ std::optional<E> optional_enum(const json& obj, std::string_view key, const std:
                                const std::array<Choice<E>, N>& table) {
   const auto v = optional_string(obj, key, path);
   if (!v) return std::nullopt;
-  std::string names;
+  std::vector<std::string_view> names;
   for (const auto& c : table) {
     if (c.name == *v) return c.value;
-    (names += names.empty() ? "" : ", ") += c.name;
+    names.push_back(c.name);
   }
-  throw InputError(join_path(path, key), "unknown value \"" + *v + "\"; allowed: " + names);
+  throw InputError(join_path(path, key), unknown_value_message(*v, names));
 }
 
 /// Adds a warning for each key of `obj` not in `known` (a typo such as "contxt",
