@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "test_support.hpp"
 #include "vram/estimate.hpp"
 #include "vram/plan/solve.hpp"
@@ -110,4 +112,31 @@ TEST_CASE("the training plan's JSON: solvers, hints whose patches give their fig
   CHECK(count_hint);
   REQUIRE(p["gpu_options"].is_array());
   for (const json& o : p["gpu_options"]) CHECK(o["patch"]["hardware"]["gpu"] == o["gpu"]);
+}
+
+TEST_CASE("the plan offers a switch for what it buys, and GPUs the framework runs on", "[training][plan]") {
+  // Unsloth QLoRA: its loss is already fused, so chunked_loss buys nothing and is not offered.
+  const json j = training({{"framework", "unsloth"}, {"method", "qlora"}, {"seq_len", 4096}, {"micro_batch", 2},
+                           {"optimizer", "adamw-8bit"}, {"checkpointing", "full"}, {"activation_offload", true}},
+                          {{"gpu", "RTX-4090"}});
+  const Scenario s = test::scenario(j);
+  const TrainingPlan p = training_plan(s, test::catalog());
+  const Bytes now = estimate(s, {false, nullptr}).total;
+  for (const TrainingSwitch& w : p.switches) {
+    CAPTURE(w.path, w.value);
+    CHECK(w.path != "/training/chunked_loss");
+    CHECK(w.total < now);
+  }
+  // Unsloth needs compute capability 7.0: the Tesla P40 (6.1) is not an option, however much it holds.
+  const auto listed = [](const TrainingPlan& plan, std::string_view id) {
+    return std::any_of(plan.gpu_options.begin(), plan.gpu_options.end(), [&](const GpuOption& o) { return o.gpu_id == id; });
+  };
+  CHECK_FALSE(listed(p, "P40"));
+  CHECK(listed(p, "RTX-3090"));
+  // torchtune runs on it (Pascal has no bf16 kernels, but the memory is the same in fp16).
+  json tt = j;
+  tt["training"]["framework"] = "torchtune";
+  tt["training"].erase("activation_offload");
+  tt["training"]["seq_len"] = 1024;
+  CHECK(listed(training_plan(test::scenario(tt), test::catalog()), "P40"));
 }

@@ -61,11 +61,22 @@ std::optional<std::pair<std::int64_t, Report>> fewest_fitting(const Scenario& s,
   return std::nullopt;
 }
 
+/// Whether the framework runs on the GPU at all: Unsloth's Triton kernels need
+/// CUDA compute capability 7.0 or newer (unslothai/unsloth README, "Minimum CUDA
+/// Capability 7.0"; a Tesla P40 is 6.1). An unknown capability is not ruled out.
+bool framework_runs_on(const Scenario& s, const GpuChoice& g) {
+  const bool cuda_before_volta = g.rocm_arch == RocmArch::none && g.compute_capability > 0 && g.compute_capability < 70;
+  return !(settings_of(s).framework == Framework::unsloth && cuda_before_volta);
+}
+
 std::vector<GpuOption> training_gpu_options(const Scenario& s, const Catalog& catalog, WeightsMemo* memo) {
   // Sharded states: the fewest GPUs of each model up to 8 (one node); replicated: the scenario's own count.
   const bool divides = sharded(settings_of(s).sharding);
   const std::vector<std::int64_t> counts = divides ? training_gpu_counts(s, 8) : std::vector<std::int64_t>{s.gpu_count};
-  return catalog_gpu_options(s, catalog, [&](const Scenario& base) { return fewest_fitting(base, counts, memo); });
+  return catalog_gpu_options(s, catalog, [&](const Scenario& base) -> std::optional<std::pair<std::int64_t, Report>> {
+    if (!framework_runs_on(base, base.gpu)) return std::nullopt;
+    return fewest_fitting(base, counts, memo);
+  });
 }
 
 }  // namespace

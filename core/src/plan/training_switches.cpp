@@ -51,6 +51,9 @@ std::vector<Candidate> candidates() {
 std::vector<TrainingSwitch> training_switches(const Scenario& s, WeightsMemo* memo) {
   std::vector<TrainingSwitch> out;
   if (s.training() == nullptr) return out;
+  // A switch is offered for what it buys: one that leaves the per-GPU total as it is,
+  // or raises it (Unsloth's loss is already fused, so chunked_loss changes nothing), is not.
+  const Bytes now = estimate(s, {false, memo}).total;
   for (const Candidate& c : candidates()) {
     if (!c.applies(s.training()->training, s)) continue;
     Scenario t = s;
@@ -59,6 +62,7 @@ std::vector<TrainingSwitch> training_switches(const Scenario& s, WeightsMemo* me
     t.parallel.sharding = ts.sharding;
     try {
       const Report r = estimate(t, {false, memo});
+      if (r.total >= now) continue;
       const Metric* reserved = r.find_metric("peak_reserved_bytes");
       out.push_back(
           {c.path, c.value, Bytes::of(reserved ? static_cast<std::int64_t>(reserved->value) : 0), r.total, r.fits});
