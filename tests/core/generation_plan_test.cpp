@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "test_support.hpp"
 #include "vram/estimate.hpp"
 #include "vram/plan.hpp"
@@ -90,6 +92,32 @@ TEST_CASE("the generation plan's size, frames and batch sit at the verdict's bou
   two["generation"] = more->scenario_patch["generation"];
   CHECK(fits_json(two));
   CHECK_FALSE(fits_json(json(j)));
+}
+
+TEST_CASE("GPUs that each run the whole pipeline are said, and splitting over them comes first", "[generation][plan]") {
+  json j = wan14b_on("H100-SXM-80GB");
+  j["hardware"]["count"] = 4;
+  j["generation"] = {{"width", 1280}, {"height", 720}, {"frames", 81}};
+  const Report alone = estimate(test::scenario(j));
+  const std::string said =
+      "generation.sequence_parallel = 1, generation.fsdp = false: each of the 4 GPUs generates on its own (nothing is "
+      "split over them)";
+  CHECK(std::find(alone.defaults_used.begin(), alone.defaults_used.end(), said) != alone.defaults_used.end());
+  CHECK_FALSE(alone.fits);
+  const GenerationPlan p = generation_plan(test::scenario(j), test::catalog());
+  REQUIRE_FALSE(p.hints.empty());
+  const Hint& split = p.hints.front();
+  CHECK(split.change == "sequence_parallel = 4, fsdp = true");
+  json four = j;
+  four["generation"].update(split.scenario_patch["generation"]);
+  CHECK(split.scenario_patch["hardware"]["count"] == 4);
+  const Report shared = estimate(test::scenario(four));
+  CHECK(shared.fits);
+  CHECK(split.effect.find(format_iec(shared.total)) != std::string::npos);
+  // Once the split is given, it is neither a default nor a hint.
+  CHECK(std::find(shared.defaults_used.begin(), shared.defaults_used.end(), said) == shared.defaults_used.end());
+  const GenerationPlan q = generation_plan(test::scenario(four), test::catalog());
+  CHECK(find_hint(q.hints, "sequence_parallel = 4, fsdp = true") == nullptr);
 }
 
 TEST_CASE("the generation switches say what each buys, and their patches give that figure", "[generation][plan]") {

@@ -183,6 +183,11 @@ GenerationSettings parse_generation(const json& s, bool video, std::int64_t gpus
   g.vae_slicing = optional_bool(b, "vae_slicing", p).value_or(false);
   g.sequence_parallel = divisor_of_gpus(b, "sequence_parallel", p, gpus);
   g.fsdp = optional_bool(b, "fsdp", p).value_or(false);
+  // More than one GPU and no split given: each GPU generates on its own (data parallel), said.
+  if (gpus > 1 && !b.contains("sequence_parallel") && !b.contains("fsdp")) {
+    n.defaults_used.push_back("generation.sequence_parallel = 1, generation.fsdp = false: each of the " +
+                              std::to_string(gpus) + " GPUs generates on its own (nothing is split over them)");
+  }
   g.component_weights = component_weights(b, p);
   return g;
 }

@@ -133,6 +133,26 @@ std::vector<GpuOption> generation_gpu_options(const Scenario& s, const Catalog& 
   return catalog_gpu_options(s, catalog, [&](const Scenario& base) { return fewest_fitting(base, memo); });
 }
 
+Hint fewest_gpus_hint(const Scenario& s, std::int64_t gpus, WeightsMemo* memo) {
+  const Report before = estimate(s, {false, memo});
+  const Report after = estimate(with_generation_gpus(s, gpus), {false, memo});
+  return Hint{"hardware.count = " + std::to_string(gpus),
+              "the fewest GPUs of this model that fit, the tokens split by Ulysses and the weights by FSDP: " +
+                  fit_effect(before, after),
+              generation_gpus_patch(s, gpus)};
+}
+
+/// The scenario's own GPUs splitting the tokens and the weights, as the Wan reference scripts do.
+Hint split_gpus_hint(const Scenario& s, WeightsMemo* memo) {
+  const Report before = estimate(s, {false, memo});
+  const Report after = estimate(with_generation_gpus(s, s.gpu_count), {false, memo});
+  const std::string n = std::to_string(s.gpu_count);
+  return Hint{"sequence_parallel = " + n + ", fsdp = true",
+              "the " + n + " GPUs split the tokens (Ulysses) and the weights (FSDP), as the reference scripts' "
+                          "--ulysses_size " + n + " --dit_fsdp --t5_fsdp do: " + fit_effect(before, after),
+              generation_gpus_patch(s, s.gpu_count)};
+}
+
 }  // namespace
 
 GenerationPlan generation_plan(const Scenario& given, const Catalog& catalog) {
@@ -144,13 +164,12 @@ GenerationPlan generation_plan(const Scenario& given, const Catalog& catalog) {
   if (const auto best = fewest_fitting(s, &memo)) p.fewest_gpus = best->first;
   p.hints = generation_switches(s, &memo);
   if (p.more_gpus_divide && p.fewest_gpus && *p.fewest_gpus != s.gpu_count) {
-    const Report before = estimate(s, {false, &memo});
-    const Report after = estimate(with_generation_gpus(s, *p.fewest_gpus), {false, &memo});
-    p.hints.insert(p.hints.begin(),
-                   Hint{"hardware.count = " + std::to_string(*p.fewest_gpus),
-                        "the fewest GPUs of this model that fit, the tokens split by Ulysses and the weights by FSDP: " +
-                            fit_effect(before, after),
-                        generation_gpus_patch(s, *p.fewest_gpus)});
+    p.hints.insert(p.hints.begin(), fewest_gpus_hint(s, *p.fewest_gpus, &memo));
+  }
+  // GPUs that each run the whole pipeline: split the work over the ones there are first.
+  const GenerationSettings& g = *s.generation();
+  if (p.more_gpus_divide && s.gpu_count > 1 && g.sequence_parallel == 1 && !g.fsdp) {
+    p.hints.insert(p.hints.begin(), split_gpus_hint(s, &memo));
   }
   p.gpu_options = generation_gpu_options(s, catalog, &memo);
   return p;
