@@ -175,6 +175,16 @@ void llama_cpp_hints(const Scenario& s, Consider&& consider) {
            {{"inference", {{"llama_cpp", {{"n_gpu_layers", layers->n_gpu_layers}}}}}});
 }
 
+/// The hints with which the scenario fits first, each group in the order it was considered.
+std::vector<Hint> fitting_first(std::vector<Hint> hints, const std::vector<bool>& fits) {
+  std::vector<Hint> out;
+  out.reserve(hints.size());
+  for (bool first_pass : {true, false})
+    for (std::size_t i = 0; i < hints.size(); ++i)
+      if (fits[i] == first_pass) out.push_back(std::move(hints[i]));
+  return out;
+}
+
 /// The n_gpu_layers solver's answer for plan_json.
 json gpu_layers_json(const Scenario& s) {
   const auto f = max_gpu_layers(s);
@@ -191,6 +201,7 @@ json gpu_layers_json(const Scenario& s) {
 
 std::vector<Hint> hints(const Scenario& s) {
   std::vector<Hint> out;
+  std::vector<bool> fit;  // per hint: whether the scenario fits with it
   const Report base = estimate(s);
   const Architecture& a = s.model->arch;
   auto consider = [&](Scenario t, std::string change, json patch) {
@@ -199,6 +210,7 @@ std::vector<Hint> hints(const Scenario& s) {
       if (r.total < base.total || (r.fits && !base.fits) ||
           metric_or(r, "max_concurrency", 0) > metric_or(base, "max_concurrency", 0)) {
         out.push_back({std::move(change), fit_effect(base, r), std::move(patch)});
+        fit.push_back(r.fits);
       }
     } catch (const InputError&) {
     }
@@ -244,7 +256,7 @@ std::vector<Hint> hints(const Scenario& s) {
                {{"hardware", {{"count", *tp}}}, {"inference", {{"tensor_parallel", *tp}}}});
     }
   }
-  return out;
+  return fitting_first(std::move(out), fit);
 }
 
 std::vector<SweepPoint> sweep(const Scenario& s, const std::vector<std::int64_t>& contexts,

@@ -210,3 +210,21 @@ TEST_CASE("a sweep's points are the estimates of those points, whatever it reuse
     }
   }
 }
+
+TEST_CASE("the hints that make the scenario fit come first", "[plan]") {
+  // Llama-3.1-70B at 32k on four H100s without tensor parallelism: every GPU would hold the whole model.
+  const Scenario s = test::scenario(nlohmann::json{{"model", "meta-llama/Llama-3.1-70B"},
+                                                   {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 4}}},
+                                                   {"inference", {{"context", 32768}}}});
+  const std::vector<Hint> h = hints(s);
+  REQUIRE(h.size() >= 2);
+  CHECK(h.front().change == "4 GPUs (tensor_parallel = 4)");
+  bool short_seen = false;
+  for (const Hint& x : h) {
+    const bool fits = x.effect.find("; fits,") != std::string::npos;
+    CAPTURE(x.change, x.effect);
+    CHECK_FALSE((fits && short_seen));  // no fitting hint after one that leaves it short
+    short_seen = short_seen || !fits;
+  }
+  CHECK(short_seen);  // the 4-bit and fp8 hints alone leave it short
+}
