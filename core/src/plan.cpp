@@ -221,6 +221,12 @@ std::vector<Hint> hints(const Scenario& s) {
       t.inference().kv = {"fp8", 1, 1};
       consider(t, "kv_cache_dtype = fp8", {{"inference", {{"kv_cache_dtype", "fp8"}}}});
     }
+    if (s.inference().engine == Engine::llama_cpp && !s.inference().llama_cpp.flash_attn) {
+      Scenario t = s;
+      t.inference().llama_cpp.flash_attn = true;
+      consider(t, "flash_attn = true (llama.cpp's default from b6325 where the GPU supports it: -fa auto)",
+               {{"inference", {{"llama_cpp", {{"flash_attn", true}}}}}});
+    }
     if (s.inference().engine == Engine::llama_cpp && s.inference().kv.kind == KvKind::fp16) {
       Scenario t = s;
       t.inference().kv = {"q8_0", 32, 34};

@@ -509,7 +509,11 @@ void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
   };
   note("n_gpu_layers", "all layers and the output layer");
   note("n_ubatch", std::to_string(ls.n_ubatch));
-  note("flash_attn", ls.flash_attn ? "true" : "false");
+  // llama.cpp b6325 (ggml-org/llama.cpp#15434) made flash attention "auto": on wherever the
+  // GPU supports it; the estimate keeps it off unless told, and says so.
+  note("flash_attn", ls.flash_attn ? "true"
+                                   : "false (llama.cpp from b6325 turns it on where the GPU supports it, -fa auto; "
+                                     "set true to estimate a current build's default)");
   note("n_seq_max", std::to_string(ls.n_seq_max) + " (the concurrency)");
   note("build", "the newest known (b10309): KQ mask rows unpadded, an F16 mask with flash attention");
   if (ls.n_seq_max > 1) {

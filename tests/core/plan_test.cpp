@@ -1,6 +1,8 @@
 #include "vram/plan.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -227,4 +229,25 @@ TEST_CASE("the hints that make the scenario fit come first", "[plan]") {
     short_seen = short_seen || !fits;
   }
   CHECK(short_seen);  // the 4-bit and fp8 hints alone leave it short
+}
+
+TEST_CASE("llama.cpp without flash attention: the current builds' default is offered, with its figure", "[plan]") {
+  json j{{"model", "meta-llama/Llama-3.1-70B-Instruct"},
+         {"weights", "gguf:Q4_K_M"},
+         {"hardware", {{"gpu", "RTX-3090"}, {"count", 2}}},
+         {"inference", {{"engine", "llama.cpp"}, {"context", 16384}}}};
+  const Report off = estimate(test::scenario(j));
+  CHECK(std::find_if(off.defaults_used.begin(), off.defaults_used.end(), [](const std::string& d) {
+          return d.rfind("llama_cpp.flash_attn = false (llama.cpp from b6325", 0) == 0;
+        }) != off.defaults_used.end());
+  const std::vector<Hint> h = hints(test::scenario(j));
+  const auto fa = std::find_if(h.begin(), h.end(), [](const Hint& x) { return x.change.rfind("flash_attn = true", 0) == 0; });
+  REQUIRE(fa != h.end());
+  json on = j;
+  on["inference"]["llama_cpp"] = fa->scenario_patch["inference"]["llama_cpp"];
+  const Report with = estimate(test::scenario(on));
+  CHECK(with.total < off.total);
+  CHECK(fa->effect.find(format_iec(with.total)) != std::string::npos);
+  const std::vector<Hint> after = hints(test::scenario(on));
+  CHECK(std::none_of(after.begin(), after.end(), [](const Hint& x) { return x.change.rfind("flash_attn", 0) == 0; }));
 }
