@@ -185,6 +185,23 @@ std::vector<Hint> fitting_first(std::vector<Hint> hints, const std::vector<bool>
   return out;
 }
 
+/// llama.cpp's attention settings: flash attention (its default from b6325, where the GPU
+/// supports it: ggml-org/llama.cpp#15434, -fa auto) and a q8_0 KV cache.
+template <typename Consider>
+void llama_cpp_attention_hints(const Scenario& s, Consider&& consider) {
+  if (!s.inference().llama_cpp.flash_attn) {
+    Scenario t = s;
+    t.inference().llama_cpp.flash_attn = true;
+    consider(t, "flash_attn = true (llama.cpp's default from b6325 where the GPU supports it: -fa auto)",
+             {{"inference", {{"llama_cpp", {{"flash_attn", true}}}}}});
+  }
+  if (s.inference().kv.kind == KvKind::fp16) {
+    Scenario t = s;
+    t.inference().kv = {"q8_0", 32, 34};
+    consider(t, "kv_cache_dtype = q8_0", {{"inference", {{"kv_cache_dtype", "q8_0"}}}});
+  }
+}
+
 /// The n_gpu_layers solver's answer for plan_json.
 json gpu_layers_json(const Scenario& s) {
   const auto f = max_gpu_layers(s);
@@ -221,17 +238,7 @@ std::vector<Hint> hints(const Scenario& s) {
       t.inference().kv = {"fp8", 1, 1};
       consider(t, "kv_cache_dtype = fp8", {{"inference", {{"kv_cache_dtype", "fp8"}}}});
     }
-    if (s.inference().engine == Engine::llama_cpp && !s.inference().llama_cpp.flash_attn) {
-      Scenario t = s;
-      t.inference().llama_cpp.flash_attn = true;
-      consider(t, "flash_attn = true (llama.cpp's default from b6325 where the GPU supports it: -fa auto)",
-               {{"inference", {{"llama_cpp", {{"flash_attn", true}}}}}});
-    }
-    if (s.inference().engine == Engine::llama_cpp && s.inference().kv.kind == KvKind::fp16) {
-      Scenario t = s;
-      t.inference().kv = {"q8_0", 32, 34};
-      consider(t, "kv_cache_dtype = q8_0", {{"inference", {{"kv_cache_dtype", "q8_0"}}}});
-    }
+    if (s.inference().engine == Engine::llama_cpp) llama_cpp_attention_hints(s, consider);
     const std::int64_t ctx = max_context(s, std::max<std::int64_t>(s.inference().context, 1));
     if (ctx > 0 && ctx < s.inference().context) {
       Scenario t = s;
