@@ -6,7 +6,9 @@
 // inflates it with the platform's DecompressionStream (Chrome 103, Firefox 113,
 // Safari 16.4; zlib under Node.js) and hands it to the glue through its documented
 // `instantiateWasm` hook, so nothing is fetched and nothing is evaluated from
-// text. The module is about two fifths of its SINGLE_FILE size.
+// text. In a browser the inflating stream goes to WebAssembly.instantiateStreaming,
+// which compiles while it inflates. The module is about two fifths of its
+// SINGLE_FILE size.
 //
 //   node scripts/pack-module.cjs LINKED.js OUT.js
 //   require('./pack-module.cjs').unpack(text)   the WebAssembly inside a packed module
@@ -38,18 +40,48 @@ createVramBudget = (function (factory, packed, size) {
     if (typeof process === "object" && process.versions && process.versions.node && typeof require === "function") {
       return Promise.resolve().then(function () { return checked(require("zlib").inflateRawSync(decoded())); });
     }
-    var stream = new Blob([decoded()]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-    return new Response(stream).arrayBuffer().then(checked);
+    var stream = inflating();
+    return new Response(stream.readable).arrayBuffer().then(null, stream.reason);
+  }
+  // The inflated bytes as a stream whose end checks their count. What reads it
+  // reports only that it could not; reason(e) rejects with why (a damaged
+  // stream, a wrong count) once the inflating has stopped.
+  function inflating() {
+    var seen = 0;
+    var counted = new TransformStream({
+      transform: function (chunk, out) { seen += chunk.byteLength; out.enqueue(chunk); },
+      flush: function () { if (seen !== size) throw wrongSize(seen); }
+    });
+    var piped = new Blob([decoded()]).stream().pipeThrough(new DecompressionStream("deflate-raw")).pipeTo(counted.writable);
+    piped.then(null, function () {});  // reported through reason()
+    return {
+      readable: counted.readable,
+      reason: function (e) { return piped.then(function () { throw e; }, function (why) { throw why || e; }); }
+    };
+  }
+  // In a browser the WebAssembly is compiled while it inflates (instantiateStreaming
+  // takes a Response made here; nothing is fetched); elsewhere, once it has.
+  function instantiated(imports) {
+    var node = typeof process === "object" && process.versions && process.versions.node;
+    if (node || typeof WebAssembly.instantiateStreaming !== "function" || typeof DecompressionStream !== "function") {
+      return inflated().then(function (bytes) { return WebAssembly.instantiate(bytes, imports); });
+    }
+    var stream = inflating();
+    var response = new Response(stream.readable, { headers: { "Content-Type": "application/wasm" } });
+    return WebAssembly.instantiateStreaming(response, imports).then(null, stream.reason);
+  }
+  function wrongSize(n) {
+    return new Error("vram-budget.js: the packed WebAssembly inflates to " + n + " bytes, not " + size);
   }
   function checked(bytes) {
-    if (bytes.byteLength !== size) throw new Error("vram-budget.js: the packed WebAssembly inflates to " + bytes.byteLength + " bytes, not " + size);
+    if (bytes.byteLength !== size) throw wrongSize(bytes.byteLength);
     return bytes;
   }
   return function (moduleArg) {
     var arg = Object.assign({}, moduleArg);
     return new Promise(function (resolve, reject) {
       arg.instantiateWasm = function (imports, receive) {
-        inflated().then(function (bytes) { return WebAssembly.instantiate(bytes, imports); })
+        instantiated(imports)
           .then(function (result) { receive(result.instance, result.module); }, reject);
         return {};
       };
