@@ -192,7 +192,7 @@ emscripten::val inspect(emscripten::val list) {
 }
 
 emscripten::val catalog_json(bool with_models) {
-  return to_js(guarded([&] { return dumped(vram::catalog_summary_json(catalog(), with_models)); }));
+  return to_js(guarded([&] { return vram::catalog_summary_text(catalog(), with_models); }));
 }
 
 emscripten::val models_json() {

@@ -661,31 +661,45 @@ json catalog_models_json(const Catalog& catalog) {
   return models;
 }
 
-json catalog_summary_json(const Catalog& catalog, bool with_models) {
-  json gpus = json::array();
+std::string catalog_summary_text(const Catalog& catalog, bool with_models) {
+  io::JsonWriter w(with_models ? 32768 : 12288);
+  w.begin_object().key("ok").value(true).key("model_count").value(static_cast<std::int64_t>(catalog.model_count()));
+  w.key("gpus").begin_array();
   for (const auto& g : catalog.gpus()) {
-    gpus.push_back({{"id", g.id},
-                    {"name", g.name},
-                    {"vendor", g.vendor},
-                    {"marketing_gb", g.marketing_gb},
-                    {"memory_bytes", g.memory.in_bytes()},
-                    {"memory_source", g.memory_source},
-                    {"price_usd_per_hour", g.price_usd_per_hour ? json(*g.price_usd_per_hour) : json(nullptr)}});
+    w.begin_object()
+        .key("id").value(g.id)
+        .key("name").value(g.name)
+        .key("vendor").value(g.vendor)
+        .key("marketing_gb").value(g.marketing_gb)
+        .key("memory_bytes").value(g.memory.in_bytes())
+        .key("memory_source").value(g.memory_source)
+        .key("price_usd_per_hour");
+    if (g.price_usd_per_hour)
+      w.value(*g.price_usd_per_hour);
+    else
+      w.null();
+    w.end_object();
   }
-  json formats = weight_format_names();
+  w.end_array().key("weight_formats").begin_array();
+  for (const std::string& f : weight_format_names()) w.value(f);
   for (const char* g : {"gguf:Q8_0", "gguf:Q6_K", "gguf:Q5_K_M", "gguf:Q4_K_M", "gguf:Q4_K_S", "gguf:Q3_K_M",
                         "gguf:Q2_K", "gguf:IQ4_XS"})
-    formats.push_back(g);
-  json out = {{"ok", true},
-          {"model_count", catalog.model_count()},
-          {"gpus", gpus},
-          {"weight_formats", formats},
-          {"pipelines", generation::pipelines_summary_json(catalog, with_models)},
-          {"engines", {"vllm", "llama.cpp", "transformers"}},
-          {"defaults", scenario_defaults_json()},
-          {"kv_cache_dtypes", {"auto", "fp16", "bf16", "fp8", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"}}};
-  if (with_models) out["models"] = catalog_models_json(catalog);
-  return out;
+    w.value(g);
+  w.end_array().key("pipelines");
+  generation::write_pipelines_summary(w, catalog, with_models);
+  w.key("engines").begin_array().value("vllm").value("llama.cpp").value("transformers").end_array();
+  w.key("defaults");
+  write_scenario_defaults(w);
+  w.key("kv_cache_dtypes").begin_array();
+  for (const char* k : {"auto", "fp16", "bf16", "fp8", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"}) w.value(k);
+  w.end_array();
+  if (with_models) w.key("models").raw(catalog_models_json(catalog).dump(-1, ' ', true, json::error_handler_t::replace));
+  w.end_object();
+  return w.take();
+}
+
+json catalog_summary_json(const Catalog& catalog, bool with_models) {
+  return json::parse(catalog_summary_text(catalog, with_models));
 }
 
 }  // namespace vram

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include "test_support.hpp"
@@ -224,4 +225,24 @@ TEST_CASE("the catalog summary without models reads no model file", "[catalog]")
   const std::string shown = full.at("defaults").at("model");
   CHECK(shown == kShownModel);
   CHECK(test::catalog().find_model(shown) != nullptr);
+}
+
+TEST_CASE("the catalog summary is ASCII JSON text with each engine's fields and defaults", "[catalog]") {
+  const std::string text = catalog_summary_text(test::catalog(), false);
+  CHECK(std::all_of(text.begin(), text.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; }));
+  const auto j = nlohmann::json::parse(text);
+  const auto& engines = j.at("defaults").at("engines");
+  CHECK(engines.at("vllm").at("fields").size() == kVllmFields.size());
+  CHECK(engines.at("vllm").at("fields")[0] == std::string(kVllmFields[0]));
+  CHECK(engines.at("vllm").at("headroom_applies") == false);
+  CHECK(engines.at("vllm").at("gpu_memory_utilization") == VllmSettings{}.gpu_memory_utilization);
+  CHECK(engines.at("llama.cpp").at("headroom_applies") == true);
+  CHECK(engines.at("llama.cpp").at("n_ubatch") == LlamaCppSettings{}.n_ubatch);
+  CHECK(engines.at("transformers").at("nbits").at("hqq") == nlohmann::json::array({1, 2, 3, 4, 8}));
+  CHECK(j.at("defaults").at("gpu") == kDefaultGpu);
+  CHECK(j.at("defaults").at("training_defaults").at("lora_targets") == "all-linear");
+  CHECK(j.at("engines") == nlohmann::json::array({"vllm", "llama.cpp", "transformers"}));
+  CHECK(j.at("kv_cache_dtypes").size() == 10);
+  // A GPU without a price says null, not 0.
+  for (const auto& g : j.at("gpus")) CHECK((g.at("price_usd_per_hour").is_null() || g.at("price_usd_per_hour") > 0));
 }

@@ -20,6 +20,9 @@
 #include "vram/workloads.hpp"
 
 namespace vram {
+namespace io {
+class JsonWriter;
+}  // namespace io
 
 /// How the GPUs of one machine reach each other: what decides NCCL's
 /// transport and channel count and whether vLLM enables its own all-reduce.
@@ -144,10 +147,10 @@ class Catalog {
 };
 
 namespace generation {
-/// The catalog's image and video pipelines for a face to list: id, modality,
-/// native geometry and, `with_components`, each component's name, kind and
-/// parameters (which reads every component's configuration).
-nlohmann::json pipelines_summary_json(const Catalog& catalog, bool with_components = true);
+/// The catalog's image and video pipelines for a face to list, as one JSON
+/// array: id, modality, native geometry and, `with_components`, each
+/// component's name, kind and parameters (which reads every component's configuration).
+void write_pipelines_summary(io::JsonWriter& w, const Catalog& catalog, bool with_components = true);
 }  // namespace generation
 
 /// The files embedded from models/ at build time (generated source: one raw

@@ -100,7 +100,10 @@ std::string grid_json(const std::string& scenario_text, const Catalog& catalog, 
                       std::int64_t n_concurrency);
 /// Models (unless `with_models` is false: then only `model_count`, no model
 /// file is read and pipelines are listed without their components), GPUs,
-/// weight formats, pipelines, engines and defaults, for pickers.
+/// weight formats, pipelines, engines and defaults, for pickers: JSON text,
+/// written directly (the page asks for it before its first estimate).
+std::string catalog_summary_text(const Catalog& catalog, bool with_models = true);
+/// The same as a JSON document.
 nlohmann::json catalog_summary_json(const Catalog& catalog, bool with_models = true);
 /// Every catalog model with its size and formats, for a type-ahead (the
 /// `models` of `catalog_summary_json`).

@@ -19,6 +19,9 @@
 #include "vram/workloads.hpp"
 
 namespace vram {
+namespace io {
+class JsonWriter;
+}  // namespace io
 
 enum class Workload : std::uint8_t { inference, training, image, video };
 inline constexpr std::array<Choice<Workload>, 4> kWorkloads{{{Workload::inference, "inference"},
@@ -267,10 +270,9 @@ inline constexpr const char* kDefaultGpu = "H100-SXM-80GB";
 inline constexpr const char* kShownModel = "meta-llama/Llama-3.1-8B";
 
 /// Every default the core applies that a face shows (default GPU, the model
-/// shown first, engine,
-/// headroom, each engine's fields and defaults, the allowed values of the
-/// training and generation settings), as JSON for `catalog()`.
-nlohmann::json scenario_defaults_json();
+/// shown first, engine, headroom, each engine's fields and defaults, the allowed
+/// values of the training and generation settings): one JSON object for `catalog()`.
+void write_scenario_defaults(io::JsonWriter& w);
 
 const char* to_string(Workload w);
 const char* to_string(Engine e);

@@ -6,6 +6,7 @@
 #include "vram/error.hpp"
 #include "vram/generation/pipeline.hpp"
 #include "vram/io/json_fields.hpp"
+#include "vram/io/json_writer.hpp"
 
 namespace vram::generation {
 
@@ -280,30 +281,39 @@ Pipeline parse_pipeline(const json& j, const std::string& path) {
   return p;
 }
 
-json pipelines_summary_json(const Catalog& catalog, bool with_components) {
-  json out = json::array();
-  const auto entry = [](const Pipeline& p) {
-    return json{{"id", p.id},
-                {"aliases", p.aliases},
-                {"modality", name_of(kModalities, p.modality)},
-                {"runtime", name_of(kRuntimes, p.runtime)},
-                {"width", p.width},
-                {"height", p.height},
-                {"frames", p.frames}};
+void write_pipelines_summary(io::JsonWriter& w, const Catalog& catalog, bool with_components) {
+  const auto header = [&w](const Pipeline& p) {
+    w.begin_object().key("id").value(p.id).key("aliases").begin_array();
+    for (const auto& a : p.aliases) w.value(a);
+    w.end_array()
+        .key("modality").value(name_of(kModalities, p.modality))
+        .key("runtime").value(name_of(kRuntimes, p.runtime))
+        .key("width").value(p.width)
+        .key("height").value(p.height)
+        .key("frames").value(p.frames);
   };
+  w.begin_array();
   if (!with_components) {
-    for (const Pipeline* p : catalog.pipeline_headers()) out.push_back(entry(*p));
-    return out;
+    for (const Pipeline* p : catalog.pipeline_headers()) {
+      header(*p);
+      w.end_object();
+    }
+    w.end_array();
+    return;
   }
   for (const auto& p : catalog.pipelines()) {
-    json parts = json::array();
-    for (const auto& c : p->components)
-      parts.push_back({{"name", c.name}, {"kind", name_of(kComponentKinds, c.kind)}, {"params", c.params}});
-    json e = entry(*p);
-    e["components"] = std::move(parts);
-    out.push_back(std::move(e));
+    header(*p);
+    w.key("components").begin_array();
+    for (const auto& c : p->components) {
+      w.begin_object()
+          .key("name").value(c.name)
+          .key("kind").value(name_of(kComponentKinds, c.kind))
+          .key("params").value(c.params)
+          .end_object();
+    }
+    w.end_array().end_object();
   }
-  return out;
+  w.end_array();
 }
 
 }  // namespace vram::generation
