@@ -52,10 +52,12 @@ createVramBudget = (function (factory, packed, size) {
       transform: function (chunk, out) { seen += chunk.byteLength; out.enqueue(chunk); },
       flush: function () { if (seen !== size) throw wrongSize(seen); }
     });
+    var failed = null;
     var piped = new Blob([decoded()]).stream().pipeThrough(new DecompressionStream("deflate-raw")).pipeTo(counted.writable);
-    piped.then(null, function () {});  // reported through reason()
+    piped.then(null, function (why) { failed = why || new Error("vram-budget.js: the packed WebAssembly could not be inflated"); });
     return {
       readable: counted.readable,
+      failure: function () { return failed; },
       reason: function (e) { return piped.then(function () { throw e; }, function (why) { throw why || e; }); }
     };
   }
@@ -68,7 +70,13 @@ createVramBudget = (function (factory, packed, size) {
     }
     var stream = inflating();
     var response = new Response(stream.readable, { headers: { "Content-Type": "application/wasm" } });
-    return WebAssembly.instantiateStreaming(response, imports).then(null, stream.reason);
+    return WebAssembly.instantiateStreaming(response, imports).then(null, function () {
+      // A damaged stream is reported as such; any other refusal (a browser that
+      // does not stream a Response made in the page) takes the buffered path,
+      // which reads a fresh stream to its end and names what failed, if anything.
+      if (stream.failure()) throw stream.failure();
+      return inflated().then(function (bytes) { return WebAssembly.instantiate(bytes, imports); });
+    });
   }
   function wrongSize(n) {
     return new Error("vram-budget.js: the packed WebAssembly inflates to " + n + " bytes, not " + size);

@@ -23,22 +23,32 @@ function withPayload(payload) {
 }
 
 /** Loads `source` into a page from file:// and reports how the factory settled
- *  and which WebAssembly entry points it used. */
-async function load(source) {
+ *  and which WebAssembly entry points it used; with `refuseStreaming`, the
+ *  page's instantiateStreaming rejects as a browser that does not stream a
+ *  Response made in the page would. */
+async function load(source, { refuseStreaming = false } = {}) {
   const page = await context.newPage();
   await page.goto(`${PAGE_URL}#v=1`);
   await page.setContent('<p>module</p>');
-  await page.evaluate(() => {
+  await page.evaluate((refuse) => {
     window.used = [];
     for (const name of ['instantiate', 'instantiateStreaming']) {
       const real = WebAssembly[name];
-      WebAssembly[name] = function (...args) { window.used.push(name); return real.apply(WebAssembly, args); };
+      WebAssembly[name] = function (...args) {
+        window.used.push(name);
+        if (refuse && name === 'instantiateStreaming') return Promise.reject(new TypeError('streaming refused'));
+        return real.apply(WebAssembly, args);
+      };
     }
-  });
+  }, refuseStreaming);
   await page.addScriptTag({ content: source });
-  const result = await page.evaluate(() => createVramBudget().then(
-    (m) => ({ ok: JSON.parse(m.catalog({ models: false })).ok, used: window.used }),
-    (e) => ({ error: String(e && e.message ? e.message : e), used: window.used })));
+  // A factory that never settles is a failure too (10 s).
+  const result = await page.evaluate(() => Promise.race([
+    createVramBudget().then(
+      (m) => ({ ok: JSON.parse(m.catalog({ models: false })).ok, used: window.used }),
+      (e) => ({ error: String(e && e.message ? e.message : e), used: window.used })),
+    new Promise((resolve) => setTimeout(() => resolve({ error: 'the factory did not settle in 10 s', used: window.used }), 10000)),
+  ]));
   await page.close();
   return result;
 }
@@ -60,4 +70,10 @@ test('a damaged payload rejects the factory with its reason, not a stream error'
   assert.ok(cut.error, JSON.stringify(cut));
   assert.doesNotMatch(cut.error, /Failed to read from a ReadableStream/);
   assert.match(cut.error, /truncated|unexpected end|invalid|incorrect/i);
+});
+
+test('where streaming is refused, the module still loads through the buffered path', async () => {
+  const r = await load(text, { refuseStreaming: true });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.deepEqual(r.used, ['instantiateStreaming', 'instantiate']);
 });
