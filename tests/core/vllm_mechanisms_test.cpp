@@ -345,6 +345,43 @@ TEST_CASE("an unknown family with linear-attention or state-space layers is refu
   CHECK(refused_at(plain) == "accepted");
 }
 
+TEST_CASE("an unknown family with latent attention or a sparse-attention indexer is refused at its field",
+          "[model][input]") {
+  // DeepSeek-V3.2's config (model_type deepseek_v32): MLA plus the lightning indexer. Counted as a
+  // llama-style decoder, its 128 KV heads × 128 dims would stand for the 576-value latent.
+  nlohmann::json cfg = {{"model_type", "deepseek_v32"}, {"hidden_size", 7168},       {"num_hidden_layers", 61},
+                        {"num_attention_heads", 128},   {"num_key_value_heads", 128}, {"intermediate_size", 18432},
+                        {"vocab_size", 129280},         {"kv_lora_rank", 512},        {"q_lora_rank", 1536},
+                        {"qk_rope_head_dim", 64},       {"qk_nope_head_dim", 128},    {"v_head_dim", 128},
+                        {"index_n_heads", 64},          {"index_head_dim", 128},      {"index_topk", 2048}};
+  auto refusal = [](const nlohmann::json& config) {
+    try {
+      test::scenario({{"model", {{"config", config}}}, {"inference", {{"context", 4096}}}});
+    } catch (const InputError& e) {
+      return e.path() + ": " + e.what();
+    }
+    return std::string("accepted");
+  };
+  const std::string v32 = refusal(cfg);
+  CHECK_THAT(v32, Catch::StartsWith("/model/config/index_n_heads: "));
+  CHECK_THAT(v32, Catch::Contains("sparse-attention indexer"));
+  CHECK_THAT(v32, Catch::Contains("model_type \"deepseek_v32\" is not a known family"));
+  CHECK_THAT(v32, Catch::Contains("deepseek_v2, deepseek_v3, kimi_k2"));
+  // Latent attention alone, under another unknown name.
+  nlohmann::json mla = cfg;
+  for (const char* k : {"index_n_heads", "index_head_dim", "index_topk"}) mla.erase(k);
+  mla["model_type"] = "acme_mla";
+  CHECK_THAT(refusal(mla), Catch::StartsWith("/model/config/kv_lora_rank: describes multi-head latent attention"));
+  // As the error says: read as deepseek_v3, the same config is estimated with its latent KV cache.
+  mla["model_type"] = "deepseek_v3";
+  mla["n_routed_experts"] = 256;
+  mla["num_experts_per_tok"] = 8;
+  mla["moe_intermediate_size"] = 2048;
+  mla["n_shared_experts"] = 1;
+  mla["first_k_dense_replace"] = 3;
+  CHECK(refusal(mla) == "accepted");
+}
+
 TEST_CASE("from v0.21 the CUDA graphs are profiled inside the reservation", "[vllm][graphs][version]") {
   CHECK_FALSE(graphs_profiled(parse_version("0.19.0")));
   CHECK(graphs_profiled(parse_version("0.21.0")));

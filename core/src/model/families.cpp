@@ -273,6 +273,32 @@ void refuse_unknown_mixers(const json& cfg, const std::string& path, const std::
   }
 }
 
+/// Config fields of attention the generic reader would misread as grouped
+/// heads: DeepSeek's multi-head latent attention (one compressed latent per
+/// token instead of per-head keys and values) and the lightning indexer of its
+/// sparse attention (DeepSeek-V3.2: a key cache of its own per token). Counted
+/// as a llama-style decoder, such a model's KV cache would be its heads × dims,
+/// tens of times the latent it keeps.
+struct AttentionField {
+  std::string_view field;
+  std::string_view what;
+};
+constexpr AttentionField kLatentAttentionFields[] = {
+    {"index_n_heads", "describes a sparse-attention indexer (DeepSeek-V3.2: a key cache of its own per token)"},
+    {"index_head_dim", "describes a sparse-attention indexer (DeepSeek-V3.2: a key cache of its own per token)"},
+    {"kv_lora_rank", "describes multi-head latent attention (one compressed latent per token, not per-head keys and values)"},
+};
+
+void refuse_unknown_latent_attention(const json& cfg, const std::string& path, const std::string& mt) {
+  for (const AttentionField& f : kLatentAttentionFields) {
+    if (!cfg.contains(f.field)) continue;
+    throw InputError(join_path(path, f.field),
+                     std::string(f.what) + ", and model_type \"" + mt +
+                         "\" is not a known family; known families with latent attention: deepseek_v2, deepseek_v3, "
+                         "kimi_k2 (a model_type of deepseek_v3 estimates it as DeepSeek-V3, without an indexer's cache)");
+  }
+}
+
 }  // namespace
 
 Architecture parse_family(const json& cfg, const std::string& path, const std::string& mt,
@@ -298,6 +324,7 @@ Architecture parse_family(const json& cfg, const std::string& path, const std::s
     if (mt == known) return parse_llama_like(cfg, path, mt);
   }
   refuse_unknown_mixers(cfg, path, mt);
+  refuse_unknown_latent_attention(cfg, path, mt);
   notes.push_back("model_type \"" + mt +
                   "\" is not a known family: counted as a llama-style decoder from the generic fields "
                   "(hidden_size, intermediate_size, num_hidden_layers, num_attention_heads, "
