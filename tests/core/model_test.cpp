@@ -336,6 +336,26 @@ TEST_CASE("a generic vision tower may state its width as embed_dim and its depth
   CHECK(parameter_count(m.tensors, TensorStage::vision) == tower + projector);
 }
 
+TEST_CASE("MoonViT's vt_* names (Kimi-K2.5) are read as the generic tower's width, depth and MLP width",
+          "[model][vision]") {
+  // Kimi-K2.5's vision_config: vt_hidden_size 1152, vt_num_hidden_layers 27, vt_intermediate_size 4304, patch 14.
+  json c = {{"model_type", "kimi_k25"},
+            {"text_config", llama31_8b()},
+            {"vision_config",
+             {{"vt_hidden_size", 1152}, {"vt_num_hidden_layers", 27}, {"vt_intermediate_size", 4304}, {"patch_size", 14}}}};
+  const Model m = model_from_config(c, "/model/config", "x");
+  const std::int64_t block = 4 * (1152LL * 1152 + 1152) + 2 * 4304LL * 1152 + 4304 + 1152 + 4 * 1152;
+  const std::int64_t tower = 3LL * 14 * 14 * 1152 + 1152 + 27 * block + 2 * 1152;  // no image_size: no learned positions
+  const std::int64_t projector = 1152LL * 4096 + 4096 + 4096LL * 4096 + 4096;
+  CHECK(parameter_count(m.tensors, TensorStage::vision) == tower + projector);
+  // The generic layout is an approximation, and the model says so.
+  CHECK(std::any_of(m.arch.notes.begin(), m.arch.notes.end(),
+                    [](const std::string& n) { return n.find("generic ViT layout (27 blocks of width 1152)") != std::string::npos; }));
+  // Without a width under any of its names, the tower is refused at the field.
+  c["vision_config"].erase("vt_hidden_size");
+  CHECK(config_error_path(c) == "/model/config/vision_config/hidden_size");
+}
+
 TEST_CASE("configs beyond 10^14 parameters are refused at the field behind the largest part", "[model][errors]") {
   // 100,000 experts of width 14,336 at hidden 4,096 on 32 layers: 5.6 × 10^14.
   json c = llama31_8b();

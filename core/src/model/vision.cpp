@@ -107,9 +107,10 @@ Count family_vision_params(const std::string& outer_type, const json& vit, const
 // two LayerNorms with bias; patch embedding and learned position embedding
 // (modeling_siglip.py, modeling_clip.py, transformers v4.56.0).
 Count generic_tower(const json& vit, const std::string& vp, Count& h, Count& inter, Count& layers) {
-  h = require_int_any(vit, {"hidden_size", "embed_dim"}, vp, kDim);
-  layers = require_int_any(vit, {"num_hidden_layers", "depth"}, vp, kLayers);
-  inter = optional_int_any(vit, {"intermediate_size", "mlp_ratio_dim"}, vp, kDim).value_or(4 * h);
+  // vt_*: MoonViT's names in Kimi-K2.5's vision_config.
+  h = require_int_any(vit, {"hidden_size", "embed_dim", "vt_hidden_size"}, vp, kDim);
+  layers = require_int_any(vit, {"num_hidden_layers", "depth", "vt_num_hidden_layers"}, vp, kLayers);
+  inter = optional_int_any(vit, {"intermediate_size", "mlp_ratio_dim", "vt_intermediate_size"}, vp, kDim).value_or(4 * h);
   const Count patch = optional_int(vit, "patch_size", vp, kDim).value_or(14);
   const Count channels = optional_int(vit, "num_channels", vp, kCount).value_or(3);
   const Count image = optional_int(vit, "image_size", vp, kDim).value_or(0);
