@@ -380,6 +380,13 @@ TEST_CASE("an unknown family with latent attention or a sparse-attention indexer
   mla["n_shared_experts"] = 1;
   mla["first_k_dense_replace"] = 3;
   CHECK(refusal(mla) == "accepted");
+  // Gemma 4's full-attention layers (wider heads, fewer KV heads) under the generic reader.
+  nlohmann::json gemma4 = {{"model_type", "gemma4_text"}, {"hidden_size", 2816},       {"num_hidden_layers", 30},
+                           {"num_attention_heads", 16},    {"num_key_value_heads", 8},  {"head_dim", 256},
+                           {"intermediate_size", 2112},    {"vocab_size", 262144},      {"global_head_dim", 512},
+                           {"num_global_key_value_heads", 2}, {"attention_k_eq_v", true}};
+  CHECK(refusal(gemma4) == "/model/config/global_head_dim: describes full-attention layers with a head shape of their "
+                           "own (Gemma 4), and model_type \"gemma4_text\" is not a known family; no known family has them");
 }
 
 TEST_CASE("from v0.21 the CUDA graphs are profiled inside the reservation", "[vllm][graphs][version]") {

@@ -273,29 +273,40 @@ void refuse_unknown_mixers(const json& cfg, const std::string& path, const std::
   }
 }
 
-/// Config fields of attention the generic reader would misread as grouped
-/// heads: DeepSeek's multi-head latent attention (one compressed latent per
-/// token instead of per-head keys and values) and the lightning indexer of its
-/// sparse attention (DeepSeek-V3.2: a key cache of its own per token). Counted
-/// as a llama-style decoder, such a model's KV cache would be its heads × dims,
-/// tens of times the latent it keeps.
+/// Config fields of attention the generic reader would misread as one shape of
+/// grouped heads: DeepSeek's multi-head latent attention (one compressed latent
+/// per token instead of per-head keys and values), the lightning indexer of its
+/// sparse attention (DeepSeek-V3.2: a key cache of its own per token), and
+/// full-attention layers with a head shape of their own (Gemma 4: wider heads,
+/// fewer KV heads, keys shared with values). Counted as a llama-style decoder,
+/// such a model's KV cache would be wrong by a large factor.
 struct AttentionField {
   std::string_view field;
   std::string_view what;
+  std::string_view known;  ///< the families that have such layers, and what to do
 };
-constexpr AttentionField kLatentAttentionFields[] = {
-    {"index_n_heads", "describes a sparse-attention indexer (DeepSeek-V3.2: a key cache of its own per token)"},
-    {"index_head_dim", "describes a sparse-attention indexer (DeepSeek-V3.2: a key cache of its own per token)"},
-    {"kv_lora_rank", "describes multi-head latent attention (one compressed latent per token, not per-head keys and values)"},
+constexpr std::string_view kLatentFamilies =
+    "known families with latent attention: deepseek_v2, deepseek_v3, kimi_k2 (a model_type of deepseek_v3 "
+    "estimates it as DeepSeek-V3, without an indexer's cache)";
+constexpr AttentionField kAttentionFields[] = {
+    {"index_n_heads", "describes a sparse-attention indexer (DeepSeek-V3.2: a key cache of its own per token)",
+     kLatentFamilies},
+    {"index_head_dim", "describes a sparse-attention indexer (DeepSeek-V3.2: a key cache of its own per token)",
+     kLatentFamilies},
+    {"kv_lora_rank", "describes multi-head latent attention (one compressed latent per token, not per-head keys and values)",
+     kLatentFamilies},
+    {"global_head_dim", "describes full-attention layers with a head shape of their own (Gemma 4)",
+     "no known family has them"},
+    {"num_global_key_value_heads", "describes full-attention layers with a head shape of their own (Gemma 4)",
+     "no known family has them"},
+    {"attention_k_eq_v", "describes attention whose keys are its values (Gemma 4)", "no known family has it"},
 };
 
-void refuse_unknown_latent_attention(const json& cfg, const std::string& path, const std::string& mt) {
-  for (const AttentionField& f : kLatentAttentionFields) {
+void refuse_unknown_attention(const json& cfg, const std::string& path, const std::string& mt) {
+  for (const AttentionField& f : kAttentionFields) {
     if (!cfg.contains(f.field)) continue;
-    throw InputError(join_path(path, f.field),
-                     std::string(f.what) + ", and model_type \"" + mt +
-                         "\" is not a known family; known families with latent attention: deepseek_v2, deepseek_v3, "
-                         "kimi_k2 (a model_type of deepseek_v3 estimates it as DeepSeek-V3, without an indexer's cache)");
+    throw InputError(join_path(path, f.field), std::string(f.what) + ", and model_type \"" + mt +
+                                                   "\" is not a known family; " + std::string(f.known));
   }
 }
 
@@ -324,7 +335,7 @@ Architecture parse_family(const json& cfg, const std::string& path, const std::s
     if (mt == known) return parse_llama_like(cfg, path, mt);
   }
   refuse_unknown_mixers(cfg, path, mt);
-  refuse_unknown_latent_attention(cfg, path, mt);
+  refuse_unknown_attention(cfg, path, mt);
   notes.push_back("model_type \"" + mt +
                   "\" is not a known family: counted as a llama-style decoder from the generic fields "
                   "(hidden_size, intermediate_size, num_hidden_layers, num_attention_heads, "
