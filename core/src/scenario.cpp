@@ -667,21 +667,23 @@ Workload parse_workload(const json& s, Scenario& out) {
 void parse_weights(const json& s, const Catalog& catalog, Scenario& out) {
   const std::string native = out.model->arch.native_dtype.empty() ? "bf16" : out.model->arch.native_dtype;
   bool checkpoint_quantized = false;
-  WeightFormat own;
+  // The checkpoint's own format: a catalog model's is read in place, not copied.
+  WeightFormat read;
+  const WeightFormat* own = &read;
   if (const CatalogModel* cm = catalog.find_model(out.model_ref); cm != nullptr && s.at("model").is_string()) {
-    own = cm->own_format;
+    own = &cm->own_format;
     checkpoint_quantized = cm->quantized;
   } else if (s.at("model").is_object() && s.at("model").contains("config")) {
-    own = format_from_quantization_config(s.at("model").at("config"), "/model/config", native, checkpoint_quantized);
+    read = format_from_quantization_config(s.at("model").at("config"), "/model/config", native, checkpoint_quantized);
   } else {
-    own = native_format(native);
+    read = native_format(native);
   }
   if (const auto wf = s.find("weights"); wf != s.end() && !wf->is_null()) {
     out.weights = parse_weight_format(*wf, "/weights", native);
     // The same format as the checkpoint keeps the checkpoint's ignore list.
-    if (checkpoint_quantized && own.name == out.weights.name) out.weights.keep_unquantized = own.keep_unquantized;
+    if (checkpoint_quantized && own->name == out.weights.name) out.weights.keep_unquantized = own->keep_unquantized;
   } else {
-    out.weights = own;
+    out.weights = own == &read ? std::move(read) : *own;
     out.defaults_used.push_back(
         "weights = " + out.weights.name +
         (checkpoint_quantized ? " (the checkpoint's quantization_config)" : " (the checkpoint's dtype)"));
