@@ -6,9 +6,9 @@
 // inflates it with the platform's DecompressionStream (Chrome 103, Firefox 113,
 // Safari 16.4; zlib under Node.js) and hands it to the glue through its documented
 // `instantiateWasm` hook, so nothing is fetched and nothing is evaluated from
-// text. In a browser the inflating stream goes to WebAssembly.instantiateStreaming,
-// which compiles while it inflates. The module is about two fifths of its
-// SINGLE_FILE size.
+// text. In a browser the inflating stream goes to WebAssembly.compileStreaming
+// as soon as the script runs, which compiles while it inflates. The module is
+// about two fifths of its SINGLE_FILE size.
 //
 //   node scripts/pack-module.cjs LINKED.js OUT.js
 //   require('./pack-module.cjs').unpack(text)   the WebAssembly inside a packed module
@@ -61,23 +61,37 @@ createVramBudget = (function (factory, packed, size) {
       reason: function (e) { return piped.then(function () { throw e; }, function (why) { throw why || e; }); }
     };
   }
-  // In a browser the WebAssembly is compiled while it inflates (instantiateStreaming
-  // takes a Response made here; nothing is fetched); elsewhere, once it has.
-  function instantiated(imports) {
+  // In a browser the WebAssembly is compiled while it inflates, from the moment
+  // this script runs (compileStreaming takes a Response made here; nothing is
+  // fetched), so the page's other scripts run meanwhile, and every instance
+  // shares the one compiled module. Elsewhere it is compiled once inflated.
+  function streams() {
     var node = typeof process === "object" && process.versions && process.versions.node;
-    if (node || typeof WebAssembly.instantiateStreaming !== "function" || typeof DecompressionStream !== "function") {
-      return inflated().then(function (bytes) { return WebAssembly.instantiate(bytes, imports); });
-    }
+    return !node && typeof WebAssembly.compileStreaming === "function" && typeof DecompressionStream === "function" &&
+      typeof TransformStream === "function" && typeof Response === "function";
+  }
+  var compiling = null;
+  function compiled() {
+    if (compiling) return compiling;
     var stream = inflating();
     var response = new Response(stream.readable, { headers: { "Content-Type": "application/wasm" } });
-    return WebAssembly.instantiateStreaming(response, imports).then(null, function () {
+    compiling = WebAssembly.compileStreaming(response).then(null, function () {
       // A damaged stream is reported as such; any other refusal (a browser that
       // does not stream a Response made in the page) takes the buffered path,
       // which reads a fresh stream to its end and names what failed, if anything.
       if (stream.failure()) throw stream.failure();
-      return inflated().then(function (bytes) { return WebAssembly.instantiate(bytes, imports); });
+      return inflated().then(function (bytes) { return WebAssembly.compile(bytes); });
+    });
+    compiling.then(null, function () {});  // reported to each factory call
+    return compiling;
+  }
+  function instantiated(imports) {
+    if (!streams()) return inflated().then(function (bytes) { return WebAssembly.instantiate(bytes, imports); });
+    return compiled().then(function (module) {
+      return WebAssembly.instantiate(module, imports).then(function (instance) { return { instance: instance, module: module }; });
     });
   }
+  if (streams()) compiled();
   function wrongSize(n) {
     return new Error("vram-budget.js: the packed WebAssembly inflates to " + n + " bytes, not " + size);
   }

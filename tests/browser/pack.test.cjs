@@ -1,6 +1,8 @@
 // The packed module in a browser (scripts/pack-module.cjs): its WebAssembly is
-// compiled while it inflates (WebAssembly.instantiateStreaming over a Response
-// made in the page), and a damaged payload still rejects with its reason.
+// compiled while it inflates, from the moment the script runs
+// (WebAssembly.compileStreaming over a Response made in the page), every
+// instance shares the compiled module, and a damaged payload still rejects
+// with its reason.
 'use strict';
 
 const { test } = require('node:test');
@@ -23,20 +25,21 @@ function withPayload(payload) {
 }
 
 /** Loads `source` into a page from file:// and reports how the factory settled
- *  and which WebAssembly entry points it used; with `refuseStreaming`, the
- *  page's instantiateStreaming rejects as a browser that does not stream a
- *  Response made in the page would. */
+ *  and which WebAssembly entry points it used (instantiate:module or
+ *  instantiate:bytes); with `refuseStreaming`, the page's compileStreaming
+ *  rejects as a browser that does not stream a Response made in the page would.
+ *  The factory is called twice: the second call must not compile again. */
 async function load(source, { refuseStreaming = false } = {}) {
   const page = await context.newPage();
   await page.goto(`${PAGE_URL}#v=1`);
   await page.setContent('<p>module</p>');
   await page.evaluate((refuse) => {
     window.used = [];
-    for (const name of ['instantiate', 'instantiateStreaming']) {
+    for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
       const real = WebAssembly[name];
       WebAssembly[name] = function (...args) {
-        window.used.push(name);
-        if (refuse && name === 'instantiateStreaming') return Promise.reject(new TypeError('streaming refused'));
+        window.used.push(name === 'instantiate' ? `instantiate:${args[0] instanceof WebAssembly.Module ? 'module' : 'bytes'}` : name);
+        if (refuse && name === 'compileStreaming') return Promise.reject(new TypeError('streaming refused'));
         return real.apply(WebAssembly, args);
       };
     }
@@ -44,8 +47,9 @@ async function load(source, { refuseStreaming = false } = {}) {
   await page.addScriptTag({ content: source });
   // A factory that never settles is a failure too (10 s).
   const result = await page.evaluate(() => Promise.race([
-    createVramBudget().then(
-      (m) => ({ ok: JSON.parse(m.catalog({ models: false })).ok, used: window.used }),
+    createVramBudget().then((m) => createVramBudget().then((second) => ({
+      ok: JSON.parse(m.catalog({ models: false })).ok && JSON.parse(second.catalog({ models: false })).ok,
+      used: window.used }))).then((r) => r,
       (e) => ({ error: String(e && e.message ? e.message : e), used: window.used })),
     new Promise((resolve) => setTimeout(() => resolve({ error: 'the factory did not settle in 10 s', used: window.used }), 10000)),
   ]));
@@ -53,11 +57,11 @@ async function load(source, { refuseStreaming = false } = {}) {
   return result;
 }
 
-test('the packed module compiles while it inflates, and estimates', async () => {
+test('the packed module compiles while it inflates, once for every instance', async () => {
   assert.ok(call, 'the loader call');
   const r = await load(text);
   assert.equal(r.ok, true, JSON.stringify(r));
-  assert.deepEqual(r.used, ['instantiateStreaming']);
+  assert.deepEqual(r.used, ['compileStreaming', 'instantiate:module', 'instantiate:module']);
 });
 
 test('a damaged payload rejects the factory with its reason, not a stream error', async () => {
@@ -75,5 +79,5 @@ test('a damaged payload rejects the factory with its reason, not a stream error'
 test('where streaming is refused, the module still loads through the buffered path', async () => {
   const r = await load(text, { refuseStreaming: true });
   assert.equal(r.ok, true, JSON.stringify(r));
-  assert.deepEqual(r.used, ['instantiateStreaming', 'instantiate']);
+  assert.deepEqual(r.used, ['compileStreaming', 'compile', 'instantiate:module', 'instantiate:module']);
 });
