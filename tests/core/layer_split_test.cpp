@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace vram;
 using parallel::kHost;
 
@@ -104,4 +106,40 @@ TEST_CASE("row split: slices rounded down to the MMQ tile rows, the last GPU tak
   CHECK(parallel::row_range(4096, thirds, 2, 128).rows() == 1408);
   // 8 router rows: GPU 0's slice would be empty.
   CHECK(parallel::row_range(8, half, 0, 128).rows() == 0);
+}
+
+TEST_CASE("the layer walk gives each layer the device llama.cpp's per-layer search gives it", "[layer_split]") {
+  // llama.cpp (src/llama-model.cpp, load_tensors): for each slot il, the first split point
+  // above il / act_gpu_layers in float, searched per layer with std::upper_bound.
+  auto reference = [](std::int64_t n_layer, std::int64_t ngl, const std::vector<float>& splits) {
+    const std::int64_t n = ngl < 0 ? n_layer + 1 : ngl;
+    const std::int64_t start = std::max<std::int64_t>(n_layer - n, 0);
+    const std::int64_t act = splits.empty() ? 0 : std::min(n, n_layer + 1);
+    std::vector<int> out;
+    for (std::int64_t il = 0; il <= n_layer; ++il) {
+      if (il < start || il - start >= act) {
+        out.push_back(kHost);
+        continue;
+      }
+      const float at = static_cast<float>(il - start) / static_cast<float>(act);
+      const auto it = std::upper_bound(splits.begin(), splits.end(), at);
+      out.push_back(static_cast<int>(std::min<std::ptrdiff_t>(it - splits.begin(), std::ssize(splits) - 1)));
+    }
+    return out;
+  };
+  const std::vector<std::vector<double>> shares = {{1}, {1, 1}, {1, 1, 1}, {3, 1}, {1, 0, 1}, {0, 0},
+                                                   {5, 3, 2, 1}, {1, 1, 1, 1, 1, 1, 1, 1}, {7, 0.5, 2}};
+  int checked = 0;
+  for (const auto& share : shares) {
+    const std::vector<float> splits = parallel::split_points(share);
+    for (std::int64_t n_layer : {1, 2, 3, 7, 32, 33, 61, 80, 126}) {
+      for (std::int64_t ngl : {std::int64_t{-1}, std::int64_t{0}, std::int64_t{1}, n_layer / 2, n_layer, n_layer + 1,
+                               n_layer + 5}) {
+        CAPTURE(share, n_layer, ngl);
+        CHECK(devices(parallel::assign_layers(n_layer, ngl, splits)) == reference(n_layer, ngl, splits));
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 9 * 9 * 7);
 }

@@ -2,6 +2,9 @@
 // from a bare parameter count, parameter counts over an inventory, and names.
 #include "vram/model.hpp"
 
+#include <algorithm>
+#include <array>
+
 #include <nlohmann/json.hpp>
 
 #include "model_internal.hpp"
@@ -33,13 +36,16 @@ Model model_from_param_count(std::int64_t params) {
 }
 
 bool has_recurrent_state(const Architecture& a) {
-  for (const LayerSpec& l : a.layer_specs) {
-    if (l.kind == LayerKind::mamba && a.ssm_inner > 0) return true;
-    if (has_mamba2_mixer(l.kind) && a.ssm_heads > 0) return true;
-    if (l.kind == LayerKind::linear_attention && a.linear_v_heads > 0) return true;
-    if (l.kind == LayerKind::lightning_attention && a.heads > 0) return true;
-  }
-  return false;
+  // Which layer kinds keep a state in this architecture: one table, so each layer
+  // is one lookup (a sweep asks this of every layer range at every point).
+  std::array<bool, static_cast<std::size_t>(LayerKind::lightning_attention) + 1> keeps{};
+  keeps[static_cast<std::size_t>(LayerKind::mamba)] = a.ssm_inner > 0;
+  keeps[static_cast<std::size_t>(LayerKind::mamba2)] = a.ssm_heads > 0;
+  keeps[static_cast<std::size_t>(LayerKind::attention_mamba2)] = a.ssm_heads > 0;
+  keeps[static_cast<std::size_t>(LayerKind::linear_attention)] = a.linear_v_heads > 0;
+  keeps[static_cast<std::size_t>(LayerKind::lightning_attention)] = a.heads > 0;
+  return std::any_of(a.layer_specs.begin(), a.layer_specs.end(),
+                     [&](const LayerSpec& l) { return keeps[static_cast<std::size_t>(l.kind)]; });
 }
 
 std::int64_t parameter_count(const std::vector<Tensor>& tensors, std::optional<TensorStage> stage) {

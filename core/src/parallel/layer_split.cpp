@@ -44,12 +44,16 @@ LayerMap assign_layers(std::int64_t n_layer, std::int64_t n_gpu_layers, const st
   const std::int64_t ngl = n_gpu_layers < 0 ? n_layer + 1 : n_gpu_layers;
   const std::int64_t i_gpu_start = std::max<std::int64_t>(n_layer - ngl, 0);
   const std::int64_t act_gpu_layers = splits.empty() ? 0 : std::min(ngl, n_layer + 1);
+  // The layer's position as llama.cpp computes it (a float fraction of the offloaded layers)
+  // rises with il, so the split points at or below it are counted forward, not searched
+  // again per layer: that count is upper_bound(splits, at) - begin, the device.
+  std::ptrdiff_t passed = 0;  // split points <= the current fraction
   auto device_of = [&](std::int64_t il) {
     if (il < i_gpu_start || il - i_gpu_start >= act_gpu_layers) return kHost;
     const float at = static_cast<float>(il - i_gpu_start) / static_cast<float>(act_gpu_layers);
-    const auto it = std::upper_bound(splits.begin(), splits.end(), at);
+    while (passed < std::ssize(splits) && !(at < splits[static_cast<std::size_t>(passed)])) ++passed;
     // A fraction past the last split point cannot occur (it is below 1); keep it on the last GPU.
-    return static_cast<int>(std::min<std::ptrdiff_t>(it - splits.begin(), std::ssize(splits) - 1));
+    return static_cast<int>(std::min<std::ptrdiff_t>(passed, std::ssize(splits) - 1));
   };
   map.layer_device.resize(static_cast<std::size_t>(std::max<std::int64_t>(n_layer, 0)));
   for (std::int64_t il = 0; il < n_layer; ++il) map.layer_device[static_cast<std::size_t>(il)] = device_of(il);

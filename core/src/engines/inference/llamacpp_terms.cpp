@@ -104,6 +104,7 @@ MaskLayout mask_layout(std::optional<std::int64_t> build, bool flash_attn) {
 Term compute_buffer_term(const Architecture& a, std::int64_t n_kv, std::int64_t n_ubatch, bool flash_attn,
                          bool holds_output, std::int64_t streams, MaskLayout mask) {
   Terms parts;
+  parts.reserve(3);  // scores, mask, rows: sized once (a sweep builds this at every point)
   if (!flash_attn) {
     // Without flash attention the f32 KQ scores are materialised (softmax runs in place);
     // each stream's rows attend to that stream's cells.
@@ -145,8 +146,10 @@ Factor held_cells(const KvGroup& g, const KvStreams& kv, const InferenceSettings
 
 Term kv_range_term(const Architecture& a, const InferenceSettings& inf, const KvStreams& kv, std::int64_t first,
                    std::int64_t end) {
+  const auto groups = kv_groups(a, inf, kv, first, end);
   Terms parts;
-  for (const KvGroup& g : kv_groups(a, inf, kv, first, end)) {
+  parts.reserve(groups.size() + 1);  // and a recurrent state
+  for (const KvGroup& g : groups) {
     const Factor held = held_cells(g, kv, inf);
     parts.push_back(
         Term::product({Factor::of(g.layers, "layers"), held, Factor::of(g.per_cell.in_bytes(), "B per cell (K,V)")}));
