@@ -387,6 +387,21 @@ TEST_CASE("an unknown family with latent attention or a sparse-attention indexer
                            {"num_global_key_value_heads", 2}, {"attention_k_eq_v", true}};
   CHECK(refusal(gemma4) == "/model/config/global_head_dim: describes full-attention layers with a head shape of their "
                            "own (Gemma 4), and model_type \"gemma4_text\" is not a known family; no known family has them");
+  // MiMo-V2-Flash: which layers slide, and their own head shape, in fields of its own.
+  nlohmann::json mimo = {{"model_type", "mimo_v2_flash"}, {"hidden_size", 4096},          {"num_hidden_layers", 6},
+                         {"num_attention_heads", 64},      {"num_key_value_heads", 4},     {"head_dim", 192},
+                         {"intermediate_size", 16384},     {"vocab_size", 152576},         {"sliding_window", 128},
+                         {"hybrid_layer_pattern", {0, 1, 1, 1, 1, 0}}, {"swa_num_key_value_heads", 8}};
+  CHECK_THAT(refusal(mimo), Catch::StartsWith("/model/config/hybrid_layer_pattern: describes which layers attend to a "
+                                              "sliding window (MiMo-V2)"));
+  CHECK_THAT(refusal(mimo), Catch::Contains("layer_types (sliding_attention, full_attention) is read for any family"));
+  mimo.erase("hybrid_layer_pattern");
+  CHECK_THAT(refusal(mimo), Catch::StartsWith("/model/config/swa_num_key_value_heads: "));
+  // The same model stated with layer_types and one head shape is read.
+  mimo.erase("swa_num_key_value_heads");
+  mimo["layer_types"] = {"full_attention", "sliding_attention", "sliding_attention", "sliding_attention",
+                         "sliding_attention", "full_attention"};
+  CHECK(refusal(mimo) == "accepted");
 }
 
 TEST_CASE("from v0.21 the CUDA graphs are profiled inside the reservation", "[vllm][graphs][version]") {

@@ -276,9 +276,10 @@ void refuse_unknown_mixers(const json& cfg, const std::string& path, const std::
 /// Config fields of attention the generic reader would misread as one shape of
 /// grouped heads: DeepSeek's multi-head latent attention (one compressed latent
 /// per token instead of per-head keys and values), the lightning indexer of its
-/// sparse attention (DeepSeek-V3.2: a key cache of its own per token), and
+/// sparse attention (DeepSeek-V3.2: a key cache of its own per token),
 /// full-attention layers with a head shape of their own (Gemma 4: wider heads,
-/// fewer KV heads, keys shared with values). Counted as a llama-style decoder,
+/// fewer KV heads, keys shared with values) and a sliding-window layout the
+/// generic reader does not read (MiMo-V2). Counted as a llama-style decoder,
 /// such a model's KV cache would be wrong by a large factor.
 struct AttentionField {
   std::string_view field;
@@ -300,6 +301,12 @@ constexpr AttentionField kAttentionFields[] = {
     {"num_global_key_value_heads", "describes full-attention layers with a head shape of their own (Gemma 4)",
      "no known family has them"},
     {"attention_k_eq_v", "describes attention whose keys are its values (Gemma 4)", "no known family has it"},
+    {"hybrid_layer_pattern", "describes which layers attend to a sliding window (MiMo-V2), a layout the generic reader does not read",
+     "a config's own layer_types (sliding_attention, full_attention) is read for any family, and gemma2, gemma3, "
+     "gemma3_text, qwen2, qwen2_moe, qwen3, qwen3_moe, mistral, mixtral and mistral3 lay out their windows by their "
+     "own rules"},
+    {"swa_num_key_value_heads", "describes sliding-window layers with a head shape of their own (MiMo-V2)",
+     "no known family has them"},
 };
 
 void refuse_unknown_attention(const json& cfg, const std::string& path, const std::string& mt) {
