@@ -40,16 +40,14 @@ Bytes sum_layers(const Architecture& a, std::int32_t first, std::int32_t end, F&
   Bytes total;
   const auto n = static_cast<std::int32_t>(a.layer_specs.size());
   // `per_layer` depends on the spec alone: a run of equal specs (most models)
-  // is computed once.
-  const LayerSpec* last = nullptr;
-  Bytes last_bytes;
-  for (std::int32_t i = std::max(0, first); i < std::min(end, n); ++i) {
+  // is computed once and counted once, as its bytes times its length.
+  const std::int32_t stop = std::min(end, n);
+  for (std::int32_t i = std::max(0, first); i < stop;) {
     const LayerSpec& l = a.layer_specs[static_cast<std::size_t>(i)];
-    if (last == nullptr || !(l == *last)) {
-      last_bytes = per_layer(l);
-      last = &l;
-    }
-    total += last_bytes;
+    std::int32_t j = i + 1;
+    while (j < stop && a.layer_specs[static_cast<std::size_t>(j)] == l) ++j;
+    total += per_layer(l) * static_cast<std::int64_t>(j - i);
+    i = j;
   }
   // Encoder-decoder: cross-attention caches the encoder output once per decoder layer.
   return total;
