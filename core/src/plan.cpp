@@ -47,15 +47,21 @@ bool tp_valid(const Architecture& a, std::int64_t tp) {
   return a.family == Family::bare || (a.heads > 0 && a.heads % tp == 0);
 }
 
-Scenario with_gpus(const Scenario& s, std::int64_t tp) {
-  Scenario t = s;
+/// `t` (a copy of `s`, perhaps changed by an earlier call) on `tp` GPUs of its kind.
+void set_gpus(Scenario& t, const Scenario& s, std::int64_t tp) {
   t.gpu_count = tp;
   t.parallel = inference_parallelism(tp, tp, 1);
   if (t.inference().engine == Engine::llama_cpp) {  // llama.cpp splits layers, not heads
     t.parallel = inference_parallelism(tp, 1, tp);
     t.inference().llama_cpp.tensor_split.clear();  // llama.cpp's default: equal shares on identical GPUs
-    if (t.inference().llama_cpp.main_gpu >= tp) t.inference().llama_cpp.main_gpu = 0;
+    const std::int64_t main_gpu = s.inference().llama_cpp.main_gpu;
+    t.inference().llama_cpp.main_gpu = main_gpu >= tp ? 0 : main_gpu;
   }
+}
+
+Scenario with_gpus(const Scenario& s, std::int64_t tp) {
+  Scenario t = s;
+  set_gpus(t, s, tp);
   return t;
 }
 
@@ -93,15 +99,19 @@ std::optional<std::int64_t> smallest_tensor_parallel(const Scenario& s, std::int
 
 std::vector<GpuOption> gpu_options(const Scenario& s, const Catalog& catalog) {
   std::vector<GpuOption> out;
+  // One scenario changed in place, so the memo (keyed by the model and the format it
+  // holds) reuses each placement's weights across the GPUs; they do not depend on the
+  // GPU beyond what the placement records (tensor-parallel size, MXFP4 padding).
+  Scenario t = s;
+  WeightsMemo memo;
   for (const Gpu& g : catalog.gpus()) {
     // vLLM runs on compute capability 7.0 and newer only.
     if (s.inference().engine == Engine::vllm && g.compute_capability > 0 && g.compute_capability < 70) continue;
-    Scenario base = s;
-    base.gpu = gpu_choice(g);  // its interconnect too: NCCL and all-reduce buffers depend on it
+    t.gpu = gpu_choice(g);  // its interconnect too: NCCL and all-reduce buffers depend on it
     for (std::int64_t n = 1; n <= 8; n *= 2) {
       if (!tp_valid(s.model->arch, n)) continue;
-      const Scenario t = with_gpus(base, n);
-      const Report r = estimate(t, {false, nullptr});
+      set_gpus(t, s, n);
+      const Report r = estimate(t, {false, &memo});
       if (!r.fits) continue;
       GpuOption o{g.id, g.name, n, g.memory, r.total, std::nullopt};
       if (g.price_usd_per_hour) o.price_usd_per_hour = *g.price_usd_per_hour * static_cast<double>(n);
