@@ -250,56 +250,50 @@ Architecture parse_jamba(const json& cfg, const std::string& path, const std::st
   return a;
 }
 
-/// Config fields that describe layers other than softmax attention and an MLP:
-/// linear attention (Qwen3-Next's Gated DeltaNet, MiniMax's lightning
-/// attention) or state-space mixers (Mamba2 in Granite 4.0 hybrid, Nemotron-H,
-/// Falcon-H1). An unknown family carrying one cannot be counted as a plain
-/// decoder: its per-sequence state and its weights would be missed.
-constexpr std::string_view kMixerFields[] = {"hybrid_override_pattern", "attn_type_list",   "linear_num_value_heads",
-                                             "linear_key_head_dim",     "full_attention_interval",
-                                             "layers_block_type",       "mamba_d_state",    "mamba_n_heads",
-                                             "mamba_d_ssm",             "ssm_state_size",   "attn_layer_period"};
-
-void refuse_unknown_mixers(const json& cfg, const std::string& path, const std::string& mt) {
-  for (std::string_view f : kMixerFields) {
-    if (!cfg.contains(f)) continue;
-    throw InputError(join_path(path, f),
-                     "describes layers other than softmax attention (linear attention or state-space mixers), and "
-                     "model_type \"" +
-                         mt +
-                         "\" is not a known family; known families with such layers: jamba, mamba, "
-                         "falcon_mamba, granitemoehybrid, nemotron_h, qwen3_next, bamba, falcon_h1, minimax, "
-                         "minimax_text_01, minimax_m1");
-  }
-}
-
-/// Config fields of attention the generic reader would misread as one shape of
-/// grouped heads: DeepSeek's multi-head latent attention (one compressed latent
-/// per token instead of per-head keys and values), the lightning indexer of its
-/// sparse attention (DeepSeek-V3.2: a key cache of its own per token),
-/// full-attention layers with a head shape of their own (Gemma 4: wider heads,
-/// fewer KV heads, keys shared with values) and a sliding-window layout the
-/// generic reader does not read (MiMo-V2). Counted as a llama-style decoder,
-/// such a model's KV cache would be wrong by a large factor.
-struct AttentionField {
+/// Config fields of layers the generic reader would misread as a plain decoder's
+/// grouped-head attention and MLP, each with what it describes and the families
+/// that have such layers. An unknown family carrying one is refused at that field:
+/// - linear attention (Qwen3-Next's Gated DeltaNet, MiniMax's lightning attention)
+///   or state-space mixers (Mamba2 in Granite 4.0 hybrid, Nemotron-H, Falcon-H1):
+///   their per-sequence state and their weights would be missed;
+/// - DeepSeek's multi-head latent attention (one compressed latent per token) and
+///   the lightning indexer of its sparse attention (DeepSeek-V3.2: a key cache of
+///   its own), full-attention layers with a head shape of their own (Gemma 4) and a
+///   sliding-window layout the generic reader does not read (MiMo-V2): the KV cache
+///   would be wrong by a large factor.
+struct MisreadField {
   std::string_view field;
   std::string_view what;
   std::string_view known;  ///< the families that have such layers, and what to do
 };
+constexpr std::string_view kMixer =
+    "describes layers other than softmax attention (linear attention or state-space mixers)";
+constexpr std::string_view kMixerFamilies =
+    "known families with such layers: jamba, mamba, falcon_mamba, granitemoehybrid, nemotron_h, qwen3_next, bamba, "
+    "falcon_h1, minimax, minimax_text_01, minimax_m1";
+constexpr std::string_view kIndexer = "describes a sparse-attention indexer (DeepSeek-V3.2: a key cache of its own per token)";
 constexpr std::string_view kLatentFamilies =
     "known families with latent attention: deepseek_v2, deepseek_v3, kimi_k2 (a model_type of deepseek_v3 "
     "estimates it as DeepSeek-V3, without an indexer's cache)";
-constexpr AttentionField kAttentionFields[] = {
-    {"index_n_heads", "describes a sparse-attention indexer (DeepSeek-V3.2: a key cache of its own per token)",
-     kLatentFamilies},
-    {"index_head_dim", "describes a sparse-attention indexer (DeepSeek-V3.2: a key cache of its own per token)",
-     kLatentFamilies},
+constexpr std::string_view kGlobalShape = "describes full-attention layers with a head shape of their own (Gemma 4)";
+constexpr MisreadField kMisreadFields[] = {
+    {"hybrid_override_pattern", kMixer, kMixerFamilies},
+    {"attn_type_list", kMixer, kMixerFamilies},
+    {"linear_num_value_heads", kMixer, kMixerFamilies},
+    {"linear_key_head_dim", kMixer, kMixerFamilies},
+    {"full_attention_interval", kMixer, kMixerFamilies},
+    {"layers_block_type", kMixer, kMixerFamilies},
+    {"mamba_d_state", kMixer, kMixerFamilies},
+    {"mamba_n_heads", kMixer, kMixerFamilies},
+    {"mamba_d_ssm", kMixer, kMixerFamilies},
+    {"ssm_state_size", kMixer, kMixerFamilies},
+    {"attn_layer_period", kMixer, kMixerFamilies},
+    {"index_n_heads", kIndexer, kLatentFamilies},
+    {"index_head_dim", kIndexer, kLatentFamilies},
     {"kv_lora_rank", "describes multi-head latent attention (one compressed latent per token, not per-head keys and values)",
      kLatentFamilies},
-    {"global_head_dim", "describes full-attention layers with a head shape of their own (Gemma 4)",
-     "no known family has them"},
-    {"num_global_key_value_heads", "describes full-attention layers with a head shape of their own (Gemma 4)",
-     "no known family has them"},
+    {"global_head_dim", kGlobalShape, "no known family has them"},
+    {"num_global_key_value_heads", kGlobalShape, "no known family has them"},
     {"attention_k_eq_v", "describes attention whose keys are its values (Gemma 4)", "no known family has it"},
     {"hybrid_layer_pattern", "describes which layers attend to a sliding window (MiMo-V2), a layout the generic reader does not read",
      "a config's own layer_types (sliding_attention, full_attention) is read for any family, and gemma2, gemma3, "
@@ -309,8 +303,8 @@ constexpr AttentionField kAttentionFields[] = {
      "no known family has them"},
 };
 
-void refuse_unknown_attention(const json& cfg, const std::string& path, const std::string& mt) {
-  for (const AttentionField& f : kAttentionFields) {
+void refuse_misread_layers(const json& cfg, const std::string& path, const std::string& mt) {
+  for (const MisreadField& f : kMisreadFields) {
     if (!cfg.contains(f.field)) continue;
     throw InputError(join_path(path, f.field), std::string(f.what) + ", and model_type \"" + mt +
                                                    "\" is not a known family; " + std::string(f.known));
@@ -341,8 +335,7 @@ Architecture parse_family(const json& cfg, const std::string& path, const std::s
   for (const char* known : kLlamaLike) {
     if (mt == known) return parse_llama_like(cfg, path, mt);
   }
-  refuse_unknown_mixers(cfg, path, mt);
-  refuse_unknown_attention(cfg, path, mt);
+  refuse_misread_layers(cfg, path, mt);
   notes.push_back("model_type \"" + mt +
                   "\" is not a known family: counted as a llama-style decoder from the generic fields "
                   "(hidden_size, intermediate_size, num_hidden_layers, num_attention_heads, "
