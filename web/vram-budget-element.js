@@ -2203,7 +2203,6 @@
       if (report.ok) {
         const text = JSON.stringify(built.scenario);
         const planned = () => {
-          if (seq !== this._seq) return;
           this.plan = call(this._module, "plan", text);
           this.sweep = call(this._module, "sweep", text);
           this._renderChart(this.sweep, report, this.plan);
@@ -2216,30 +2215,44 @@
         this._renderReport(report);
         this._renderedWorkload = workloadOf(this._state);
         if (options.defer) {
-          let done = false;
-          const once = () => {
-            if (!done) {
-              done = true;
-              planned();
-              this._restoreFocus();
-            }
-          };
           replace(
             this._out.plan,
             this._heading("plan", this._t("plan.title")),
             h("p", { class: "vb-loading", role: "status" }, this._t("status.planning"))
           );
-          requestAnimationFrame(() => setTimeout(once, 0));
-          setTimeout(once, 200);
-        } else {
-          planned();
         }
+        this._setBusy(true);
+        this._afterPaint(seq, () => {
+          planned();
+          this._setBusy(false);
+          this._restoreFocus();
+        });
       } else {
         this.plan = null;
         this.sweep = null;
+        this._setBusy(false);
+        this._restoreFocus();
       }
-      this._restoreFocus();
       if (!options.quiet) this.dispatchEvent(new CustomEvent("estimate-change", { bubbles: true, composed: true, detail: report }));
+    }
+    /** Runs `f` once after the next paint, unless a newer update (`seq`) came first. */
+    _afterPaint(seq, f) {
+      let done = false;
+      const once = () => {
+        if (done || seq !== this._seq) return;
+        done = true;
+        f();
+      };
+      requestAnimationFrame(() => setTimeout(once, 0));
+      setTimeout(once, 200);
+    }
+    /** Marks the plan and the chart as being recomputed (aria-busy). */
+    _setBusy(busy) {
+      for (const el of [this._out.plan, this._out.chart]) {
+        if (!el) continue;
+        if (busy) el.setAttribute("aria-busy", "true");
+        else el.removeAttribute("aria-busy");
+      }
     }
     /** Copies the link (absolute) to the clipboard, or shows it to copy by hand. */
     _copyLink() {

@@ -263,6 +263,8 @@ test('llama.cpp on two GPUs: the per-GPU table, tensor_split and the n_gpu_layer
   await page.getByTestId('tensor-split').fill('');
   await page.getByTestId('count').fill('1');
   await page.waitForFunction(() => /Does not fit/.test($vb('[data-testid=verdict]').textContent), null, WAIT);
+  // The plan follows the budget's paint.
+  await page.waitForFunction(() => document.querySelector('vram-budget').plan?.max_gpu_layers, null, WAIT);
   const n = await page.evaluate(() => document.querySelector('vram-budget').plan.max_gpu_layers.n_gpu_layers);
   assert.ok(n > 0 && n < 33);
   await page.waitForFunction((k) =>

@@ -384,7 +384,6 @@ export class VramBudgetElement extends HTMLElement {
     if (report.ok) {
       const text = JSON.stringify(built.scenario);
       const planned = () => {
-        if (seq !== this._seq) return; // a newer input has been drawn since
         this.plan = call(this._module, 'plan', text);
         this.sweep = call(this._module, 'sweep', text);
         this._renderChart(this.sweep, report, this.plan);
@@ -396,23 +395,47 @@ export class VramBudgetElement extends HTMLElement {
       this.sweep = null;
       this._renderReport(report);
       this._renderedWorkload = workloadOf(this._state);
+      // The budget is drawn in this frame; the solvers and the chart follow
+      // after it is painted (the plan keeps its last figures, marked busy,
+      // until then).
       if (options.defer) {
-        // First load: the budget is drawn first; the solvers follow after that paint.
-        let done = false;
-        const once = () => { if (!done) { done = true; planned(); this._restoreFocus(); } };
         replace(this._out.plan, this._heading('plan', this._t('plan.title')),
           h('p', { class: 'vb-loading', role: 'status' }, this._t('status.planning')));
-        requestAnimationFrame(() => setTimeout(once, 0));
-        setTimeout(once, 200);
-      } else {
-        planned();
       }
+      this._setBusy(true);
+      this._afterPaint(seq, () => {
+        planned();
+        this._setBusy(false);
+        this._restoreFocus();
+      });
     } else {
       this.plan = null;
       this.sweep = null;
+      this._setBusy(false);
+      this._restoreFocus();
     }
-    this._restoreFocus();
     if (!options.quiet) this.dispatchEvent(new CustomEvent('estimate-change', { bubbles: true, composed: true, detail: report }));
+  }
+
+  /** Runs `f` once after the next paint, unless a newer update (`seq`) came first. */
+  _afterPaint(seq, f) {
+    let done = false;
+    const once = () => {
+      if (done || seq !== this._seq) return;
+      done = true;
+      f();
+    };
+    requestAnimationFrame(() => setTimeout(once, 0));
+    setTimeout(once, 200);  // rAF does not run in a hidden page
+  }
+
+  /** Marks the plan and the chart as being recomputed (aria-busy). */
+  _setBusy(busy) {
+    for (const el of [this._out.plan, this._out.chart]) {
+      if (!el) continue;
+      if (busy) el.setAttribute('aria-busy', 'true');
+      else el.removeAttribute('aria-busy');
+    }
   }
 
   /** Copies the link (absolute) to the clipboard, or shows it to copy by hand. */
