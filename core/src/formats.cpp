@@ -433,7 +433,12 @@ std::vector<TensorRole> roles_of_entry(const std::string& entry) {
   if (has("router") || has("mlp.gate$") || has("mlp.gate\"") || entry.ends_with("mlp.gate") ||
       has("block_sparse_moe.gate"))
     roles.push_back(TensorRole::router);
-  const bool attention = has("self_attn") || has(".attn") || has("attention");
+  // Nemotron-H names every block's token mixer "mixer": its attention blocks' projections
+  // (mixer.q_proj, ...) and its Mamba-2 blocks' in_proj and out_proj.
+  const bool mixer_attention = has(".mixer.") && (has("q_proj") || has("k_proj") || has("v_proj") || has("o_proj"));
+  if (has(".mixer.in_proj")) roles.push_back(TensorRole::ssm_in);
+  if (has(".mixer.out_proj")) roles.push_back(TensorRole::ssm_out);
+  const bool attention = has("self_attn") || has(".attn") || has("attention") || mixer_attention;
   auto named = [&](const char* proj) { return !entry.ends_with("attn") && !entry.ends_with("attention") && has(proj); };
   if (attention) {
     // "self_attn" keeps every projection; "self_attn.q_proj" only its own.
@@ -461,10 +466,16 @@ std::vector<TensorRole> roles_of_entry(const std::string& entry) {
 
 // Adds the modules an ignore-list entry keeps in 16 bits.
 void add_ignored_roles(const std::string& entry, std::vector<KeptModule>& kept) {
+  auto has = [&](const char* s) { return entry.find(s) != std::string::npos; };
+  // A vision-tower module ("vision_tower.vision_model.encoder.layers.3.self_attn.q_proj")
+  // keeps the tower in 16 bits, not that projection of decoder layer 3.
+  if (has("vision") || has("visual") || has("multi_modal_projector")) {
+    const KeptModule k{TensorRole::vision, -1};
+    if (std::find(kept.begin(), kept.end(), k) == kept.end()) kept.push_back(k);
+    return;
+  }
   const std::int32_t layer = layer_of_entry(entry);
   std::vector<TensorRole> roles = roles_of_entry(entry);
-  auto has = [&](const char* s) { return entry.find(s) != std::string::npos; };
-  if (has("vision") || has("visual") || has("multi_modal_projector")) roles.push_back(TensorRole::vision);
   // A whole MLP of one decoder layer ("layers.31.mlp", AutoAWQ modules_to_not_convert).
   if (layer >= 0 && (entry.ends_with(".mlp") || has("mlp.gate_proj") || has("mlp.up_proj") || has("mlp.down_proj"))) {
     const bool whole = entry.ends_with(".mlp");

@@ -117,6 +117,32 @@ TEST_CASE("a norm in an ignore list keeps only the norm, whatever its name holds
   CHECK(f.keep_unquantized.size() == 2);  // lm_head and the router
 }
 
+TEST_CASE("ignore lists: a vision-tower module keeps the tower only; Nemotron-H names its mixers", "[formats]") {
+  // RedHatAI gemma-3 FP8 lists "vision_tower.vision_model.encoder.layers.N.self_attn.q_proj": that is the tower,
+  // not the q_proj of decoder layer N.
+  json gemma = {{"quantization_config",
+                 {{"quant_method", "compressed-tensors"},
+                  {"format", "float-quantized"},
+                  {"config_groups",
+                   {{"group_0",
+                     {{"targets", {"Linear"}},
+                      {"weights", {{"num_bits", 8}, {"type", "float"}, {"strategy", "channel"}, {"symmetric", true}}}}}}},
+                  {"ignore", {"vision_tower.vision_model.encoder.layers.3.self_attn.q_proj", "language_model.lm_head"}}}}};
+  bool found = false;
+  WeightFormat f = format_from_quantization_config(gemma, "/config", "bf16", found);
+  CHECK(f.keep_unquantized == std::vector<KeptModule>{{TensorRole::vision, -1}, {TensorRole::lm_head, -1}});
+  // NVIDIA's Nemotron-3 Nano NVFP4 export: backbone.layers.N.mixer.{q,k,v,o}_proj of attention blocks and
+  // mixer.{in,out}_proj of Mamba-2 blocks; conv1d is no Linear and keeps nothing else.
+  json nemotron = {{"quantization_config",
+                    {{"quant_method", "modelopt"},
+                     {"quant_algo", "NVFP4"},
+                     {"exclude_modules", {"backbone.layers.5.mixer.q_proj", "backbone.layers.4.mixer.in_proj",
+                                          "backbone.layers.4.mixer.out_proj", "backbone.layers.0.mixer.conv1d"}}}}};
+  f = format_from_quantization_config(nemotron, "/config", "bf16", found);
+  CHECK(f.keep_unquantized == std::vector<KeptModule>{{TensorRole::attn_q, 5}, {TensorRole::ssm_in, 4},
+                                                      {TensorRole::ssm_out, 4}});
+}
+
 TEST_CASE("Q4_K_M raises attn_v and ffn_down to Q6_K on the layers use_more_bits picks", "[formats][gguf]") {
   const WeightFormat f = parse_weight_format(json("gguf:Q4_K_M"), "/weights", "bf16");
   Architecture a;

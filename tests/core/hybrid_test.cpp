@@ -155,6 +155,75 @@ TEST_CASE("Nemotron-H: one block kind per pattern character and the Mamba-2 inve
   CHECK(parameter_count(m.tensors) == 512'000 + 256 + 208'824 + 196'864 + 262'400);
 }
 
+TEST_CASE("Nemotron-H MoE blocks (E): a router with its correction bias, non-gated experts, a shared expert",
+          "[model][hybrid][mamba2][moe]") {
+  json c = tiny_nemotron();
+  c["hybrid_override_pattern"] = "M*E";
+  c["n_routed_experts"] = 4;
+  c["num_experts_per_tok"] = 2;
+  c["moe_intermediate_size"] = 64;
+  c["n_shared_experts"] = 1;
+  c["moe_shared_expert_intermediate_size"] = 96;
+  const Model m = model(c);
+  CHECK(m.arch.layer_specs[2].kind == LayerKind::mlp_only);
+  CHECK(m.arch.layer_specs[2].moe);
+  CHECK_FALSE(m.arch.layer_specs[0].moe);
+  CHECK(m.arch.shared_experts_intermediate == 96);
+  // E: norm 256 + router 4 × 256 = 1,024 + correction bias 4 + experts 4 × (up 64 × 256 + down 256 × 64) = 131,072
+  //    + shared expert (up 96 × 256 + down 256 × 96) = 49,152 → 181,508; no gate projections (relu²).
+  CHECK(parameter_count(m.tensors) == 512'000 + 256 + 208'824 + 196'864 + 181'508);
+  CHECK(std::none_of(m.tensors.begin(), m.tensors.end(), [](const Tensor& t) { return t.role == TensorRole::expert_gate; }));
+
+  // An E block needs experts; latent MoE and unknown block kinds are refused, naming the field.
+  json no_experts = tiny_nemotron();
+  no_experts["hybrid_override_pattern"] = "M*E";
+  CHECK(refused_at(no_experts) == "/model/config/hybrid_override_pattern");
+  CHECK_THROWS_WITH(model(no_experts), Catch::Contains("no n_routed_experts"));
+  json latent = c;
+  latent["moe_latent_size"] = 1024;
+  CHECK(refused_at(latent) == "/model/config/moe_latent_size");
+  CHECK_THROWS_WITH(model(latent), Catch::Contains("latent MoE"));
+  json unknown = tiny_nemotron();
+  unknown["hybrid_override_pattern"] = "M*X";
+  CHECK_THROWS_WITH(model(unknown), Catch::Contains("'X' at layer 2") && Catch::Contains("E (mixture of experts)"));
+  json no_width = c;
+  no_width.erase("moe_shared_expert_intermediate_size");
+  CHECK(refused_at(no_width) == "/model/config/moe_shared_expert_intermediate_size");
+}
+
+TEST_CASE("vLLM's fused-MoE workspace for non-gated experts: N = I/tp, not 2·I/tp", "[vllm][moe][hybrid]") {
+  const Architecture& a = test::arch("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16");
+  // TritonExperts.workspace_shapes with is_act_and_mul=False: (M, topk, max(N, K)) twice, N = I = 1,856 < K = 2,688.
+  CHECK(moe_workspace_bytes(a, 8192, 1, 2).in_bytes() == 2LL * 8192 * 6 * 2688 * 2);
+  // A gated MoE of the same widths takes max(2·I, K) = 3,712 for the second buffer.
+  Architecture gated = a;
+  gated.block.gated_mlp = true;
+  CHECK(moe_workspace_bytes(gated, 8192, 1, 2).in_bytes() == 8192LL * 6 * (2688 + 3712) * 2);
+}
+
+TEST_CASE("vLLM aligns Nemotron-3 Nano's pages as its v0.19.1 startup log prints them", "[vllm][kv][hybrid][mamba2]") {
+  const Architecture& a = test::arch("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4");
+  // Per Mamba-2 layer at TP 1: conv 3 × (4,096 + 2 × 8 × 128) = 18,432 elements in bf16 = 36,864 B; SSM 64 heads
+  // × 64 × 128 in float32 (mamba_ssm_cache_dtype) = 2,097,152 B → 2,134,016 B. fp8 KV: 2 × 2 KV heads × 128 × 1 B
+  // = 512 B per token → 16 × cdiv(2,134,016, 8,192) = 4,176-token blocks, 2,138,112 B pages, the state padded by
+  // 4,096 / 2,134,016 = 0.19 % ("Setting attention block size to 4176 tokens", "Padding mamba page size by 0.19%").
+  const KvDtype fp8{"fp8", 1, 1};
+  const StateBits f32_ssm{16, 32, "bf16", "float32"};
+  const HybridPages h = hybrid_pages(a, fp8, 1, 16, f32_ssm);
+  CHECK(h.mamba_state.in_bytes() == 2'134'016);
+  CHECK(h.block_size == 4'176);
+  CHECK(h.page.in_bytes() == 2'138'112);
+  // 6 attention + 23 Mamba-2 layers: groups of 6, the last Mamba group padded ("Add 1 padding layers") → 5 groups.
+  const KvLayout k = hybrid_kv_layout(a, fp8, 1, 16, f32_ssm, 0, INT32_MAX);
+  CHECK(k.group_size == 6);
+  CHECK(k.groups == 5);
+  // The log's 68.97 GiB: 74,056,973,601 B / (2,138,112 × 6) = 5,772 block ids; 5,772 / 5 = 1,154 × 4,176 =
+  // 4,819,104 tokens ("GPU KV cache size: 4,819,104 tokens").
+  const KvPool p = kv_pool(k, Bytes::of(74'056'973'601), 16, 262'144, 8192);
+  CHECK(p.blocks == 5'772);
+  CHECK(p.tokens == 4'819'104);
+}
+
 TEST_CASE("Mamba-2 state per sequence, groups replicated when they do not divide over TP", "[kv][hybrid][mamba2]") {
   const Model m = model(tiny_nemotron());
   const Architecture& a = m.arch;

@@ -9,7 +9,9 @@
 //     GraniteMoeHybridMambaLayer (intermediate = mamba_expand × hidden), GraniteMoeHybridMoE + shared_mlp
 //   nemotron_h: configuration_nemotron_h.py NemotronHConfig.layers_block_type (hybrid_override_pattern: M mamba,
 //     * attention, - MLP, E MoE), modeling_nemotron_h.py NemotronHMamba2Mixer (intermediate = mamba_num_heads ×
-//     mamba_head_dim), NemotronHBlock (one norm, one mixer)
+//     mamba_head_dim), NemotronHBlock (one norm, one mixer); vllm/model_executor/models/nemotron_h.py NemotronHMoE
+//     (vllm-project/vllm @ 28be48fa944d: GateLinear router, fp32 e_score_correction_bias, FusedMoE with
+//     is_act_and_mul=False, shared_experts of moe_shared_expert_intermediate_size × n_shared_experts)
 //   qwen3_next: configuration_qwen3_next.py Qwen3NextConfig (layer_types default: linear_attention unless
 //     (i + 1) % full_attention_interval == 0; read at commit 008e574, the family added in v4.57.0),
 //     modeling_qwen3_next.py Qwen3NextAttention (q_proj 2 × heads × head_dim: query and output gate)
@@ -126,7 +128,7 @@ std::int64_t config_ssm_cache_bits(const json& cfg, const std::string& path) {
 void apply_nemotron_pattern(Architecture& a, const json& cfg, const std::string& path) {
   const std::string p = join_path(path, "hybrid_override_pattern");
   const auto pattern = io::optional_string(cfg, "hybrid_override_pattern", path);
-  if (!pattern) throw InputError(p, "is required: one character per layer (M Mamba-2, * attention, - MLP)");
+  if (!pattern) throw InputError(p, "is required: one character per layer (M Mamba-2, * attention, - MLP, E MoE)");
   if (static_cast<std::int64_t>(pattern->size()) != a.layers) {
     throw InputError(p, "has " + std::to_string(pattern->size()) + " characters but num_hidden_layers is " +
                             std::to_string(a.layers));
@@ -134,19 +136,44 @@ void apply_nemotron_pattern(Architecture& a, const json& cfg, const std::string&
   for (std::size_t i = 0; i < pattern->size(); ++i) {
     const char ch = (*pattern)[i];
     LayerSpec& l = a.layer_specs[i];
+    l.moe = false;
     if (ch == 'M') {
       l.kind = LayerKind::mamba2;
     } else if (ch == '*') {
       l.kind = LayerKind::full_attention;
     } else if (ch == '-') {
       l.kind = LayerKind::mlp_only;
+    } else if (ch == 'E') {
+      if (a.experts == 0) {
+        throw InputError(p, "has 'E' (a mixture-of-experts block) at layer " + std::to_string(i) +
+                                " but the config states no n_routed_experts");
+      }
+      l.kind = LayerKind::mlp_only;
+      l.moe = true;
     } else {
       throw InputError(p, std::string("has '") + ch + "' at layer " + std::to_string(i) +
-                              "; modelled: M (Mamba-2), * (attention), - (MLP); the MoE blocks (E) of later "
-                              "Nemotron-H releases are not");
+                              "; allowed: M (Mamba-2), * (attention), - (MLP), E (mixture of experts)");
     }
-    l.moe = false;
   }
+}
+
+/// Nemotron-H MoE blocks (NemotronHMoE): a sigmoid router with an fp32
+/// e_score_correction_bias, non-gated relu² experts and a shared expert of
+/// moe_shared_expert_intermediate_size × n_shared_experts.
+void read_nemotron_moe(Architecture& a, const json& cfg, const std::string& path) {
+  if (a.experts == 0) return;
+  if (cfg.contains("moe_latent_size") && !cfg.at("moe_latent_size").is_null()) {
+    throw InputError(join_path(path, "moe_latent_size"),
+                     "latent MoE (experts working in a projected width, fc1/fc2_latent_proj) is not modelled");
+  }
+  a.block.score_correction_bias = true;
+  const std::int64_t shared = optional_int(cfg, "n_shared_experts", path, {0, 1000}).value_or(0);
+  const auto width = optional_int(cfg, "moe_shared_expert_intermediate_size", path, kDim);
+  if (shared > 0 && !width) {
+    throw InputError(join_path(path, "moe_shared_expert_intermediate_size"),
+                     "is required with n_shared_experts: the shared expert's width");
+  }
+  a.shared_experts_intermediate = shared > 0 ? checked::mul(shared, *width) : 0;
 }
 
 }  // namespace
@@ -155,6 +182,7 @@ Architecture parse_nemotron_h(const json& cfg, const std::string& path, const st
   Architecture a = parse_llama_like(cfg, path, mt);
   a.family = Family::nemotron_h;
   apply_nemotron_pattern(a, cfg, path);
+  read_nemotron_moe(a, cfg, path);
   a.ssm_heads = optional_int(cfg, "mamba_num_heads", path, kCount).value_or(128);
   a.ssm_head_dim = optional_int(cfg, "mamba_head_dim", path, kDim).value_or(64);
   a.ssm_inner = checked::mul(a.ssm_heads, a.ssm_head_dim);

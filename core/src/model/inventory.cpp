@@ -103,7 +103,8 @@ void add_moe(LinearAdder& add, const Architecture& a, const BlockLayout& s, std:
   add.matrix(TensorRole::router, i, e, h, Shard::replicated, stage);
   if (s.router_bias) add.vector(TensorRole::bias, i, e, Shard::replicated, 1, stage);
   if (s.score_correction_bias) add.vector(TensorRole::bias, i, e, Shard::replicated, 1, stage);
-  add.linear(TensorRole::expert_gate, i, a.expert_intermediate, h, Shard::rows, s.expert_bias, e, stage);
+  // Non-gated experts (Nemotron-H's relu²) have no gate projection.
+  if (s.gated_mlp) add.linear(TensorRole::expert_gate, i, a.expert_intermediate, h, Shard::rows, s.expert_bias, e, stage);
   add.linear(TensorRole::expert_up, i, a.expert_intermediate, h, Shard::rows, s.expert_bias, e, stage);
   add.linear(TensorRole::expert_down, i, h, a.expert_intermediate, Shard::cols, s.expert_bias, e, stage);
   if (a.shared_experts_intermediate > 0) {

@@ -265,13 +265,25 @@ Term moe_slots(const Architecture& a, std::int64_t tokens, std::int64_t chunk, s
   return Term::product({m, Factor::of(a.experts_per_token, "experts per token"), Factor::of(width, what), Factor::bytes(b)});
 }
 
+/// The w13 output width N of one rank's experts: 2·I/tp gated (gate and up),
+/// I/tp for non-gated experts (FusedMoE is_act_and_mul=False).
+std::int64_t w13_width(const Architecture& a, std::int64_t tp) {
+  const std::int64_t i = a.expert_intermediate / tp;
+  return a.block.gated_mlp ? checked::mul(2, i) : i;
+}
+
+/// How the wider fused-MoE buffer is labelled: max(N, H) for gated or non-gated experts.
+std::string_view w13_label(const Architecture& a) {
+  return a.block.gated_mlp ? "(max of 2·I/tp and H)" : "(max of I/tp and H; non-gated experts)";
+}
+
 }  // namespace
 
 Term transient_moe_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b,
                         std::int64_t chunk) {
   if (a.experts == 0) return Term::given(Bytes{}).named("no experts");
   const std::int64_t i = a.expert_intermediate / tp;
-  return Term::sum(terms(moe_slots(a, tokens, chunk, std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)", b),
+  return Term::sum(terms(moe_slots(a, tokens, chunk, std::max(w13_width(a, tp), a.hidden), w13_label(a), b),
                          moe_slots(a, tokens, chunk, i, "I/tp", b)))
       .named("fused-MoE intermediate caches (per call)")
       .cite(kTransientMoeSource);
@@ -292,9 +304,10 @@ Term moe_workspace_term(const Architecture& a, std::int64_t tokens, std::int64_t
   if (a.experts == 0) return Term::given(Bytes{}).named("no experts");
   // TritonExperts workspace_shapes: (M, topk, max(N/2, K)) + (M, topk, max(N, K)) with
   // N = 2·I/tp, K = H, M = one call's tokens; persistent.
+  // Non-gated experts (is_act_and_mul=False): N = I/tp and the activation keeps N.
   const std::int64_t i = a.expert_intermediate / tp;
   Terms parts = terms(moe_slots(a, tokens, chunk, std::max(i, a.hidden), "(max of I/tp and H)", b),
-                      moe_slots(a, tokens, chunk, std::max(checked::mul(2, i), a.hidden), "(max of 2·I/tp and H)", b));
+                      moe_slots(a, tokens, chunk, std::max(w13_width(a, tp), a.hidden), w13_label(a), b));
   if (chunk > 0 && tokens > chunk) {
     parts.push_back(Term::product({Factor::of(tokens, "tokens"), Factor::of(a.hidden, "hidden (output of every chunk)"),
                                    Factor::bytes(b)}));
