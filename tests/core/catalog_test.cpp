@@ -70,6 +70,27 @@ TEST_CASE("the foundation's models have exact published sizes", "[catalog][check
   }
 }
 
+TEST_CASE("Nemotron-3 Nano NVFP4: experts and most Mamba-2 projections in nvfp4, the rest in bf16",
+          "[catalog][checkpoint][nvfp4]") {
+  const CatalogModel* m = test::catalog().find_model("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4");
+  REQUIRE(m != nullptr);
+  // nvfp4: 23 MoE blocks × 128 experts × (up + down 1,856 × 2,688) = 29,374,808,064, their shared experts
+  // 23 × 2 × 3,712 × 2,688 = 458,981,376, and 17 of the 23 Mamba-2 blocks' in_proj 10,304 × 2,688 and
+  // out_proj 2,688 × 4,096 = 658,022,400 (the six beside the attention blocks are excluded).
+  const std::int64_t fp4 = 23LL * 128 * 2 * 1856 * 2688 + 23LL * 2 * 3712 * 2688 + 17LL * (10304 * 2688 + 2688 * 4096);
+  CHECK(fp4 == 30'491'811'840);
+  // bf16: embedding and lm_head 2 × 131,072 × 2,688, the 6 attention blocks (q, o 4,096 × 2,688; k, v 256 × 2,688),
+  // 6 excluded Mamba-2 in/out projections, and what is no Linear: conv1d (6,144 × 4 + bias), dt_bias, A_log, D,
+  // gated norms 4,096, routers 128 × 2,688 + correction bias 128, and 53 RMSNorms of 2,688.
+  const std::int64_t bf16 = 2LL * 131072 * 2688 + 6LL * (2 * 4096 * 2688 + 2 * 256 * 2688) +
+                            6LL * (10304 * 2688 + 2688 * 4096) + 23LL * (6144 * 4 + 6144 + 3 * 64 + 4096) +
+                            23LL * (128 * 2688 + 128) + 53LL * 2688;
+  CHECK(bf16 == 1'086'128'448);
+  // nvfp4 stores 16 values in 9 bytes (e2m1 codes + an e4m3 scale) and two fp32 scales per tensor
+  // (weight_scale_2, input_scale): 23 × (256 + 2) + 17 × 2 = 5,968 quantized tensors.
+  CHECK(computed_checkpoint_bytes(*m).in_bytes() == fp4 / 16 * 9 + bf16 * 2 + 5'968LL * 8);
+}
+
 TEST_CASE("every GPU states the memory the framework sees, with a source", "[catalog][gpus]") {
   const auto& gpus = test::catalog().gpus();
   for (const char* id :
