@@ -201,6 +201,34 @@ TEST_CASE("vLLM's fused-MoE workspace for non-gated experts: N = I/tp, not 2·I/
   CHECK(moe_workspace_bytes(gated, 8192, 1, 2).in_bytes() == 8192LL * 6 * (2688 + 3712) * 2);
 }
 
+TEST_CASE("a Mamba-2 block in vLLM's profiling run: in_proj's output, two copies of x, B, C, the SSM output",
+          "[vllm][hybrid][mamba2][activations]") {
+  const Architecture& a = test::arch("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4");
+  // TP 1, 8,192 tokens, bf16: in_proj 4,096 (z) + 6,144 (x, B, C: 4,096 + 2 × 8 × 128) + 64 (dt) = 10,304;
+  // 2 × 6,144 copies; residual and normed input 2 × 2,688; from v0.12 the SSM output 4,096.
+  const Term t = mamba2_profile_block_term(a, 8192, 1, 2, true);
+  CHECK(t.bytes.in_bytes() == 8192LL * (10304 + 2 * 6144 + 2 * 2688 + 4096) * 2);
+  CHECK(t.bytes.in_bytes() == 525'336'576);
+  CHECK(consistent(t));
+  CHECK(mamba2_profile_block_term(a, 8192, 1, 2, false).bytes.in_bytes() == 8192LL * (10304 + 2 * 6144 + 2 * 2688) * 2);
+  // TP 2: 8 groups divide evenly; every width halves.
+  CHECK(mamba2_profile_block_term(a, 8192, 2, 2, true).bytes.in_bytes() ==
+        8192LL * (5152 + 2 * 3072 + 2 * 2688 + 2048) * 2);
+  // In the v0.19.1 estimate it outweighs the dense forward pass (8,192 × (3 × 1,856 + 4 × 2,688) × 2 B): the
+  // profiling peak is that block, the cuBLAS workspace and the persistent fused-MoE workspace.
+  const Report r = test::run({{"model", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4"},
+                              {"hardware", {{"gpu", "H100-NVL-94GB"}}},
+                              {"inference",
+                               {{"context", 262144},
+                                {"kv_cache_dtype", "fp8"},
+                                {"vllm",
+                                 {{"version", "0.19.1"},
+                                  {"gpu_memory_utilization", 0.95},
+                                  {"max_num_seqs", 40},
+                                  {"mamba_ssm_cache_dtype", "float32"}}}}}});
+  CHECK(test::metric(r, "activation_bytes") == 525'336'576 + 33'554'432 + 528'482'304);
+}
+
 TEST_CASE("vLLM aligns Nemotron-3 Nano's pages as its v0.19.1 startup log prints them", "[vllm][kv][hybrid][mamba2]") {
   const Architecture& a = test::arch("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4");
   // Per Mamba-2 layer at TP 1: conv 3 × (4,096 + 2 × 8 × 128) = 18,432 elements in bf16 = 36,864 B; SSM 64 heads

@@ -169,6 +169,17 @@ Term profile_forward_term(const Architecture& arch, std::int64_t tokens, std::in
 Bytes profile_forward_bytes(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
                             std::int64_t elem_bytes);
 
+/// A Mamba-2 block in V1's profiling run (MambaMixer2 with no attention
+/// metadata runs no SSM scan): in_proj's output z, x, B, C, dt of
+/// (2·inner + 2·G·N + heads)/tp per token, the x, B, C block copied twice
+/// (transpose().clone(), then contiguous()), from v0.12 the preallocated SSM
+/// output of inner/tp, beside the residual and the normed input (2·H). G: the
+/// groups after vLLM extends them to a multiple of TP. Nemotron-3 Nano 30B at
+/// TP 1, T = 8,192, bf16: 8,192 × (10,304 + 4,096 + 2 × 6,144 + 2 × 2,688) × 2 B
+/// = 525,336,576 B.
+Term mamba2_profile_block_term(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
+                               std::int64_t elem_bytes, bool ssm_output_preallocated);
+
 /// The V0 engine's eager forward peak: T × b × 3 × (I/tp + H); the MLP is
 /// column-parallel, so each rank holds I/tp of its width.
 Term v0_forward_term(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes,

@@ -229,13 +229,26 @@ Term moe_workspace(const Setting& c, std::int64_t T) {
   return moe_workspace_term(c.a, T, split, c.b, fused_moe_chunk(c.ver));
 }
 
-/// The forward pass's peak: the dense layers' and, while the fused-MoE
-/// buffers are per call, an MoE layer's live set if that is larger.
+/// True when some layer runs vLLM's MambaMixer2 (Mamba-2, or Falcon-H1's
+/// attention and Mamba-2 side by side).
+bool has_mamba2_blocks(const Architecture& a) {
+  return std::any_of(a.layer_specs.begin(), a.layer_specs.end(), [](const LayerSpec& l) {
+    return l.kind == LayerKind::mamba2 || l.kind == LayerKind::attention_mamba2;
+  });
+}
+
+/// The forward pass's peak: the dense layers', an MoE layer's live set while
+/// the fused-MoE buffers are per call, or a Mamba-2 block's, whichever is larger.
 Term forward_peak(const Setting& c, std::int64_t T) {
-  Term dense = c.ver.v1_engine() ? profile_forward_term(c.a, T, c.tp, c.b) : v0_forward_term(c.a, T, c.b, c.tp);
-  if (!transient_moe(c)) return dense;
-  const std::int64_t split = c.tp / expert_parallel_size(c);
-  return Term::max_of(terms(std::move(dense), moe_layer_forward_term(c.a, T, split, c.b, fused_moe_chunk(c.ver))));
+  Terms layers = terms(c.ver.v1_engine() ? profile_forward_term(c.a, T, c.tp, c.b) : v0_forward_term(c.a, T, c.b, c.tp));
+  if (transient_moe(c)) {
+    const std::int64_t split = c.tp / expert_parallel_size(c);
+    layers.push_back(moe_layer_forward_term(c.a, T, split, c.b, fused_moe_chunk(c.ver)));
+  }
+  if (c.ver.v1_engine() && has_mamba2_blocks(c.a))
+    layers.push_back(mamba2_profile_block_term(c.a, T, c.tp, c.b, c.ver.at_least(0, 12)));
+  if (layers.size() == 1) return std::move(layers.front());
+  return Term::max_of(std::move(layers));
 }
 
 /// The profiling run's peak on one stage: the larger of the forward pass and

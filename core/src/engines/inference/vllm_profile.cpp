@@ -225,6 +225,31 @@ Bytes profile_forward_bytes(const Architecture& a, std::int64_t tokens, std::int
   return profile_forward_term(a, tokens, tp, b).bytes;
 }
 
+namespace {
+constexpr std::string_view kMamba2ProfileSource =
+    "vllm/model_executor/layers/mamba/mamba_mixer2.py MambaMixer2.forward and conv_ssm_forward, the V1 profile run "
+    "(attn_metadata None: hidden_states_B_C.transpose(0, 1).clone().transpose(0, 1).contiguous(), no scan; "
+    "vllm-project/vllm#19327, v0.10.0); the SSM output preallocated beside in_proj's output from "
+    "vllm-project/vllm#28587 (v0.12.0)";
+}  // namespace
+
+Term mamba2_profile_block_term(const Architecture& a, std::int64_t tokens, std::int64_t tp, std::int64_t b,
+                               bool ssm_output_preallocated) {
+  const std::int64_t groups = mamba2_groups_per_shard_set(a.ssm_groups, tp);
+  const std::int64_t inner = a.ssm_inner / tp;
+  const std::int64_t xbc = checked::add(a.ssm_inner, checked::product(2, groups, a.ssm_state)) / tp;
+  const std::int64_t projected = checked::add(checked::add(inner, xbc), a.ssm_heads / tp);
+  const Factor t = Factor::of(tokens, "tokens");
+  Terms parts = terms(Term::product({t, Factor::of(projected, "in_proj output (z, x, B, C, dt)"), Factor::bytes(b)}),
+                      Term::product({t, Factor::of(2, "copies (clone, contiguous)"), Factor::of(xbc, "x, B, C width"),
+                                     Factor::bytes(b)}),
+                      Term::product({t, Factor::of(2, "(residual, normed input)"), Factor::of(a.hidden, "hidden"),
+                                     Factor::bytes(b)}));
+  if (ssm_output_preallocated)
+    parts.push_back(Term::product({t, Factor::of(inner, "SSM output width"), Factor::bytes(b)}));
+  return Term::sum(std::move(parts)).named("Mamba-2 block in the profiling run").cite(kMamba2ProfileSource);
+}
+
 Term v0_forward_term(const Architecture& a, std::int64_t tokens, std::int64_t b, std::int64_t tp) {
   // V0 eager forward: MLP temporaries 3·I/tp plus three T × H tensors per token.
   const Factor t = Factor::of(tokens, "tokens");
