@@ -201,6 +201,54 @@ TEST_CASE("vLLM's fused-MoE workspace for non-gated experts: N = I/tp, not 2·I/
   CHECK(moe_workspace_bytes(gated, 8192, 1, 2).in_bytes() == 8192LL * 6 * (2688 + 3712) * 2);
 }
 
+TEST_CASE("Qwen3.5: Qwen3-Next's layers in text_config, a Qwen3-VL tower, the state dtype from the config",
+          "[model][hybrid][qwen3.5]") {
+  const Architecture& a = test::arch("Qwen/Qwen3.5-27B");
+  CHECK(a.family == Family::qwen3_next);
+  CHECK(std::count_if(a.layer_specs.begin(), a.layer_specs.end(),
+                      [](const LayerSpec& l) { return l.kind == LayerKind::linear_attention; }) == 48);
+  CHECK(a.block.attn_output_gate);
+  CHECK(a.rotary_dim == 64);  // rope_parameters.partial_rotary_factor 0.25 × head_dim 256
+  CHECK(a.config_ssm_cache_bits == 32);
+  // The tower: Conv3d 3 × 2 × 16 × 16 × 1,152 + 1,152; 2,304 position embeddings × 1,152; 27 blocks of
+  // 2 LayerNorms (4 × 1,152), qkv 3 × 1,152² + 3 × 1,152, proj 1,152² + 1,152, MLP 1,152 × 4,304 + 4,304 +
+  // 4,304 × 1,152 + 1,152; the merger's LayerNorm 2 × 1,152, 4,608² + 4,608 and 4,608 × 5,120 + 5,120.
+  const std::int64_t h = 1152, i = 4304, m = 4608;
+  const std::int64_t block = 4 * h + 3 * h * h + 3 * h + h * h + h + h * i + i + i * h + h;
+  CHECK(a.vision_params == 3 * 2 * 16 * 16 * h + h + 2304 * h + 27 * block + 2 * h + m * m + m + m * 5120 + 5120);
+  CHECK(a.vision_params == 460'730'096);
+  // vLLM from v0.16 keeps the Gated DeltaNet state in the config's mamba_ssm_dtype (float32); before, bf16.
+  CHECK(mamba_state_bits(VllmSettings{}, a, parse_version("0.16.0"), 16).ssm == 32);
+  CHECK(mamba_state_bits(VllmSettings{}, a, parse_version("0.15.1"), 16).ssm == 16);
+}
+
+TEST_CASE("vLLM aligns Qwen3.5/3.6 pages as their startup logs print them", "[vllm][kv][hybrid][qwen3.5]") {
+  // Qwen3.6-27B (the same text shapes as Qwen3.5-27B), fp8 KV, TP 1: Gated DeltaNet state per layer:
+  // conv 3 × (2 × 16 × 128 + 48 × 128) = 30,720 elements in bf16 = 61,440 B; state 48 × 128 × 128 in float32
+  // = 3,145,728 B → 3,207,168 B; attention 2 × 4 KV heads × 256 × 1 B = 2,048 B per token → 16 × cdiv(3,207,168,
+  // 32,768) = 1,568-token blocks, the state padded by 4,096 / 3,207,168 = 0.13 % ("Setting attention block size to
+  // 1568 tokens", "Padding mamba page size by 0.13%").
+  const Architecture& dense = test::arch("Qwen/Qwen3.5-27B");
+  const KvDtype fp8{"fp8", 1, 1};
+  const StateBits state = mamba_state_bits(VllmSettings{}, dense, parse_version("0.20.0"), 16);
+  const HybridPages h = hybrid_pages(dense, fp8, 1, 16, state);
+  CHECK(h.mamba_state.in_bytes() == 3'207'168);
+  CHECK(h.block_size == 1'568);
+  CHECK(h.page.in_bytes() == 3'211'264);
+  // 16 attention + 48 Gated DeltaNet layers: groups of 16, 4 groups; the log's 6.67 GiB (7,161,770,803 B)
+  // / (3,211,264 × 16) = 139 block ids; 139 / 4 = 34 × 1,568 = 53,312 tokens ("GPU KV cache size: 53,312 tokens").
+  const KvLayout k = hybrid_kv_layout(dense, fp8, 1, 16, state, 0, INT32_MAX);
+  CHECK(k.group_size == 16);
+  CHECK(k.groups == 4);
+  CHECK(kv_pool(k, Bytes::of(7'161'770'803), 16, 32'768, 8192).tokens == 53'312);
+  // Qwen3.6-35B-A3B (Qwen3.5-35B-A3B's shapes) at TP 4, bf16 KV: state 8 value heads × 128 × 128 × 4 B +
+  // 3 × (4,096 + 4,096) / 4 × 2 B = 536,576 B; 1 KV head per rank (2 over 4, replicated) × 256 × 2 × 2 B = 1,024 B
+  // per token → 16 × cdiv(536,576, 16,384) = 528 tokens ("Setting attention block size to 528 tokens").
+  const Architecture& moe = test::arch("Qwen/Qwen3.5-35B-A3B");
+  CHECK(hybrid_pages(moe, kBf16, 4, 16, mamba_state_bits(VllmSettings{}, moe, parse_version("0.19.0"), 16)).block_size ==
+        528);
+}
+
 TEST_CASE("a Mamba-2 block in vLLM's profiling run: in_proj's output, two copies of x, B, C, the SSM output",
           "[vllm][hybrid][mamba2][activations]") {
   const Architecture& a = test::arch("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4");

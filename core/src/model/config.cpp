@@ -95,7 +95,15 @@ std::string dtype_name(const json& cfg, const std::string& path, std::vector<std
 // (transformers writes only non-default keys for nested configs).
 // Gemma3TextConfig defaults: transformers v4.56.0
 // src/transformers/models/gemma3/configuration_gemma3.py.
+// Qwen3.5's MoE text config has no intermediate_size: every layer is sparse
+// (Qwen3_5MoeTextConfig, mlp_only_layers empty); the expert width stands in
+// for the dense width the generic reader asks for.
 json with_family_defaults(const json& cfg, const std::string& mt) {
+  if (mt == "qwen3_5_moe_text" && !cfg.contains("intermediate_size") && cfg.contains("moe_intermediate_size")) {
+    json out = cfg;
+    out["intermediate_size"] = cfg.at("moe_intermediate_size");
+    return out;
+  }
   if (mt != "gemma3_text") return cfg;
   json out = cfg;
   const json defaults = {{"vocab_size", 262208},

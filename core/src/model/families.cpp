@@ -103,7 +103,13 @@ void read_decoder_sizes(Architecture& a, const json& cfg, const std::string& pat
   a.max_positions =
       optional_int_any(cfg, {"max_position_embeddings", "n_positions", "max_sequence_length"}, path, kPositions)
           .value_or(0);
-  const double partial = io::optional_number(cfg, "partial_rotary_factor", path, 0.0, 1.0).value_or(1.0);
+  // Newer configs state it inside rope_parameters (Qwen3.5).
+  const json* rope = optional_object(cfg, "rope_parameters", path, "the rotary embedding's parameters");
+  const double partial = cfg.contains("partial_rotary_factor") || rope == nullptr
+                             ? io::optional_number(cfg, "partial_rotary_factor", path, 0.0, 1.0).value_or(1.0)
+                             : io::optional_number(*rope, "partial_rotary_factor", join_path(path, "rope_parameters"),
+                                                   0.0, 1.0)
+                                   .value_or(1.0);
   a.rotary_dim = static_cast<std::int64_t>(std::llround(static_cast<double>(a.head_dim) * partial));
   const bool gemma = mt.rfind("gemma", 0) == 0;
   a.tied_embeddings = optional_bool(cfg, "tie_word_embeddings", path).value_or(gemma);
@@ -269,8 +275,8 @@ struct MisreadField {
 constexpr std::string_view kMixer =
     "describes layers other than softmax attention (linear attention or state-space mixers)";
 constexpr std::string_view kMixerFamilies =
-    "known families with such layers: jamba, mamba, falcon_mamba, granitemoehybrid, nemotron_h, qwen3_next, bamba, "
-    "falcon_h1, minimax, minimax_text_01, minimax_m1";
+    "known families with such layers: jamba, mamba, falcon_mamba, granitemoehybrid, nemotron_h, qwen3_next, "
+    "qwen3_5_text, qwen3_5_moe_text, bamba, falcon_h1, minimax, minimax_text_01, minimax_m1";
 constexpr std::string_view kIndexer = "describes a sparse-attention indexer (DeepSeek-V3.2: a key cache of its own per token)";
 constexpr std::string_view kLatentFamilies =
     "known families with latent attention: deepseek_v2, deepseek_v3, kimi_k2 (a model_type of deepseek_v3 "
@@ -321,7 +327,7 @@ Architecture parse_family(const json& cfg, const std::string& path, const std::s
   if (mt == "jamba") return parse_jamba(cfg, path, mt);
   if (mt == "granitemoehybrid") return parse_granite_hybrid(cfg, path, mt);
   if (mt == "nemotron_h") return parse_nemotron_h(cfg, path, mt);
-  if (mt == "qwen3_next") return parse_qwen3_next(cfg, path, mt);
+  if (is_qwen3_next_type(mt)) return parse_qwen3_next(cfg, path, mt);
   if (is_minimax_type(mt)) return parse_minimax(cfg, path, mt);
   if (mt == "bamba") return parse_bamba(cfg, path, mt);
   if (mt == "falcon_h1") return parse_falcon_h1(cfg, path, mt);

@@ -14,7 +14,9 @@
 //     is_act_and_mul=False, shared_experts of moe_shared_expert_intermediate_size × n_shared_experts)
 //   qwen3_next: configuration_qwen3_next.py Qwen3NextConfig (layer_types default: linear_attention unless
 //     (i + 1) % full_attention_interval == 0; read at commit 008e574, the family added in v4.57.0),
-//     modeling_qwen3_next.py Qwen3NextAttention (q_proj 2 × heads × head_dim: query and output gate)
+//     modeling_qwen3_next.py Qwen3NextAttention (q_proj 2 × heads × head_dim: query and output gate);
+//     Qwen3.5's text models (qwen3_5_text, qwen3_5_moe_text) have the same layers, with layer_types, attn_output_gate,
+//     mtp_num_hidden_layers and mamba_ssm_dtype stated in text_config (Qwen/Qwen3.5-* config.json)
 //   bamba: transformers configuration_bamba.py BambaConfig (layers_block_type: "attention" at
 //     attn_layer_indices, else "mamba"; the mamba_* fields and defaults of GraniteMoeHybridConfig, which copies
 //     them; max_position_embeddings 262144; v4.48.0 documentation), vllm/model_executor/models/bamba.py
@@ -115,13 +117,12 @@ namespace {
 
 /// The element width of the config's mamba_ssm_cache_dtype (the value vLLM's
 /// NemotronHForCausalLMConfig takes for an "auto" SSM state); 0 when not stated.
-std::int64_t config_ssm_cache_bits(const json& cfg, const std::string& path) {
-  const auto v = io::optional_string(cfg, "mamba_ssm_cache_dtype", path);
+std::int64_t config_ssm_cache_bits(const json& cfg, const std::string& path, const char* key) {
+  const auto v = io::optional_string(cfg, key, path);
   if (!v || *v == "auto") return 0;
   if (*v == "float32") return 32;
   if (*v == "float16" || *v == "bfloat16") return 16;
-  throw InputError(join_path(path, "mamba_ssm_cache_dtype"),
-                   "unknown value \"" + *v + "\"; allowed: auto, float32, float16, bfloat16");
+  throw InputError(join_path(path, key), "unknown value \"" + *v + "\"; allowed: auto, float32, float16, bfloat16");
 }
 
 /// Nemotron-H: one block kind per character of hybrid_override_pattern.
@@ -197,7 +198,7 @@ Architecture parse_nemotron_h(const json& cfg, const std::string& path, const st
       optional_bool(cfg, cfg.contains("mamba_proj_bias") ? "mamba_proj_bias" : "use_bias", path).value_or(false);
   a.block.gated_mlp = false;  // up_proj → relu² → down_proj
   a.block.norms_per_layer = 1;
-  a.config_ssm_cache_bits = config_ssm_cache_bits(cfg, path);
+  a.config_ssm_cache_bits = config_ssm_cache_bits(cfg, path, "mamba_ssm_cache_dtype");
   return a;
 }
 
@@ -221,12 +222,18 @@ Architecture parse_qwen3_next(const json& cfg, const std::string& path, const st
                                                                   std::to_string(a.linear_k_heads));
   }
   a.block.qk_norm = true;
-  a.block.attn_output_gate = true;
+  a.block.attn_output_gate = io::optional_bool(cfg, "attn_output_gate", path).value_or(true);
+  // Qwen3.5 states the recurrent state's dtype (mamba_ssm_dtype float32), which vLLM takes.
+  a.config_ssm_cache_bits = config_ssm_cache_bits(cfg, path, "mamba_ssm_dtype");
   // The published checkpoints store one multi-token-prediction layer (mtp.*);
   // its config does not say so (Qwen3-Next-80B-A3B-Instruct tensor listing).
   a.block.mtp_layers =
       io::optional_int_any(cfg, {"num_nextn_predict_layers", "mtp_num_hidden_layers"}, path, {0, 100}).value_or(1);
   return a;
+}
+
+bool is_qwen3_next_type(const std::string& mt) {
+  return mt == "qwen3_next" || mt == "qwen3_5_text" || mt == "qwen3_5_moe_text";
 }
 
 bool is_minimax_type(const std::string& mt) {

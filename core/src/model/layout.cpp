@@ -21,7 +21,7 @@ namespace {
 // kinds: Qwen3-Next's "linear_attention" (Gated DeltaNet), Granite 4.0
 // hybrid's "mamba" (Mamba-2) and "attention".
 std::optional<LayerKind> family_layer_type(const std::string& mt, const std::string& s) {
-  if (mt == "qwen3_next" && s == "linear_attention") return LayerKind::linear_attention;
+  if (is_qwen3_next_type(mt) && s == "linear_attention") return LayerKind::linear_attention;
   if (is_minimax_type(mt) && s == "linear_attention") return LayerKind::lightning_attention;
   if (mt == "granitemoehybrid" && s == "mamba") return LayerKind::mamba2;
   if (mt == "granitemoehybrid" && s == "attention") return LayerKind::full_attention;
@@ -29,7 +29,7 @@ std::optional<LayerKind> family_layer_type(const std::string& mt, const std::str
 }
 
 std::string family_layer_type_names(const std::string& mt) {
-  if (mt == "qwen3_next" || is_minimax_type(mt)) return ", linear_attention";
+  if (is_qwen3_next_type(mt) || is_minimax_type(mt)) return ", linear_attention";
   if (mt == "granitemoehybrid") return ", mamba, attention";
   return "";
 }

@@ -80,6 +80,8 @@ Architecture parse_qwen3_next(const json& cfg, const std::string& path, const st
 /// MiniMax's model types: "minimax" (transformers MiniMaxConfig) and the remote-code
 /// "minimax_text_01" and "minimax_m1" configs vLLM's MiniMaxText01ForCausalLM reads.
 bool is_minimax_type(const std::string& mt);
+/// Qwen3-Next and Qwen3.5's text models: Gated DeltaNet beside gated attention.
+bool is_qwen3_next_type(const std::string& mt);
 Architecture parse_minimax(const json& cfg, const std::string& path, const std::string& mt);
 /// Bamba: Mamba-2 layers with attention at attn_layer_indices, each followed by a gated MLP.
 Architecture parse_bamba(const json& cfg, const std::string& path, const std::string& mt);

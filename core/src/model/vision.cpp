@@ -91,10 +91,39 @@ Count llama4_vision(const VitShape& v, const json& vit, const std::string& vp, C
   return tower + vision_out * text_hidden;  // multi_modal_projector, no bias
 }
 
+// Qwen3-VL's tower, also Qwen3.5's (vllm/model_executor/models/qwen3_vl.py Qwen3_VisionTransformer @ 28be48fa944d):
+// a Conv3d patch embedding (in_channels × temporal_patch_size × patch² × h + bias), a learned position embedding of
+// num_position_embeddings, depth blocks of two LayerNorms, qkv and proj with biases and a two-matrix MLP with
+// biases, a merger (LayerNorm over h, then m = h × spatial_merge_size² → m → out_hidden_size, with biases) and one
+// deepstack merger (its LayerNorm over m) per deepstack_visual_indexes entry.
+Count qwen3_vl_vision(const json& vit, const std::string& vp, Count text_hidden) {
+  const Count h = require_int_any(vit, {"hidden_size"}, vp, kDim);
+  const Count inter = require_int_any(vit, {"intermediate_size"}, vp, kDim);
+  const Count depth = require_int_any(vit, {"depth", "num_hidden_layers"}, vp, kLayers);
+  const Count channels = optional_int(vit, "in_channels", vp, kCount).value_or(3);
+  const Count patch = optional_int(vit, "patch_size", vp, kDim).value_or(16);
+  const Count temporal = optional_int(vit, "temporal_patch_size", vp, kCount).value_or(2);
+  const Count positions = optional_int(vit, "num_position_embeddings", vp, kPositions).value_or(2304);
+  const Count merge = optional_int(vit, "spatial_merge_size", vp, kCount).value_or(2);
+  const Count out = optional_int(vit, "out_hidden_size", vp, kDim).value_or(text_hidden);
+  Count deepstack = 0;
+  if (const json* d = optional_array(vit, "deepstack_visual_indexes", vp, "the vision layers whose features are merged"))
+    deepstack = static_cast<std::int64_t>(d->size());
+  const Count m = h * merge * merge;
+  const Count block = 2 * (2 * h) + (3 * h * h + 3 * h) + (h * h + h) + (h * inter + inter) + (inter * h + h);
+  const Count mlp = (m * m + m) + (m * out + out);
+  return channels * temporal * patch * patch * h + h + positions * h + depth * block + (2 * h + mlp) +
+         deepstack * (2 * m + mlp);
+}
+
 // The tower of a family whose layout is known exactly; `known` false otherwise
 // (then nothing is read, so the generic layout's aliases apply).
 Count family_vision_params(const std::string& outer_type, const json& vit, const json& outer, const std::string& vp,
                            const std::string& path, Count text_hidden, bool& known) {
+  if (is_one_of(outer_type, {"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})) {
+    known = true;
+    return qwen3_vl_vision(vit, vp, text_hidden);
+  }
   known = is_one_of(outer_type, {"mllama", "mistral3", "llama4"});
   if (!known) return 0;
   const VitShape v = read_family_vit(vit, vp);

@@ -210,6 +210,10 @@ StateBits mamba_state_bits(const VllmSettings& s, const Architecture& a, const V
     const std::int64_t bits = a.config_ssm_cache_bits > 0 ? a.config_ssm_cache_bits : 32;
     return {conv_bits, bits, conv_name, bits == 32 ? "float32, Nemotron-H default" : "the config's dtype"};
   }
+  // Qwen3_5ForConditionalGenerationConfig.verify_and_update_config (vllm/model_executor/models/config.py,
+  // vllm-project/vllm#34489, v0.16): "auto" becomes the config's mamba_ssm_dtype.
+  if (a.family == Family::qwen3_next && a.config_ssm_cache_bits > 0 && v.at_least(0, 16))
+    return {conv_bits, a.config_ssm_cache_bits, conv_name, "the config's mamba_ssm_dtype"};
   return {conv_bits, conv_bits, conv_name, conv_name};
 }
 
