@@ -247,6 +247,14 @@ TEST_CASE("vLLM aligns Qwen3.5/3.6 pages as their startup logs print them", "[vl
   const Architecture& moe = test::arch("Qwen/Qwen3.5-35B-A3B");
   CHECK(hybrid_pages(moe, kBf16, 4, 16, mamba_state_bits(VllmSettings{}, moe, parse_version("0.19.0"), 16)).block_size ==
         528);
+  // Qwen3.5-35B-A3B-FP8 (fp8 weights, the same shapes) at TP 1, bf16 KV, v0.18.1: state 32 × 128 × 128 × 4 B +
+  // 3 × 8,192 × 2 B = 2,146,304 B; 2 × 2 × 256 × 2 B = 2,048 B per token → 16 × cdiv(2,146,304, 32,768) = 1,056
+  // tokens, padded by 16,384 / 2,146,304 = 0.76 % (its GB10 startup log: "Setting attention block size to 1056
+  // tokens", "Padding mamba page size by 0.76%").
+  const HybridPages one = hybrid_pages(moe, kBf16, 1, 16, mamba_state_bits(VllmSettings{}, moe, parse_version("0.18.1"), 16));
+  CHECK(one.mamba_state.in_bytes() == 2'146'304);
+  CHECK(one.block_size == 1'056);
+  CHECK(one.page.in_bytes() == 2'162'688);
 }
 
 TEST_CASE("a Mamba-2 block in vLLM's profiling run: in_proj's output, two copies of x, B, C, the SSM output",
