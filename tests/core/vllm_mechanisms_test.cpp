@@ -859,3 +859,31 @@ TEST_CASE("under expert parallelism the MoE workspace holds whole experts' width
   CHECK(deep_gemm_workspace_term(test::arch("deepseek-ai/DeepSeek-V3"), 8192, 1, 2, 32).bytes.in_bytes() ==
         69'632LL * 14'336 * 2);
 }
+
+TEST_CASE("vLLM's multimodal profiling keeps the dummy images and their embeddings through the LM's run",
+          "[vllm][activations][multimodal]") {
+  // Gemma 3 4B: 896² images of 256 embeddings; 8,192 budget tokens / 256 = 32 images:
+  // 32 × 3 × 896 × 896 × 2 B = 154,140,672 B of pixels and 32 × 256 × 2,560 × 2 B = 41,943,040 B of outputs.
+  const Architecture& gemma = test::arch("google/gemma-3-4b-it");
+  CHECK(gemma.image_profile.tokens == 256);
+  Term t = mm_profile_inputs_term(gemma, 8192, 1024, 131072, 2);
+  CHECK(t.bytes.in_bytes() == 32LL * 3 * 896 * 896 * 2 + 32LL * 256 * 2560 * 2);
+  CHECK(t.bytes.in_bytes() == 196'083'712);
+  CHECK(consistent(t));
+  // Fewer prompts than budget: 1 sequence of at most 300 tokens takes one image.
+  CHECK(mm_profile_inputs_term(gemma, 8192, 1, 300, 2).bytes.in_bytes() == 3LL * 896 * 896 * 2 + 256LL * 2560 * 2);
+  // Mistral Small 3.1 (Pixtral at 1,540²): 55 × 55 = 3,025 embeddings, 55 × 56 = 3,080 prompt tokens →
+  // 8,192 / 3,080 = 2 images: 2 × 3 × 1,540² × 2 B + 2 × 3,025 × 5,120 × 2 B = 90,411,200 B.
+  const Architecture& mistral = test::arch("mistralai/Mistral-Small-3.1-24B-Instruct-2503");
+  CHECK(mistral.image_profile.embeddings == 3025);
+  CHECK(mistral.image_profile.tokens == 3080);
+  CHECK(mm_profile_inputs_term(mistral, 8192, 1024, 131072, 2).bytes.in_bytes() == 90'411'200);
+  // A tower whose largest image config.json does not fix (Qwen3.5: preprocessor max_pixels) adds nothing.
+  CHECK(mm_profile_inputs_term(test::arch("Qwen/Qwen3.5-27B"), 8192, 1024, 131072, 2).bytes.in_bytes() == 0);
+  // In an estimate the term sits in the first stage's activation peak (the H100 sweep's Gemma 3 4B run at 8,192
+  // tokens measures 4,176,855,695 B; the language model's peak alone is 196 MB short of it).
+  const Report r = test::run({{"model", "google/gemma-3-4b-it"}, {"inference", {{"context", 8192}}}});
+  const vram::Component* act = r.find_component("activations");
+  REQUIRE(act != nullptr);
+  CHECK(act->formula.find("multimodal profiling inputs") != std::string::npos);
+}

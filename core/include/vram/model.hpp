@@ -216,6 +216,17 @@ struct Architecture {
   std::int64_t encoder_layers = 0;     ///< 0 for decoder-only models
   std::vector<LayerSpec> layer_specs;  ///< one per decoder layer
   std::int64_t vision_params = 0;      ///< vision tower + projector, counted from vision_config
+  /// The largest image the model's processor makes (vLLM profiles the encoder
+  /// with such images): its pixels and channels, the image embeddings the
+  /// encoder returns for it and the prompt tokens it takes (embeddings plus
+  /// row breaks). Zero where config.json does not fix the size (Qwen-VL's
+  /// max_pixels live in preprocessor_config.json).
+  struct ImageProfile {
+    std::int64_t height = 0, width = 0, channels = 0;
+    std::int64_t embeddings = 0;  ///< rows of the encoder's output per image
+    std::int64_t tokens = 0;      ///< prompt tokens per image
+    bool operator==(const ImageProfile&) const = default;
+  } image_profile;
   BlockLayout block;
   std::vector<std::string> notes;  ///< assumptions made while reading the config
 };

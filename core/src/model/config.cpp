@@ -186,6 +186,7 @@ Architecture parse_config_full(const json& config, const std::string& path) {
   std::vector<std::string> dtype_notes;
   a.native_dtype = read_native_dtype(config, path, text, text_cfg, dtype_notes);
   a.vision_params = read_vision_params(config, path, a.hidden, notes);
+  if (a.vision_params > 0) a.image_profile = image_profile(config, path);
   if (a.max_positions == 0 && text.cfg != &config) {
     a.max_positions = optional_int(config, "max_position_embeddings", path, kPositions).value_or(0);
   }

@@ -190,6 +190,30 @@ Count generic_projector(const json& outer, const std::string& path, const std::s
 
 }  // namespace
 
+Architecture::ImageProfile image_profile(const json& outer, const std::string& path) {
+  Architecture::ImageProfile p;
+  const json* vit = optional_object(outer, "vision_config", path, "the vision tower's config");
+  if (vit == nullptr) return p;
+  const std::string vp = join_path(path, "vision_config");
+  const std::string type = optional_string(outer, "model_type", path).value_or("");
+  if (type == "gemma3") {
+    // Gemma3ProcessingInfo: one crop (pan-and-scan off) of image_size², mm_tokens_per_image embeddings.
+    p.height = p.width = require_int_any(*vit, {"image_size"}, vp, kDim);
+    p.channels = optional_int(*vit, "num_channels", vp, kCount).value_or(3);
+    p.embeddings = p.tokens = optional_int(outer, "mm_tokens_per_image", path, kPositions).value_or(256);
+  } else if (type == "mistral3") {
+    // Pixtral at image_size²: (image_size / patch / merge)² embeddings, one [IMG_BREAK] or [IMG_END] per row.
+    p.height = p.width = require_int_any(*vit, {"image_size"}, vp, kDim);
+    p.channels = optional_int(*vit, "num_channels", vp, kCount).value_or(3);
+    const std::int64_t patch = optional_int(*vit, "patch_size", vp, kDim).value_or(14);
+    const std::int64_t merge = optional_int(outer, "spatial_merge_size", path, kCount).value_or(2);
+    const std::int64_t side = p.height / checked::mul(patch, merge);
+    p.embeddings = checked::mul(side, side);
+    p.tokens = checked::mul(side, side + 1);
+  }
+  return p;
+}
+
 std::int64_t vision_tower_params(const json& outer, const std::string& path, std::int64_t text_hidden,
                                  std::vector<std::string>& notes) {
   const json* vit = optional_object(outer, "vision_config", path, "the vision tower's config");

@@ -180,6 +180,17 @@ Bytes profile_forward_bytes(const Architecture& arch, std::int64_t tokens, std::
 Term mamba2_profile_block_term(const Architecture& arch, std::int64_t tokens, std::int64_t tensor_parallel,
                                std::int64_t elem_bytes, bool ssm_output_preallocated);
 
+/// V1's profiling run of a multimodal model: the dummy batch of the largest
+/// images and the encoder's outputs for them stay alive through the language
+/// model's dummy forward and sampler runs (gpu_model_runner.py profile_run
+/// keeps batched_dummy_mm_inputs and encoder_cache until both have run).
+/// Items: max(budget, tokens per image) / tokens per image, at least 1, at most
+/// max_num_seqs × min(999, max_model_len / tokens per image) (encoder_budget.py
+/// _get_max_items); pixels in the model dtype, outputs of the text width.
+/// Gemma 3 4B at 8,192 tokens: 32 × 3 × 896² × 2 B + 32 × 256 × 2,560 × 2 B = 196,083,712 B.
+Term mm_profile_inputs_term(const Architecture& arch, std::int64_t budget_tokens, std::int64_t max_num_seqs,
+                            std::int64_t max_model_len, std::int64_t elem_bytes);
+
 /// The V0 engine's eager forward peak: T × b × 3 × (I/tp + H); the MLP is
 /// column-parallel, so each rank holds I/tp of its width.
 Term v0_forward_term(const Architecture& arch, std::int64_t tokens, std::int64_t elem_bytes,

@@ -253,7 +253,7 @@ Term forward_peak(const Setting& c, std::int64_t T) {
 
 /// The profiling run's peak on one stage: the larger of the forward pass and
 /// (on the last stage) the sampler step, plus persistent workspaces.
-Term stage_activation(const Setting& c, bool head) {
+Term stage_activation(const Setting& c, bool head, bool first) {
   if (c.a.family == Family::bare) return Term::given(Bytes{}).named("no architecture");
   const std::int64_t T = c.lim.max_num_batched_tokens;
   const std::int64_t R = std::min(c.lim.max_num_seqs, T);
@@ -264,7 +264,10 @@ Term stage_activation(const Setting& c, bool head) {
   Term buffers = c.pp > 1 ? pipeline_buffers_term(T, c.a.hidden, c.b) : Term::given(Bytes{});
   // The BLAS workspace is taken at the profile's first matrix multiply and kept (V1's measure sees it).
   Term blas = c.ver.v1_engine() ? blas_workspace_term(c.s.gpu.compute_capability, c.s.gpu.rocm_arch) : Term::given(Bytes{});
-  return sum_nonzero(terms(std::move(peak), std::move(blas), std::move(moe), std::move(buffers)))
+  // The stage with the vision tower profiles its encoder first and keeps the dummy images and their embeddings.
+  Term mm = c.ver.v1_engine() && first ? mm_profile_inputs_term(c.a, T, c.lim.max_num_seqs, c.inf.context, c.b)
+                                       : Term::given(Bytes{});
+  return sum_nonzero(terms(std::move(peak), std::move(blas), std::move(moe), std::move(buffers), std::move(mm)))
       .noted(c.lim.why)
       .cite(c.ver.v1_engine() ? kProfileSource : kV0ProfileSource);
 }
@@ -348,7 +351,7 @@ StageAccount build_stage(const Setting& c, std::int64_t stage, std::int32_t firs
   sa.end_layer = end;
   sa.weights = stage_weights(c, stage, sa);
   sa.rotary = rotary_cache_term(c.a, c.b, c.inf.context);
-  sa.activation = stage_activation(c, stage == c.pp - 1);
+  sa.activation = stage_activation(c, stage == c.pp - 1, stage == 0);
   sa.non_torch = non_torch_term(c.comm);
   sa.graphs = stage_graphs(c, first, end);
   sa.kv_available = c.requested.bytes - sa.weights.bytes - sa.rotary.bytes - sa.activation.bytes - sa.non_torch.bytes;

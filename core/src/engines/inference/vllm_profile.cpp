@@ -250,6 +250,31 @@ Term mamba2_profile_block_term(const Architecture& a, std::int64_t tokens, std::
   return Term::sum(std::move(parts)).named("Mamba-2 block in the profiling run").cite(kMamba2ProfileSource);
 }
 
+namespace {
+constexpr std::string_view kMmProfileSource =
+    "vllm/v1/worker/gpu_model_runner.py profile_run (batched_dummy_mm_inputs and encoder_cache kept through "
+    "_dummy_run and _dummy_sampler_run), vllm/multimodal/encoder_budget.py _get_max_items and "
+    "compute_mm_encoder_budget (budget = max(max_num_batched_tokens, tokens per item)) @ 28be48fa944d";
+}  // namespace
+
+Term mm_profile_inputs_term(const Architecture& a, std::int64_t budget, std::int64_t max_num_seqs,
+                            std::int64_t max_model_len, std::int64_t b) {
+  const Architecture::ImageProfile& img = a.image_profile;
+  if (img.tokens == 0) return Term::given(Bytes{}).named("no image size in the config");
+  const std::int64_t per_prompt = std::max<std::int64_t>(1, std::min<std::int64_t>(999, max_model_len / img.tokens));
+  const std::int64_t items =
+      std::max<std::int64_t>(1, std::min(std::max(budget, img.tokens) / img.tokens, checked::mul(max_num_seqs, per_prompt)));
+  const Factor n = Factor::of(items, "images (the encoder budget / tokens per image)");
+  return Term::sum(terms(Term::product({n, Factor::of(img.channels, "channels"), Factor::of(img.height, "rows"),
+                                        Factor::of(img.width, "columns"), Factor::bytes(b)})
+                             .named("dummy pixels"),
+                         Term::product({n, Factor::of(img.embeddings, "embeddings per image"),
+                                        Factor::of(a.hidden, "hidden"), Factor::bytes(b)})
+                             .named("encoder outputs")))
+      .named("multimodal profiling inputs")
+      .cite(kMmProfileSource);
+}
+
 Term v0_forward_term(const Architecture& a, std::int64_t tokens, std::int64_t b, std::int64_t tp) {
   // V0 eager forward: MLP temporaries 3·I/tp plus three T × H tensors per token.
   const Factor t = Factor::of(tokens, "tokens");
