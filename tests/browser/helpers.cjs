@@ -90,4 +90,15 @@ function contrast(fg, bg) {
   return (a + 0.05) / (b + 0.05);
 }
 
-module.exports = { ROOT, WEB, PAGE_URL, WAIT, launch, newContext, useBrowser, openPage, scenarioWhen, hashParams, contrast };
+/** Renders every report section of the page's element, also those off screen that
+ *  content-visibility: auto skips (for full-page captures and width checks of the whole report). */
+const renderAllSections = (page) => page.evaluate(() => {
+  for (const el of document.querySelectorAll('vram-budget')) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync('.vb-figures > section, .vb-figures > details { content-visibility: visible; }');
+    el.shadowRoot.adoptedStyleSheets = [...el.shadowRoot.adoptedStyleSheets, sheet];
+  }
+});
+
+module.exports = { ROOT, WEB, PAGE_URL, WAIT, launch, newContext, useBrowser, openPage, scenarioWhen, hashParams, contrast,
+  renderAllSections };

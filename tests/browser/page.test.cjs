@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { chromium } = require('playwright-core');
+const { renderAllSections } = require('./helpers.cjs');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PAGE_URL = pathToFileURL(path.join(ROOT, 'web', 'index.html')).href;
@@ -159,6 +160,9 @@ test('URL fragment round-trip', async () => {
 test('screenshot for the README (1280 wide, full page)', async () => {
   const page = await openPage('#v=1&src=catalog&model=meta-llama%2FLlama-3.1-8B&ctx=32768&conc=8&gpu=L40S&n=1');
   await page.waitForFunction(() => !!$vb('[data-testid=sweep-chart]'), null, WAIT);
+  // The report's sections skip rendering while off screen (content-visibility: auto); a full-page
+  // capture is one tall viewport only for the capture, so render them all first, as printing does.
+  await renderAllSections(page);
   fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
   assert.ok(fs.statSync(SCREENSHOT).size > 10000);

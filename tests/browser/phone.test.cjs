@@ -5,7 +5,7 @@
 
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { WAIT, launch, newContext, openPage, contrast } = require('./helpers.cjs');
+const { WAIT, launch, newContext, openPage, contrast, renderAllSections } = require('./helpers.cjs');
 
 let browser;
 before(async () => {
@@ -25,6 +25,8 @@ for (const width of [360, 390]) {
       const page = await openPage(context, hash);
       await page.locator('[data-testid=verdict]:visible, [data-testid=notice]:visible').first().waitFor({ state: 'visible', ...WAIT });
       await page.waitForTimeout(100);
+      // Every section rendered, also those off screen: none may be wider than the screen.
+      await renderAllSections(page);
       const sw = await page.evaluate(() => [document.documentElement.scrollWidth, document.body.scrollWidth]);
       assert.ok(Math.max(...sw) <= width, `${hash}: document is ${sw} px wide at ${width} px`);
       // Scrolled to the results, the point at their centre belongs to the results, not the form.
