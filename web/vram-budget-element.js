@@ -190,6 +190,7 @@
     kv: { hash: "kv", attr: "kv-cache-dtype" },
     tp: { hash: "tp", attr: "tensor-parallel", kind: "count" },
     gmu: { hash: "gmu", attr: "gpu-memory-utilization", kind: "decimal" },
+    lmo: { hash: "lmo", attr: "language-model-only" },
     ngl: { hash: "ngl", attr: "n-gpu-layers", kind: "count" },
     sm: { hash: "sm", attr: "split-mode" },
     ts: { hash: "ts", attr: "tensor-split" },
@@ -235,6 +236,7 @@
     kv: "",
     tp: "",
     gmu: "",
+    lmo: "",
     ngl: "",
     sm: "",
     ts: "",
@@ -427,6 +429,8 @@
     "field.gmu": "vLLM gpu_memory_utilization",
     "field.gmu.placeholder": (v) => `${v} (vLLM default)`,
     "field.gmu.help": "The fraction of the card vLLM reserves; the rest is its headroom.",
+    "field.lmo": "vLLM: text only",
+    "field.lmo.help": "vLLM's --language-model-only (or --limit-mm-per-prompt with every modality at 0): a vision-language model serves text; its encoder is not profiled and, from vLLM 0.15, its vision tower is not loaded.",
     "field.ngl": "GPU layers (-ngl)",
     "field.ngl.placeholder": "all + output",
     "field.ngl.help": "Layers on the GPU; the rest run from host memory.",
@@ -897,6 +901,8 @@
     "field.gmu": "vLLM gpu_memory_utilization",
     "field.gmu.placeholder": (v) => `${v} (standaard van vLLM)`,
     "field.gmu.help": "Het deel van de kaart dat vLLM reserveert; de rest is zijn speelruimte.",
+    "field.lmo": "vLLM: alleen tekst",
+    "field.lmo.help": "vLLM's --language-model-only (of --limit-mm-per-prompt met elke modaliteit op 0): een beeld-taalmodel bedient alleen tekst; de encoder wordt niet geprofileerd en vanaf vLLM 0.15 wordt de vision-toren niet geladen.",
     "field.ngl": "GPU-lagen (-ngl)",
     "field.ngl.placeholder": "alle + output",
     "field.ngl.help": "Lagen op de GPU; de rest draait vanuit het hostgeheugen.",
@@ -1436,6 +1442,7 @@
     if (blockOf(state) === "inference") {
       keys.push("engine", "context", "concurrency", "kv", "tp");
       if (engineReads(engineOf(state), "gpu_memory_utilization")) keys.push("gmu");
+      if (engineReads(engineOf(state), "language_model_only")) keys.push("lmo");
       if (engineReads(engineOf(state), "n_gpu_layers")) keys.push(...LLAMA_KEYS);
       if (engineReads(engineOf(state), "cache_implementation")) {
         keys.push(...HF_KEYS);
@@ -1590,6 +1597,9 @@
       const gmu = numberOf(state.gmu, "decimal");
       if (gmu !== void 0) inf.vllm = { gpu_memory_utilization: gmu };
     }
+    if (engineReads(engineOf(state), "language_model_only") && state.lmo !== "") {
+      inf.vllm = { ...inf.vllm, language_model_only: fieldValue({ kind: "bool" }, state.lmo) };
+    }
     if (engineReads(engineOf(state), "n_gpu_layers")) {
       const lc = {};
       const ngl = numberOf(state.ngl, "count");
@@ -1631,6 +1641,7 @@
     "/inference/tensor_parallel": "tp",
     "/inference/engine": "engine",
     "/inference/vllm/gpu_memory_utilization": "gmu",
+    "/inference/vllm/language_model_only": "lmo",
     "/inference/llama_cpp/n_gpu_layers": "ngl",
     "/inference/transformers/cache_implementation": "hfc",
     "/inference/transformers/attn_implementation": "hfa",
@@ -1681,6 +1692,7 @@
     ["/inference/kv_cache_dtype", "kv"],
     ["/inference/tensor_parallel", "tp"],
     ["/inference/pipeline_parallel", "tp"],
+    ["/inference/vllm/language_model_only", "lmo"],
     ["/inference/vllm", "gmu"],
     ["/inference/llama_cpp/n_gpu_layers", "ngl"],
     ["/inference/llama_cpp/split_mode", "sm"],
@@ -1723,8 +1735,9 @@
     const simple = { engine: "engine", context: "context", concurrency: "concurrency", kv_cache_dtype: "kv", tensor_parallel: "tp" };
     for (const [field, key] of Object.entries(simple)) if (inf[field] !== void 0) st[key] = String(inf[field]);
     if (inf.vllm) {
-      take(inf.vllm, "/inference/vllm", ["gpu_memory_utilization"]);
+      take(inf.vllm, "/inference/vllm", ["gpu_memory_utilization", "language_model_only"]);
       if (inf.vllm.gpu_memory_utilization !== void 0) st.gmu = String(inf.vllm.gpu_memory_utilization);
+      if (inf.vllm.language_model_only !== void 0) st.lmo = String(inf.vllm.language_model_only);
     }
     const lc = inf.llama_cpp || {};
     take(lc, "/inference/llama_cpp", ["n_gpu_layers", "split_mode", "tensor_split", "main_gpu"]);
@@ -2729,6 +2742,10 @@
           inputmode: "decimal",
           placeholder: this._t("field.gmu.placeholder", this._num(cat.defaults.engines.vllm.gpu_memory_utilization))
         })),
+        this._lmoField = f("lmo", this._select(
+          "lmo",
+          [["", this._t("option.default")], ["true", this._t("option.on")], ["false", this._t("option.off")]]
+        )),
         this._llamaFields = h(
           "div",
           { class: "vb-llama", "data-testid": "llama-fields" },
@@ -2934,6 +2951,7 @@
       }
       for (const key of Object.keys(this._understood)) this._showUnderstood(key);
       this._gmuField.hidden = !engineReads(engineOf(st), "gpu_memory_utilization");
+      this._lmoField.hidden = !engineReads(engineOf(st), "language_model_only");
       this._llamaFields.hidden = !engineReads(engineOf(st), "n_gpu_layers");
       this._hfFields.hidden = !engineReads(engineOf(st), "cache_implementation");
       this._hfQuantFields.hidden = this._hfFields.hidden || st.hfc !== "quantized";

@@ -466,6 +466,9 @@ void parse_vllm_block(const json& inf, const std::string& p, Scenario& out) {
   parse_vllm_engine(*v, vp, vs);
   vs.enable_expert_parallel = io::optional_bool(*v, "enable_expert_parallel", vp).value_or(false);
   vs.flashinfer_sampler = io::optional_bool(*v, "flashinfer_sampler", vp);
+  vs.language_model_only = io::optional_bool(*v, "language_model_only", vp).value_or(false);
+  if (vs.language_model_only && out.model && out.model->arch.vision_params == 0)
+    out.warnings.push_back("vllm.language_model_only: " + out.model_ref + " has no vision tower; nothing changes");
   vs.moe_backend = io::optional_enum(*v, "moe_backend", vp, kMoeBackends).value_or(MoeBackend::triton);
   if (vs.moe_backend == MoeBackend::deep_gemm && out.model && out.model->arch.experts == 0) {
     throw InputError(vp + "/moe_backend",

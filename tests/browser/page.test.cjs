@@ -247,6 +247,27 @@ test('a pasted config.json of an uncatalogued model: vLLM on an H100 at 0.9, 32k
   await page.close();
 });
 
+test('vLLM text only: a vision-language model without its tower and encoder profiling, in the link', async () => {
+  const page = await openPage('#v=1&src=catalog&model=google%2Fgemma-3-4b-it&ctx=8192&gpu=L40S&n=1');
+  const activation = () => page.evaluate(() => document.querySelector('vram-budget').report.metrics.activation_bytes);
+  const weights = () => page.evaluate(() => document.querySelector('vram-budget').report.metrics.weights_bytes);
+  await page.waitForFunction(() => document.querySelector('vram-budget').report?.ok, null, WAIT);
+  const [a0, w0] = [await activation(), await weights()];
+  await page.getByTestId('lmo').selectOption('true');
+  await page.waitForFunction(() => document.querySelector('vram-budget').scenario?.inference?.vllm?.language_model_only === true,
+    null, WAIT);
+  await page.waitForFunction((a) => document.querySelector('vram-budget').report.metrics.activation_bytes < a, a0, WAIT);
+  // The module's figures: the dummy images and their embeddings leave the profiling peak (an L40S's
+  // 2,048-token default budget: 8 images, 8 × 3 × 896² × 2 B + 8 × 256 × 2,560 × 2 B), the tower the weights.
+  assert.equal(a0 - await activation(), 8 * 3 * 896 * 896 * 2 + 8 * 256 * 2560 * 2);
+  assert.ok(w0 - await weights() > 800e6);
+  assert.equal(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('lmo'), 'true');
+  // Hidden for engines that do not read it.
+  await page.getByTestId('engine').selectOption('llama.cpp');
+  await page.waitForFunction(() => !$vb('[data-testid=lmo]').checkVisibility(), null, WAIT);
+  await page.close();
+});
+
 test('llama.cpp on two GPUs: the per-GPU table, tensor_split and the n_gpu_layers answer', async () => {
   const page = await openPage('#v=1&src=catalog&model=mistralai%2FMixtral-8x7B-Instruct-v0.1&w=gguf%3AQ4_K_M&engine=llama.cpp&ctx=8192&gpu=RTX-4090&n=2');
   const gpu0 = page.locator('[data-testid=per-gpu] tr[data-gpu="0"]');

@@ -11,6 +11,7 @@
 #include "vram/budget/weights.hpp"
 #include "vram/engines/vllm.hpp"
 #include "vram/error.hpp"
+#include "vram/io/measure.hpp"
 #include "vram/io/render.hpp"
 
 using namespace vram;
@@ -886,4 +887,39 @@ TEST_CASE("vLLM's multimodal profiling keeps the dummy images and their embeddin
   const vram::Component* act = r.find_component("activations");
   REQUIRE(act != nullptr);
   CHECK(act->formula.find("multimodal profiling inputs") != std::string::npos);
+}
+
+TEST_CASE("vllm.language_model_only: no encoder profiling, and from v0.15 no vision tower", "[vllm][multimodal]") {
+  const json base = {{"model", "google/gemma-3-4b-it"}, {"inference", {{"context", 8192}}}};
+  json text_only = base;
+  text_only["inference"]["vllm"] = {{"language_model_only", true}};
+  const Report both = test::run(base);
+  const Report text = test::run(text_only);
+  // The multimodal profiling inputs (196,083,712 B, see above) leave the activation peak.
+  CHECK(test::metric(both, "activation_bytes") - test::metric(text, "activation_bytes") == 196'083'712);
+  // The tower (and projector) leave the weights: Gemma 3's SigLIP counted from vision_config.
+  const Architecture& a = test::arch("google/gemma-3-4b-it");
+  CHECK(test::metric(both, "weights_bytes") - test::metric(text, "weights_bytes") == a.vision_params * 2);
+  CHECK(text.find_component("activations")->formula.find("multimodal") == std::string::npos);
+  // Before v0.15 the tower is built anyway: weights as before, a warning says so.
+  json old = text_only;
+  old["inference"]["vllm"]["version"] = "0.14.1";
+  json old_both = base;
+  old_both["inference"]["vllm"] = {{"version", "0.14.1"}};
+  const Report o = test::run(old);
+  CHECK(test::metric(o, "weights_bytes") == test::metric(test::run(old_both), "weights_bytes"));
+  CHECK(std::any_of(o.warnings.begin(), o.warnings.end(),
+                    [](const std::string& w) { return w.find("builds the vision tower") != std::string::npos; }));
+  // A text-only model: a warning, nothing else changes.
+  json plain = {{"model", "meta-llama/Llama-3.1-8B"},
+                {"inference", {{"context", 8192}, {"vllm", {{"language_model_only", true}}}}}};
+  const Report p = test::run(plain);
+  CHECK(std::any_of(p.warnings.begin(), p.warnings.end(),
+                    [](const std::string& w) { return w.find("has no vision tower") != std::string::npos; }));
+  // The measurement command says it.
+  CHECK(vram::io::measure_json(test::scenario(text_only)).find("--limit-mm-per-prompt") != std::string::npos);
+  // Not a boolean: refused, naming the field.
+  json bad = base;
+  bad["inference"]["vllm"] = {{"language_model_only", "yes"}};
+  CHECK(test::error_path(bad) == "/inference/vllm/language_model_only");
 }

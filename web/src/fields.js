@@ -85,6 +85,7 @@ export const INFERENCE_KEYS = {
   kv: { hash: 'kv', attr: 'kv-cache-dtype' },
   tp: { hash: 'tp', attr: 'tensor-parallel', kind: 'count' },
   gmu: { hash: 'gmu', attr: 'gpu-memory-utilization', kind: 'decimal' },
+  lmo: { hash: 'lmo', attr: 'language-model-only' },
   ngl: { hash: 'ngl', attr: 'n-gpu-layers', kind: 'count' },
   sm: { hash: 'sm', attr: 'split-mode' },
   ts: { hash: 'ts', attr: 'tensor-split' },
@@ -120,7 +121,7 @@ export const DEFAULT_STATE = Object.freeze({
   gpusm: '', // a custom GPU's streaming multiprocessors ('' = not given)
   count: '1',
   headroom: '',
-  engine: '', context: '', concurrency: '', kv: '', tp: '', gmu: '',
+  engine: '', context: '', concurrency: '', kv: '', tp: '', gmu: '', lmo: '',
   ngl: '', sm: '', ts: '', mg: '',
   hfc: '', hfa: '', hfv: '', hfn: '', hfq: '', hfb: '', hfg: '', hfr: '',
   ...Object.fromEntries([...TRAINING_FIELDS, ...GENERATION_FIELDS].map((f) => [f.key, ''])),

@@ -258,6 +258,8 @@ export class FormMethods {
         f('tp', this._text('tp', { inputmode: 'numeric', placeholder: '1' }), 'count')),
       this._gmuField = f('gmu', this._text('gmu', { inputmode: 'decimal',
         placeholder: this._t('field.gmu.placeholder', this._num(cat.defaults.engines.vllm.gpu_memory_utilization)) })),
+      this._lmoField = f('lmo', this._select('lmo',
+        [['', this._t('option.default')], ['true', this._t('option.on')], ['false', this._t('option.off')]])),
       this._llamaFields = h('div', { class: 'vb-llama', 'data-testid': 'llama-fields' },
         h('div', { class: 'vb-row' },
           f('ngl', this._text('ngl', { inputmode: 'numeric', placeholder: this._t('field.ngl.placeholder') })),
@@ -406,6 +408,7 @@ export class FormMethods {
     }
     for (const key of Object.keys(this._understood)) this._showUnderstood(key);
     this._gmuField.hidden = !engineReads(engineOf(st), 'gpu_memory_utilization');
+    this._lmoField.hidden = !engineReads(engineOf(st), 'language_model_only');
     this._llamaFields.hidden = !engineReads(engineOf(st), 'n_gpu_layers');
     this._hfFields.hidden = !engineReads(engineOf(st), 'cache_implementation');
     this._hfQuantFields.hidden = this._hfFields.hidden || st.hfc !== 'quantized';

@@ -57,6 +57,7 @@ export function liveKeys(state) {
   if (blockOf(state) === 'inference') {
     keys.push('engine', 'context', 'concurrency', 'kv', 'tp');
     if (engineReads(engineOf(state), 'gpu_memory_utilization')) keys.push('gmu');
+    if (engineReads(engineOf(state), 'language_model_only')) keys.push('lmo');
     if (engineReads(engineOf(state), 'n_gpu_layers')) keys.push(...LLAMA_KEYS);
     if (engineReads(engineOf(state), 'cache_implementation')) {
       keys.push(...HF_KEYS);
@@ -225,6 +226,9 @@ export function inferenceBlock(state) {
     const gmu = numberOf(state.gmu, 'decimal');
     if (gmu !== undefined) inf.vllm = { gpu_memory_utilization: gmu };
   }
+  if (engineReads(engineOf(state), 'language_model_only') && state.lmo !== '') {
+    inf.vllm = { ...inf.vllm, language_model_only: fieldValue({ kind: 'bool' }, state.lmo) };
+  }
   if (engineReads(engineOf(state), 'n_gpu_layers')) {
     const lc = {};
     const ngl = numberOf(state.ngl, 'count');
@@ -270,6 +274,7 @@ export const PATCHABLE = {
   '/inference/tensor_parallel': 'tp',
   '/inference/engine': 'engine',
   '/inference/vllm/gpu_memory_utilization': 'gmu',
+  '/inference/vllm/language_model_only': 'lmo',
   '/inference/llama_cpp/n_gpu_layers': 'ngl',
   '/inference/transformers/cache_implementation': 'hfc',
   '/inference/transformers/attn_implementation': 'hfa',
@@ -325,6 +330,7 @@ export const ERROR_FIELDS = [
   ['/inference/kv_cache_dtype', 'kv'],
   ['/inference/tensor_parallel', 'tp'],
   ['/inference/pipeline_parallel', 'tp'],
+  ['/inference/vllm/language_model_only', 'lmo'],
   ['/inference/vllm', 'gmu'],
   ['/inference/llama_cpp/n_gpu_layers', 'ngl'],
   ['/inference/llama_cpp/split_mode', 'sm'],
@@ -363,8 +369,9 @@ function inferenceToState(inf, st, take) {
   const simple = { engine: 'engine', context: 'context', concurrency: 'concurrency', kv_cache_dtype: 'kv', tensor_parallel: 'tp' };
   for (const [field, key] of Object.entries(simple)) if (inf[field] !== undefined) st[key] = String(inf[field]);
   if (inf.vllm) {
-    take(inf.vllm, '/inference/vllm', ['gpu_memory_utilization']);
+    take(inf.vllm, '/inference/vllm', ['gpu_memory_utilization', 'language_model_only']);
     if (inf.vllm.gpu_memory_utilization !== undefined) st.gmu = String(inf.vllm.gpu_memory_utilization);
+    if (inf.vllm.language_model_only !== undefined) st.lmo = String(inf.vllm.language_model_only);
   }
   const lc = inf.llama_cpp || {};
   take(lc, '/inference/llama_cpp', ['n_gpu_layers', 'split_mode', 'tensor_split', 'main_gpu']);

@@ -66,10 +66,10 @@ KvDtype kv_dtype_of(KvKind kind);
 /// The fields of `inference.vllm` and `inference.llama_cpp`: read by the
 /// parser, and exported (`scenario_defaults_json`) so the page shows each
 /// engine's fields without a list of its own.
-inline constexpr std::array<std::string_view, 15> kVllmFields{
+inline constexpr std::array<std::string_view, 16> kVllmFields{
     "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs", "block_size", "enforce_eager", "version",
     "max_model_len", "engine", "cudagraph_capture_sizes", "cudagraph_mode", "enable_expert_parallel",
-    "flashinfer_sampler", "mamba_cache_dtype", "mamba_ssm_cache_dtype", "moe_backend"};
+    "flashinfer_sampler", "mamba_cache_dtype", "mamba_ssm_cache_dtype", "moe_backend", "language_model_only"};
 
 /// The fused-MoE experts of block-quantized fp8 checkpoints: Triton (vLLM's
 /// default on sm90 for block fp8 without expert parallelism) or DeepGEMM
@@ -125,6 +125,10 @@ struct VllmSettings {
   MambaDtype mamba_ssm_cache_dtype = MambaDtype::auto_dtype;
   /// --moe-backend for block-quantized fp8 experts (their workspace shapes differ).
   MoeBackend moe_backend = MoeBackend::triton;
+  /// --language-model-only (v0.16), or --limit-mm-per-prompt with every modality at 0:
+  /// a multimodal model serves text only, its encoder is not profiled and, from
+  /// v0.15, its vision tower is not loaded.
+  bool language_model_only = false;
 };
 
 /// llama.cpp --split-mode: how several GPUs share one model.

@@ -65,6 +65,7 @@ std::string vllm_command(const Scenario& s) {
     c += " --mamba-cache-dtype " + std::string(name_of(kMambaDtypes, v.mamba_cache_dtype));
   if (v.mamba_ssm_cache_dtype != MambaDtype::auto_dtype)
     c += " --mamba-ssm-cache-dtype " + std::string(name_of(kMambaDtypes, v.mamba_ssm_cache_dtype));
+  if (v.language_model_only) c += " \\\n  --limit-mm-per-prompt '{\"image\": 0, \"video\": 0}'";
   return c;
 }
 

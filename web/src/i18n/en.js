@@ -175,6 +175,8 @@ export default {
   'field.gmu': 'vLLM gpu_memory_utilization',
   'field.gmu.placeholder': (v) => `${v} (vLLM default)`,
   'field.gmu.help': 'The fraction of the card vLLM reserves; the rest is its headroom.',
+  'field.lmo': 'vLLM: text only',
+  'field.lmo.help': "vLLM's --language-model-only (or --limit-mm-per-prompt with every modality at 0): a vision-language model serves text; its encoder is not profiled and, from vLLM 0.15, its vision tower is not loaded.",
   'field.ngl': 'GPU layers (-ngl)',
   'field.ngl.placeholder': 'all + output',
   'field.ngl.help': 'Layers on the GPU; the rest run from host memory.',

@@ -176,6 +176,8 @@ export default {
   'field.gmu': 'vLLM gpu_memory_utilization',
   'field.gmu.placeholder': (v) => `${v} (standaard van vLLM)`,
   'field.gmu.help': 'Het deel van de kaart dat vLLM reserveert; de rest is zijn speelruimte.',
+  'field.lmo': 'vLLM: alleen tekst',
+  'field.lmo.help': "vLLM's --language-model-only (of --limit-mm-per-prompt met elke modaliteit op 0): een beeld-taalmodel bedient alleen tekst; de encoder wordt niet geprofileerd en vanaf vLLM 0.15 wordt de vision-toren niet geladen.",
   'field.ngl': 'GPU-lagen (-ngl)',
   'field.ngl.placeholder': 'alle + output',
   'field.ngl.help': 'Lagen op de GPU; de rest draait vanuit het hostgeheugen.',

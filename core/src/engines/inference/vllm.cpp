@@ -159,7 +159,8 @@ Term stage_weights(const Setting& c, std::int64_t stage, const StageAccount& sa)
   place.first_layer = sa.first_layer;
   place.end_layer = c.pp == 1 ? INT32_MAX : sa.end_layer;
   place.embedding = stage == 0;
-  place.vision = stage == 0;
+  // From v0.15 a text-only model (every modality limit 0) does not build its tower (vllm-project/vllm#32605).
+  place.vision = stage == 0 && !(c.inf.vllm.language_model_only && c.ver.at_least(0, 15));
   place.head = stage == c.pp - 1;
   // VocabParallelEmbedding pads the vocabulary to 64 (vocab_parallel_embedding.py DEFAULT_VOCAB_PADDING_SIZE).
   place.vocab_multiple = 64;
@@ -265,8 +266,9 @@ Term stage_activation(const Setting& c, bool head, bool first) {
   // The BLAS workspace is taken at the profile's first matrix multiply and kept (V1's measure sees it).
   Term blas = c.ver.v1_engine() ? blas_workspace_term(c.s.gpu.compute_capability, c.s.gpu.rocm_arch) : Term::given(Bytes{});
   // The stage with the vision tower profiles its encoder first and keeps the dummy images and their embeddings.
-  Term mm = c.ver.v1_engine() && first ? mm_profile_inputs_term(c.a, T, c.lim.max_num_seqs, c.inf.context, c.b)
-                                       : Term::given(Bytes{});
+  Term mm = c.ver.v1_engine() && first && !c.inf.vllm.language_model_only
+                ? mm_profile_inputs_term(c.a, T, c.lim.max_num_seqs, c.inf.context, c.b)
+                : Term::given(Bytes{});
   return sum_nonzero(terms(std::move(peak), std::move(blas), std::move(moe), std::move(buffers), std::move(mm)))
       .noted(c.lim.why)
       .cite(c.ver.v1_engine() ? kProfileSource : kV0ProfileSource);
@@ -525,6 +527,11 @@ void add_assumption_warnings(const Setting& c, Report& r) {
     r.warnings.push_back("vLLM " + text + " is " + (c.ver.fit == VersionFit::newer ? "newer" : "older") +
                          " than the versions modelled (0." + std::to_string(kOldestMinor) + " to 0." +
                          std::to_string(kNewestMinor) + "): estimated as the nearest, vLLM " + known);
+  }
+  if (c.inf.vllm.language_model_only && c.a.vision_params > 0 && !c.ver.at_least(0, 15)) {
+    r.warnings.push_back("vLLM " + known + " builds the vision tower even with every modality limit at 0 (only "
+                         "some models' own code skipped it before 0.15, vllm-project/vllm#32605): its weights are "
+                         "counted; the encoder is not profiled");
   }
   if (c.s.gpu.rocm_arch != RocmArch::none && !c.inf.vllm.enforce_eager) {
     r.warnings.push_back(
