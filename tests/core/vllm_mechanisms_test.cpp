@@ -879,8 +879,13 @@ TEST_CASE("vLLM's multimodal profiling keeps the dummy images and their embeddin
   CHECK(mistral.image_profile.embeddings == 3025);
   CHECK(mistral.image_profile.tokens == 3080);
   CHECK(mm_profile_inputs_term(mistral, 8192, 1024, 131072, 2).bytes.in_bytes() == 90'411'200);
-  // A tower whose largest image config.json does not fix (Qwen3.5: preprocessor max_pixels) adds nothing.
-  CHECK(mm_profile_inputs_term(test::arch("Qwen/Qwen3.5-27B"), 8192, 1024, 131072, 2).bytes.in_bytes() == 0);
+  // Qwen3.5 (Qwen3-VL's processor): one 4,096² image, (4,096 / 32)² = 16,384 tokens, over the 16,384-token budget
+  // its size raises the encoder budget to: 1 × 3 × 4,096² × 2 frames × 2 B + 16,384 × 2,048 × 2 B.
+  const Architecture& qwen = test::arch("Qwen/Qwen3.5-35B-A3B");
+  CHECK(qwen.image_profile.tokens == 16384);
+  CHECK(mm_profile_inputs_term(qwen, 8192, 1024, 262144, 2).bytes.in_bytes() == 3LL * 4096 * 4096 * 2 * 2 + 16384LL * 2048 * 2);
+  // A tower whose largest image neither config.json nor a processor default fixes (Kimi-VL) adds nothing.
+  CHECK(mm_profile_inputs_term(test::arch("moonshotai/Kimi-VL-A3B-Instruct"), 8192, 1024, 131072, 2).bytes.in_bytes() == 0);
   // In an estimate the term sits in the first stage's activation peak (the H100 sweep's Gemma 3 4B run at 8,192
   // tokens measures 4,176,855,695 B; the language model's peak alone is 196 MB short of it).
   const Report r = test::run({{"model", "google/gemma-3-4b-it"}, {"inference", {{"context", 8192}}}});

@@ -219,10 +219,11 @@ struct Architecture {
   /// The largest image the model's processor makes (vLLM profiles the encoder
   /// with such images): its pixels and channels, the image embeddings the
   /// encoder returns for it and the prompt tokens it takes (embeddings plus
-  /// row breaks). Zero where config.json does not fix the size (Qwen-VL's
-  /// max_pixels live in preprocessor_config.json).
+  /// row breaks). Zero where neither config.json nor the family's processor
+  /// default fixes the size (Kimi-VL, Llama 4).
   struct ImageProfile {
     std::int64_t height = 0, width = 0, channels = 0;
+    std::int64_t frames = 1;      ///< copies of the image in its pixel tensor (Qwen-VL's temporal patch)
     std::int64_t embeddings = 0;  ///< rows of the encoder's output per image
     std::int64_t tokens = 0;      ///< prompt tokens per image
     bool operator==(const ImageProfile&) const = default;

@@ -103,7 +103,8 @@ void assign_hybrid_layout(Architecture& a, const json& cfg, const std::string& p
 /// vision_config (0 when there is none); a note when counted generically.
 /// The largest image of the families whose config.json fixes it (Gemma 3's
 /// SigLIP at image_size with mm_tokens_per_image, Mistral 3's Pixtral at
-/// image_size); zero otherwise.
+/// image_size) or whose processor has one default (Qwen3-VL and Qwen3.5:
+/// 16,777,216 pixels); zero otherwise.
 Architecture::ImageProfile image_profile(const json& outer, const std::string& path);
 std::int64_t vision_tower_params(const json& outer, const std::string& path, std::int64_t text_hidden,
                                  std::vector<std::string>& notes);

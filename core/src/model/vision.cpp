@@ -210,6 +210,17 @@ Architecture::ImageProfile image_profile(const json& outer, const std::string& p
     const std::int64_t side = p.height / checked::mul(patch, merge);
     p.embeddings = checked::mul(side, side);
     p.tokens = checked::mul(side, side + 1);
+  } else if (is_one_of(type, {"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})) {
+    // Qwen3-VL's processor resizes an image to at most size.longest_edge = 16,777,216 pixels (its
+    // preprocessor_config.json; 4,096², 16,384 merged tokens, as a Qwen3.5 startup log's "budget of 16384 tokens,
+    // and profiled with 1 image items" shows) and repeats it over temporal_patch_size frames.
+    p.height = p.width = 4096;
+    p.channels = optional_int(*vit, "in_channels", vp, kCount).value_or(3);
+    p.frames = optional_int(*vit, "temporal_patch_size", vp, kCount).value_or(2);
+    const std::int64_t patch = optional_int(*vit, "patch_size", vp, kDim).value_or(16);
+    const std::int64_t merge = optional_int(*vit, "spatial_merge_size", vp, kCount).value_or(2);
+    const std::int64_t side = p.height / checked::mul(patch, merge);
+    p.embeddings = p.tokens = checked::mul(side, side);
   }
   return p;
 }

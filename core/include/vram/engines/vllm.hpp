@@ -188,6 +188,7 @@ Term mamba2_profile_block_term(const Architecture& arch, std::int64_t tokens, st
 /// max_num_seqs × min(999, max_model_len / tokens per image) (encoder_budget.py
 /// _get_max_items); pixels in the model dtype, outputs of the text width.
 /// Gemma 3 4B at 8,192 tokens: 32 × 3 × 896² × 2 B + 32 × 256 × 2,560 × 2 B = 196,083,712 B.
+/// Qwen3.5-35B-A3B: one 4,096² image of 16,384 tokens, its pixels over 2 frames: 201,326,592 B + 67,108,864 B.
 Term mm_profile_inputs_term(const Architecture& arch, std::int64_t budget_tokens, std::int64_t max_num_seqs,
                             std::int64_t max_model_len, std::int64_t elem_bytes);
 

@@ -265,9 +265,10 @@ Term mm_profile_inputs_term(const Architecture& a, std::int64_t budget, std::int
   const std::int64_t items =
       std::max<std::int64_t>(1, std::min(std::max(budget, img.tokens) / img.tokens, checked::mul(max_num_seqs, per_prompt)));
   const Factor n = Factor::of(items, "images (the encoder budget / tokens per image)");
-  return Term::sum(terms(Term::product({n, Factor::of(img.channels, "channels"), Factor::of(img.height, "rows"),
-                                        Factor::of(img.width, "columns"), Factor::bytes(b)})
-                             .named("dummy pixels"),
+  Factors pixels{n, Factor::of(img.channels, "channels"), Factor::of(img.height, "rows"), Factor::of(img.width, "columns")};
+  if (img.frames > 1) pixels.push_back(Factor::of(img.frames, "frames (the temporal patch)"));
+  pixels.push_back(Factor::bytes(b));
+  return Term::sum(terms(Term::product(std::move(pixels)).named("dummy pixels"),
                          Term::product({n, Factor::of(img.embeddings, "embeddings per image"),
                                         Factor::of(a.hidden, "hidden"), Factor::bytes(b)})
                              .named("encoder outputs")))
