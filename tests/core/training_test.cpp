@@ -295,9 +295,29 @@ TEST_CASE("Unsloth: fast cross-entropy on 16-bit logits up to 1,024 tokens, Cut 
                                         {"grad_accum", 2}}));
     return component(r, "activations");
   };
-  // At 1,024 tokens the 16-bit logits (1,024 × 128,256 × 2 B) are alive; one token more, they are never built.
-  CHECK(acts(1024) > acts(1025) + Bytes::of(200'000'000));
+  // Offloaded checkpointing keeps 2 layer inputs (2 × tokens × 4,096 × 2 B). At 1,024 tokens the loss phase,
+  // 16-bit logits with their gradient in place (1,024 × 128,256 × 2 B) and the fp32 log-sum-exp (1,024 × 4 B),
+  // is larger than the last layer's backward; one token more, the logits are never built and the layer wins:
+  // recomputed layer 1,025 × (2 × 4,096 × 4 + 10,240 × 2 + 32 × 4 + 2 × 14,336 × 2) B = 113,488,000 B,
+  // its backward 1,025 × 36,864 × 2 B = 75,571,200 B.
+  CHECK(acts(1024) == Bytes::of(16'777'216 + 262'672'384));
+  CHECK(acts(1025) == Bytes::of(16'793'600 + 113'488'000 + 75'571'200));
   CHECK(acts(2048) > acts(1025));
+}
+
+TEST_CASE("the loss's saved logits are released before the layers' backward: the larger phase counts",
+          "[training][engine]") {
+  const Report r = test::run(llama8b({{"framework", "torchtune"},
+                                      {"method", "lora"},
+                                      {"precision", "bf16"},
+                                      {"checkpointing", "full"},
+                                      {"chunked_loss", true},
+                                      {"seq_len", 2048}}));
+  // Kept: 32 layer inputs × 2,048 × 4,096 × 2 B = 536,870,912 B. At the loss: the 16-bit logits
+  // 2,048 × 128,256 × 2 B = 525,336,576 B, the fp32 log-softmax of every chunk 2,048 × 128,256 × 4 B =
+  // 1,050,673,152 B and one chunk's two fp32 gradients 256 × 128,256 × 2 × 4 B = 262,668,288 B. The recomputed
+  // layer and its backward (0.56 GiB) are lower and are not added.
+  CHECK(component(r, "activations") == Bytes::of(std::int64_t{536'870'912} + 525'336'576 + 1'050'673'152 + 262'668'288));
 }
 
 TEST_CASE("what each training switch buys, figures only", "[training][engine][plan]") {

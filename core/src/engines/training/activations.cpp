@@ -16,9 +16,23 @@ constexpr std::string_view kPipelineSource =
 /// Calibrated slack around the two accountings: below the fused one, above the eager one.
 constexpr double kFusedSlack = 0.9;
 constexpr double kEagerSlack = 1.15;
+constexpr std::string_view kReleaseSource =
+    "pytorch v2.8 torch/csrc/autograd/engine.cpp evaluate_function: a node's saved tensors are released once it "
+    "has run (keep_graph false), so the loss's saved logits are gone before the layers' backward";
 constexpr std::string_view kOffloadSource =
     "torchtune v0.6.1 training/_activation_offloading.py OffloadActivations; unsloth 2024.12 "
     "Unsloth_Offloaded_Gradient_Checkpointer (the current and the next layer on the GPU)";
+
+/// What one layer saves for its backward (selective recomputation drops the
+/// attention scores, Korthikanti et al. 2022 §5), with DoRA's extra tensors.
+Term saved_by_one_layer(const Plan& c, const LayerDims& d, LayerKernels kernels) {
+  const TrainAttention attn = c.t.checkpointing == Checkpointing::selective ? TrainAttention::flash : c.t.attention;
+  Term one = layer_saved_term(d, c.tokens, c.t.seq_len, c.b, attn, kernels);
+  if (c.dora.layer_outputs > 0)
+    one = sum_nonzero(terms(std::move(one), dora_saved_term(c.tokens, c.dora.layer_outputs, c.b)))
+              .named("saved by one layer with DoRA");
+  return one;
+}
 
 /// Layers whose kept activations stay on the GPU: all of the stage, or the
 /// current and the prefetched one when they are offloaded to the host.
@@ -27,24 +41,18 @@ std::int64_t resident_layers(const Plan& c, bool offload) {
 }
 
 /// What the layers keep until their backward: every saved tensor, or only
-/// their inputs under full recomputation (and one layer recomputed).
-Terms kept_by_layers(const Plan& c, const LayerDims& d, bool offload, LayerKernels kernels) {
+/// their inputs under full recomputation.
+Term kept_by_layers(const Plan& c, const LayerDims& d, bool offload, LayerKernels kernels) {
   const Checkpointing ck = c.t.checkpointing;
-  // Selective recomputation drops the attention scores (Korthikanti et al. 2022 §5).
-  const TrainAttention attn = ck == Checkpointing::selective ? TrainAttention::flash : c.t.attention;
-  Term one = layer_saved_term(d, c.tokens, c.t.seq_len, c.b, attn, kernels);
-  if (c.dora.layer_outputs > 0)
-    one = sum_nonzero(terms(std::move(one), dora_saved_term(c.tokens, c.dora.layer_outputs, c.b)))
-              .named("saved by one layer with DoRA");
   const std::int64_t n = resident_layers(c, offload);
-  if (ck != Checkpointing::full) {
-    Term kept =
-        Term::product(terms(std::move(one)), {Factor::of(n, offload ? "layers on the GPU (offloaded)" : "layers")});
-    return terms(offload ? std::move(kept).cite(kOffloadSource) : std::move(kept));
+  if (ck == Checkpointing::full) {
+    Term inputs = checkpoints_term(n, c.tokens, d.hidden, c.b);
+    if (offload) inputs.source = kOffloadSource;
+    return inputs;
   }
-  Term inputs = checkpoints_term(n, c.tokens, d.hidden, c.b);
-  if (offload) inputs.source = kOffloadSource;
-  return terms(std::move(inputs), std::move(one).named("one layer recomputed"));
+  Term kept = Term::product(terms(saved_by_one_layer(c, d, kernels)),
+                            {Factor::of(n, offload ? "layers on the GPU (offloaded)" : "layers")});
+  return offload ? std::move(kept).cite(kOffloadSource) : kept;
 }
 
 }  // namespace
@@ -57,23 +65,41 @@ LossKind loss_of(const Plan& c) {
   return short_batch ? c.p.short_loss : (c.t.chunked_loss ? c.p.chunked_loss : c.p.default_loss);
 }
 
-/// The backward pass's peak with the given layer kernels and loss.
+/// The last layer's backward: its recomputed activations under full
+/// recomputation, its gradient buffers, and the 16-bit logits where the
+/// framework keeps them referenced.
+Term layer_phase(const Plan& c, const LayerDims& d, LayerKernels kernels, LossKind loss) {
+  Terms parts;
+  if (c.t.checkpointing == Checkpointing::full)
+    parts.push_back(saved_by_one_layer(c, d, kernels).named("one layer recomputed"));
+  parts.push_back(layer_backward_work_term(d, c.tokens, c.b));
+  if (c.place.head && c.p.keep_logits && loss != LossKind::cut)
+    parts.push_back(Term::product({Factor::of(c.tokens, "tokens"),
+                                   Factor::of(checked::ceil_div(c.m.arch.vocab, c.s.parallel.tensor), "vocab"),
+                                   Factor::bytes(c.b, "logits kept (a model output)")}));
+  return sum_nonzero(std::move(parts)).named("through the layers");
+}
+
+/// The backward pass's peak with the given layer kernels and loss: what the
+/// layers keep, plus the larger of the loss's backward (logits and their
+/// gradient, released once it has run) and the last layer's backward.
 Term activations_with(const Plan& c, LayerKernels kernels, LossKind loss) {
   const Architecture& a = c.m.arch;
   const LayerDims d = layer_dims(a, c.s.parallel.tensor);
   const bool offload = c.t.activation_offload || (c.p.checkpoint_offload && c.t.checkpointing == Checkpointing::full);
-  Term kept = sum_nonzero(kept_by_layers(c, d, offload, kernels));
+  Term kept = kept_by_layers(c, d, offload, kernels);
   const std::int64_t in_flight = std::min(c.s.parallel.pipeline, c.t.grad_accum);
   if (in_flight > 1)
     kept = Term::product(terms(std::move(kept)), {Factor::of(in_flight, "micro-batches in flight (1F1B)")})
                .cite(kPipelineSource);
-  Terms parts = terms(std::move(kept), layer_backward_work_term(d, c.tokens, c.b));
-  if (c.place.head) {
-    const std::int64_t vocab = checked::ceil_div(a.vocab, c.s.parallel.tensor);
-    const bool chunks = loss == LossKind::chunked || loss == LossKind::compiled_chunked;
-    parts.push_back(logits_loss_term(c.tokens, vocab, c.b, loss, chunks ? c.p.loss_chunks : 1, c.p.keep_logits));
-  }
-  return sum_nonzero(std::move(parts)).named("backward peak");
+  Term layers = layer_phase(c, d, kernels, loss);
+  if (!c.place.head) return sum_nonzero(terms(std::move(kept), std::move(layers))).named("backward peak");
+  const std::int64_t vocab = checked::ceil_div(a.vocab, c.s.parallel.tensor);
+  const bool chunks = loss == LossKind::chunked || loss == LossKind::compiled_chunked;
+  Term at_loss = logits_loss_term(c.tokens, vocab, c.b, loss, chunks ? c.p.loss_chunks : 1, c.p.keep_logits)
+                     .named("at the loss");
+  Term phase = Term::max_of(terms(std::move(at_loss), std::move(layers))).cite(kReleaseSource);
+  return sum_nonzero(terms(std::move(kept), std::move(phase))).named("backward peak");
 }
 
 }  // namespace
@@ -147,16 +173,25 @@ Term backward_peak_of(const Plan& c, Term activations, Term gradients) {
   const ByteRange ar = activations.range.value_or(ByteRange{act, act});
   Term start = sum_nonzero(terms(std::move(activations), head_gradient_of(c))).named("at the start of backward");
   const Bytes head = start.bytes - act;
+  const Bytes grads = gradients.bytes;
   Terms end_parts = terms(std::move(gradients));
+  ByteRange er;
   if (c.m.arch.family != Family::bare) {
     const LayerDims d = layer_dims(c.m.arch, c.s.parallel.tensor);
     end_parts.push_back(
         layer_saved_term(d, c.tokens, c.t.seq_len, c.b, c.t.attention, c.p.kernels).named("first layer"));
     end_parts.push_back(layer_backward_work_term(d, c.tokens, c.b));
+    // The first layer's saved tensors carry the activations' kernel range (fused low, eager high).
+    const Bytes layer = end_parts[1].bytes + end_parts[2].bytes;
+    const Bytes fused = c.explain ? layer_saved_term(d, c.tokens, c.t.seq_len, c.b, c.t.attention, LayerKernels::fused)
+                                            .bytes + end_parts[2].bytes
+                                  : layer;
+    er = {grads + scale_floor(std::min(fused, layer), kFusedSlack), grads + ratio_range(layer, 1.0, kEagerSlack).high};
   }
   Term end = sum_nonzero(std::move(end_parts)).named("at its end (every gradient)");
   const Bytes end_bytes = end.bytes;
-  const ByteRange r{std::max(ar.low + head, end_bytes), std::max(ar.high + head, end_bytes)};
+  if (er.high < end_bytes) er = {end_bytes, end_bytes};
+  const ByteRange r{std::max(ar.low + head, er.low), std::max(ar.high + head, er.high)};
   return Term::max_of(terms(std::move(start), std::move(end))).named("backward peak").cite(kPhaseSource).within(r);
 }
 
