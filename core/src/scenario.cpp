@@ -754,6 +754,26 @@ void drop_unread_defaults(std::vector<std::string>& d) {
   d.erase(std::remove_if(d.begin(), d.end(), read), d.end());
 }
 
+/// Settings a diffusion fine-tune does not read, given anyway, are named in the
+/// warnings with what it reads instead (never dropped in silence).
+void warn_unread_fields(const json& s, Scenario& out) {
+  const auto check = [&](const char* block, const auto& fields) {
+    const auto b = s.find(block);
+    if (b == s.end() || !b->is_object()) return;
+    for (const auto& [key, value] : b->items()) {
+      if (key == "extra" || std::find(fields.begin(), fields.end(), key) != fields.end()) continue;
+      std::string w = std::string("/") + block + "/" + key + ": not read when fine-tuning a diffusion pipeline";
+      if (std::string_view(block) == "training" && key == "attention")
+        w += "; its attention is /generation/attention (efficient or naive)";
+      else if (std::string_view(block) == "training" && key == "seq_len")
+        w += "; its length is the sample size (/generation/width, height and frames)";
+      out.warnings.push_back(std::move(w));
+    }
+  };
+  check("training", kDiffusionTrainingFields);
+  check("generation", kDiffusionGenerationFields);
+}
+
 /// Blocks of other workloads are named in the warnings, never read.
 void warn_other_blocks(const json& s, Scenario& out) {
   const bool generation_ok = out.workload != Workload::inference;  // training a diffusion model reads it too
@@ -802,7 +822,10 @@ void parse_settings(const json& s, Scenario& out) {
       out.parallel = training_parallelism(out.gpu_count, t.training);
       const bool video = out.pipeline && out.pipeline->modality == generation::Modality::video;
       if (s.contains("generation") && out.pipeline) t.generation = io::parse_generation(s, video, out.gpu_count, notes);
-      if (out.pipeline) drop_unread_defaults(out.defaults_used);
+      if (out.pipeline) {
+        drop_unread_defaults(out.defaults_used);
+        warn_unread_fields(s, out);
+      }
       if (s.contains("generation") && !out.pipeline)
         out.warnings.push_back("/generation: ignored: the sample geometry applies to image and video pipelines "
                                "(framework diffusers)");

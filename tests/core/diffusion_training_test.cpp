@@ -1,5 +1,7 @@
 #include "vram/budget/diffusion_training.hpp"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
@@ -233,6 +235,29 @@ TEST_CASE("a target no module has is a warning while another matches", "[diffusi
   int warned = 0;
   for (const auto& w : r.warnings) warned += w.find("\"query\" matches no module") != std::string::npos;
   CHECK(warned == 1);
+}
+
+TEST_CASE("settings a diffusion fine-tune does not read are warnings naming what it reads instead",
+          "[diffusion-training]") {
+  json j = sd_dreambooth("full");
+  j["training"]["attention"] = "eager";
+  j["training"]["seq_len"] = 77;
+  j["generation"]["steps"] = 30;
+  const Report r = test::run(j);
+  const auto has = [&](std::string_view text) {
+    return std::any_of(r.warnings.begin(), r.warnings.end(),
+                       [&](const std::string& w) { return w.find(text) != std::string::npos; });
+  };
+  CHECK(has("/training/attention: not read when fine-tuning a diffusion pipeline; its attention is "
+            "/generation/attention"));
+  CHECK(has("/training/seq_len: not read"));
+  CHECK(has("/generation/steps: not read"));
+  // The estimate is the one without them: eager attention asked in the wrong block changes nothing.
+  CHECK(test::metric(r, "peak_allocated_bytes") == test::metric(test::run(sd_dreambooth("full")), "peak_allocated_bytes"));
+  // What it does read gives no such warning.
+  const Report plain = test::run(sd_dreambooth("full"));
+  CHECK(std::none_of(plain.warnings.begin(), plain.warnings.end(),
+                     [](const std::string& w) { return w.find("not read") != std::string::npos; }));
 }
 
 TEST_CASE("the plan of a diffusion fine-tune: the largest micro-batch that fits, and GPUs", "[diffusion-training][plan]") {
