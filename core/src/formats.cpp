@@ -464,30 +464,60 @@ std::vector<TensorRole> roles_of_entry(const std::string& entry) {
   return roles;
 }
 
-// Adds the modules an ignore-list entry keeps in 16 bits.
-void add_ignored_roles(const std::string& entry, std::vector<KeptModule>& kept) {
+/// The parts of an MLP an entry names: the whole MLP (".mlp", ".experts",
+/// ".shared_expert", a trailing "*") or the projections it spells out.
+std::vector<TensorRole> mlp_parts(const std::string& entry, TensorRole gate, TensorRole up, TensorRole down) {
+  auto has = [&](const char* s) { return entry.find(s) != std::string::npos; };
+  const bool named = has("gate_proj") || has("up_proj") || has("down_proj");
+  std::vector<TensorRole> out;
+  if (!named || has("gate_proj")) out.push_back(gate);
+  if (!named || has("up_proj")) out.push_back(up);
+  if (!named || has("down_proj")) out.push_back(down);
+  return out;
+}
+
+// The modules (tensor roles, on the named decoder layer or on every layer) one
+// quantization-config entry names: an ignore list's module or pattern, or a
+// MIXED_PRECISION quantized_layers key.
+std::vector<KeptModule> modules_of_entry(const std::string& entry) {
   auto has = [&](const char* s) { return entry.find(s) != std::string::npos; };
   // A vision-tower module ("vision_tower.vision_model.encoder.layers.3.self_attn.q_proj")
-  // keeps the tower in 16 bits, not that projection of decoder layer 3.
-  if (has("vision") || has("visual") || has("multi_modal_projector")) {
-    const KeptModule k{TensorRole::vision, -1};
-    if (std::find(kept.begin(), kept.end(), k) == kept.end()) kept.push_back(k);
-    return;
-  }
+  // names the tower, not that projection of decoder layer 3.
+  if (has("vision") || has("visual") || has("multi_modal_projector")) return {KeptModule{TensorRole::vision, -1}};
   const std::int32_t layer = layer_of_entry(entry);
   std::vector<TensorRole> roles = roles_of_entry(entry);
-  // A whole MLP of one decoder layer ("layers.31.mlp", AutoAWQ modules_to_not_convert).
-  if (layer >= 0 && (entry.ends_with(".mlp") || has("mlp.gate_proj") || has("mlp.up_proj") || has("mlp.down_proj"))) {
-    const bool whole = entry.ends_with(".mlp");
-    if (whole || has("gate_proj")) roles.push_back(TensorRole::mlp_gate);
-    if (whole || has("up_proj")) roles.push_back(TensorRole::mlp_up);
-    if (whole || has("down_proj")) roles.push_back(TensorRole::mlp_down);
+  const std::string_view leaf = std::string_view(entry).substr(entry.rfind('.') == std::string::npos ? 0 : entry.rfind('.') + 1);
+  const bool norm = leaf.find("norm") != std::string_view::npos;
+  const auto add = [&](std::vector<TensorRole> more) { roles.insert(roles.end(), more.begin(), more.end()); };
+  if (has("shared_expert_gate")) {
+    roles.push_back(TensorRole::router);
+  } else if (has("shared_expert")) {
+    // Qwen MoE's shared expert is the layer's dense MLP beside the experts.
+    add(mlp_parts(entry, TensorRole::mlp_gate, TensorRole::mlp_up, TensorRole::mlp_down));
+  } else if (has(".experts")) {
+    add(mlp_parts(entry, TensorRole::expert_gate, TensorRole::expert_up, TensorRole::expert_down));
+  } else if (layer >= 0 && (entry.ends_with(".mlp") || has("mlp.gate_proj") || has("mlp.up_proj") || has("mlp.down_proj"))) {
+    // A whole MLP of one decoder layer ("layers.31.mlp", AutoAWQ modules_to_not_convert).
+    add(mlp_parts(entry, TensorRole::mlp_gate, TensorRole::mlp_up, TensorRole::mlp_down));
   }
+  // Gated DeltaNet ("linear_attn"): in_proj_qkv, in_proj_z (and in_proj_b, in_proj_a) and out_proj.
+  if (has("linear_attn") && !norm) {
+    const bool whole = !has("in_proj") && !has("out_proj");
+    if (whole || has("in_proj")) roles.push_back(TensorRole::ssm_in);
+    if (whole || has("out_proj")) roles.push_back(TensorRole::ssm_out);
+  }
+  std::vector<KeptModule> out;
   for (auto r : roles) {
-    const KeptModule k{r,
-                       r == TensorRole::lm_head || r == TensorRole::embedding || r == TensorRole::vision ? -1 : layer};
-    if (std::find(kept.begin(), kept.end(), k) == kept.end()) kept.push_back(k);
+    const KeptModule k{r, r == TensorRole::lm_head || r == TensorRole::embedding ? -1 : layer};
+    if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
   }
+  return out;
+}
+
+// Adds the modules an ignore-list entry keeps in 16 bits.
+void add_ignored_roles(const std::string& entry, std::vector<KeptModule>& kept) {
+  for (const auto& k : modules_of_entry(entry))
+    if (std::find(kept.begin(), kept.end(), k) == kept.end()) kept.push_back(k);
 }
 
 }  // namespace
@@ -550,6 +580,75 @@ WeightFormat fp8_format(const json& q, const std::string& qpath, const std::stri
   return f;
 }
 
+/// ModelOpt FP8: weight float8_e4m3fn [out, in] with one fp32 weight_scale per tensor
+/// (vllm/model_executor/layers/quantization/modelopt.py ModelOptFp8LinearMethod, per-tensor).
+WeightFormat modelopt_fp8_format(const std::string& qpath, const std::string& native) {
+  WeightFormat f = fp8_format(json::object(), qpath, native);
+  f.source = "vllm/model_executor/layers/quantization/modelopt.py ModelOptFp8Config (quant_algo FP8: per-tensor "
+             "weight_scale and input_scale, fp32)";
+  return f;
+}
+
+/// Adds `codec` for module `m`, merging it into the entry of the layer just below.
+void add_role_codec(std::vector<RoleCodec>& out, const KeptModule& m, const Codec& codec) {
+  for (auto& r : out) {
+    const bool same = r.codec.name == codec.name && r.codec.tensor_bits == codec.tensor_bits;
+    if (r.role != m.role || !same || r.first < 0 || m.layer < 0) continue;
+    if (m.layer >= r.first && m.layer <= r.last) return;
+    if (m.layer == r.last + 1) {
+      r.last = m.layer;
+      return;
+    }
+  }
+  out.push_back({m.role, m.layer, m.layer, codec});
+}
+
+/// The codec a MIXED_PRECISION entry's quant_algo stores (FP8 per tensor, NVFP4).
+Codec mixed_entry_codec(const json& spec, const std::string& path, const std::string& native) {
+  if (!spec.is_object())
+    throw InputError(path, "must be an object such as {\"quant_algo\": \"NVFP4\", \"group_size\": 16}; got " +
+                               io::describe_value(spec));
+  const auto algo = io::optional_string(spec, "quant_algo", path);
+  if (!algo) throw InputError(io::join_path(path, "quant_algo"), "is required: FP8, NVFP4 or W4A16_NVFP4");
+  std::string up = *algo;
+  for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (up == "FP8") return modelopt_fp8_format(path, native).linear;
+  if (up != "NVFP4" && up != "W4A16_NVFP4")
+    throw InputError(io::join_path(path, "quant_algo"),
+                     "\"" + *algo + "\" is not a modelled per-module algorithm; allowed: FP8, NVFP4, W4A16_NVFP4");
+  const auto group = io::optional_int(spec, "group_size", path, {1, 1'000'000});
+  if (group && *group != 16)
+    throw InputError(io::join_path(path, "group_size"),
+                     "NVFP4 stores one fp8 scale per 16 values; 16 is the only group size, got " + std::to_string(*group));
+  Codec c = named_format(FormatKind::nvfp4, 16, false, native).linear;
+  if (up == "W4A16_NVFP4") c.tensor_bits = 32;  // weight_scale_2 only: 16-bit activations keep no input_scale
+  return c;
+}
+
+/// ModelOpt MIXED_PRECISION: `quantized_layers` names every quantized module with its
+/// algorithm; a module it does not name stays in the checkpoint's 16-bit dtype
+/// (vllm modelopt.py ModelOptMixedPrecisionConfig.get_quant_method: "Layer not in
+/// quantized_layers — leave unquantized").
+WeightFormat modelopt_mixed_format(const json& q, const std::string& qpath, const std::string& native) {
+  const std::string lpath = io::join_path(qpath, "quantized_layers");
+  const json* layers = optional_object(q, "quantized_layers", qpath);
+  if (layers == nullptr || layers->empty())
+    throw InputError(lpath, "is required with quant_algo MIXED_PRECISION: each quantized module's name and its "
+                            "{\"quant_algo\": FP8, NVFP4 or W4A16_NVFP4}");
+  WeightFormat f = native_format(native);
+  for (const auto& [name, spec] : layers->items()) {
+    const Codec c = mixed_entry_codec(spec, io::join_path(lpath, name), native);
+    for (const auto& m : modules_of_entry(name)) add_role_codec(f.by_role, m, c);
+  }
+  f.kind = FormatKind::nvfp4;
+  f.name = "modelopt-mixed";
+  f.summary = "per module as quantized_layers names it: NVFP4 (16 fp4 values + one fp8 scale = 9 B per 16) or fp8 "
+              "with an fp32 scale per tensor; the modules it does not name in " + native;
+  f.source = "vllm/model_executor/layers/quantization/modelopt.py ModelOptMixedPrecisionConfig (MIXED_PRECISION, "
+             "quantized_layers)";
+  return f;
+}
+
 /// The stored format one quant_method describes.
 WeightFormat method_format(QuantMethod method, const json& q, const std::string& qpath, const std::string& native) {
   switch (method) {
@@ -566,13 +665,9 @@ WeightFormat method_format(QuantMethod method, const json& q, const std::string&
     case QuantMethod::mxfp4: return named_format(FormatKind::mxfp4, 32, false, native);
     case QuantMethod::modelopt: {
       const std::string algo = io::optional_string(q, "quant_algo", qpath).value_or("FP8");
+      if (algo == "MIXED_PRECISION") return modelopt_mixed_format(q, qpath, native);
       if (algo.find("FP4") != std::string::npos) return named_format(FormatKind::nvfp4, 16, false, native);
-      // ModelOpt FP8: weight float8_e4m3fn [out, in] with one fp32 weight_scale per tensor
-      // (vllm/model_executor/layers/quantization/modelopt.py ModelOptFp8LinearMethod, per-tensor).
-      WeightFormat f = fp8_format(json::object(), qpath, native);
-      f.source = "vllm/model_executor/layers/quantization/modelopt.py ModelOptFp8Config (quant_algo FP8: per-tensor "
-                 "weight_scale and input_scale, fp32)";
-      return f;
+      return modelopt_fp8_format(qpath, native);
     }
   }
   return native_format(native);
@@ -611,6 +706,8 @@ WeightFormat format_from_quantization_config(const json& config, const std::stri
 bool WeightFormat::keeps_per_layer() const {
   for (const auto& k : keep_unquantized)
     if (k.layer >= 0) return true;
+  for (const auto& r : by_role)
+    if (r.first >= 0) return true;
   return false;
 }
 
@@ -700,10 +797,13 @@ const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architectur
 const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architecture& a, std::int64_t layer) {
   if (f.gguf()) return gguf_codec(f, t, a, layer);
   if (t.role == TensorRole::router && a.block.router_fp32) return f.fp32;
-  if (!t.quantizable) return f.other;
   for (const auto& k : f.keep_unquantized) {
     if (k.role == t.role && (k.layer < 0 || k.layer == layer)) return f.other;
   }
+  for (const auto& r : f.by_role) {
+    if (r.role == t.role && (r.first < 0 || (layer >= r.first && layer <= r.last))) return r.codec;
+  }
+  if (!t.quantizable) return f.other;
   return f.linear;
 }
 

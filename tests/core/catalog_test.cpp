@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "test_support.hpp"
@@ -89,6 +90,31 @@ TEST_CASE("Nemotron-3 Nano NVFP4: experts and most Mamba-2 projections in nvfp4,
   // nvfp4 stores 16 values in 9 bytes (e2m1 codes + an e4m3 scale) and two fp32 scales per tensor
   // (weight_scale_2, input_scale): 23 × (256 + 2) + 17 × 2 = 5,968 quantized tensors.
   CHECK(computed_checkpoint_bytes(*m).in_bytes() == fp4 / 16 * 9 + bf16 * 2 + 5'968LL * 8);
+}
+
+TEST_CASE("Qwen3.6-35B-A3B NVFP4 (ModelOpt MIXED_PRECISION): experts and lm_head nvfp4, projections fp8, the rest bf16",
+          "[catalog][checkpoint][nvfp4]") {
+  const CatalogModel* m = test::catalog().find_model("nvidia/Qwen3.6-35B-A3B-NVFP4");
+  REQUIRE(m != nullptr);
+  // W4A16_NVFP4: 40 layers × 256 experts × (gate, up, down) 512 × 2,048, the 40 shared experts 3 × 512 × 2,048,
+  // and lm_head 248,320 × 2,048; one fp32 global scale for each of the 30,841 tensors.
+  const std::int64_t fp4 = 40LL * 256 * 3 * 512 * 2048 + 40LL * 3 * 512 * 2048 + 248320LL * 2048;
+  CHECK(fp4 == 32'846'643'200);
+  // FP8 per tensor: the 10 full-attention layers' q (2,048 → 16 heads × 256 × 2 with the output gate), k and v
+  // (2 × 256) and o (4,096 → 2,048); the 30 Gated DeltaNet layers' in_proj_qkv + in_proj_z (2 × 2,048 + 2 × 4,096
+  // outputs), in_proj_b + in_proj_a (2 × 32, counted with them) and out_proj (4,096 → 2,048); one fp32 scale each.
+  const std::int64_t fp8 = 10LL * 2048 * (8192 + 512 + 512) + 10LL * 4096 * 2048 +
+                           30LL * 2048 * (4096 + 8192 + 64) + 30LL * 4096 * 2048;
+  CHECK(fp8 == 1'283'194'880);
+  // Everything quantized_layers does not name stays bf16: embeddings, norms, routers, conv1d, the vision tower and
+  // the mtp layer (its experts too).
+  const std::int64_t params = parameter_count(m->model.tensors);
+  const std::int64_t bytes = computed_checkpoint_bytes(*m).in_bytes();
+  CHECK(bytes == fp4 / 16 * 9 + 30'841LL * 4 + fp8 + 130LL * 4 + (params - fp4 - fp8) * 2);
+  // vLLM 0.22.1 on this repository: "Checkpoint size: 21.82 GiB" (a public startup log, code-index file id
+  // 56970046574), printed to 0.01 GiB. As fp8 everywhere (the quant_algo read as the whole checkpoint's),
+  // the same count would be 34 GiB.
+  CHECK(std::abs(static_cast<double>(bytes) / (1LL << 30) / 21.82 - 1.0) < 0.002);
 }
 
 TEST_CASE("every GPU states the memory the framework sees, with a source", "[catalog][gpus]") {

@@ -1,5 +1,6 @@
 #include "vram/formats.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -141,6 +142,85 @@ TEST_CASE("ignore lists: a vision-tower module keeps the tower only; Nemotron-H 
   f = format_from_quantization_config(nemotron, "/config", "bf16", found);
   CHECK(f.keep_unquantized == std::vector<KeptModule>{{TensorRole::attn_q, 5}, {TensorRole::ssm_in, 4},
                                                       {TensorRole::ssm_out, 4}});
+}
+
+TEST_CASE("ignore lists: Qwen3.5's Gated DeltaNet blocks, shared experts and their gates", "[formats]") {
+  // nvidia/Qwen3.5-122B-A10B-NVFP4 keeps linear_attn*, mlp.shared_expert* and mlp.shared_expert_gate of each
+  // layer in bf16; the 397B export adds the pattern *.mlp.shared_expert.* for every layer.
+  json config = {{"quantization_config",
+                  {{"quant_method", "modelopt"},
+                   {"quant_algo", "NVFP4"},
+                   {"ignore",
+                    {"model.language_model.layers.0.linear_attn*", "model.language_model.layers.0.mlp.shared_expert*",
+                     "model.language_model.layers.0.mlp.shared_expert_gate", "*.mlp.shared_expert.*"}}}}};
+  bool found = false;
+  const WeightFormat f = format_from_quantization_config(config, "/config", "bf16", found);
+  CHECK(f.keep_unquantized == std::vector<KeptModule>{{TensorRole::ssm_in, 0},   {TensorRole::ssm_out, 0},
+                                                      {TensorRole::mlp_gate, 0}, {TensorRole::mlp_up, 0},
+                                                      {TensorRole::mlp_down, 0}, {TensorRole::router, 0},
+                                                      {TensorRole::mlp_gate, -1}, {TensorRole::mlp_up, -1},
+                                                      {TensorRole::mlp_down, -1}});
+}
+
+TEST_CASE("ModelOpt MIXED_PRECISION: each module quantized_layers names takes its algorithm, the rest stays 16-bit",
+          "[formats]") {
+  json config = {{"quantization_config",
+                  {{"quant_method", "modelopt"},
+                   {"quant_algo", "MIXED_PRECISION"},
+                   {"quantized_layers",
+                    {{"model.language_model.layers.0.linear_attn.in_proj_qkv", {{"quant_algo", "FP8"}}},
+                     {"model.language_model.layers.1.linear_attn.in_proj_qkv", {{"quant_algo", "FP8"}}},
+                     {"model.language_model.layers.0.mlp.experts", {{"quant_algo", "W4A16_NVFP4"}, {"group_size", 16}}},
+                     {"model.language_model.layers.1.mlp.experts", {{"quant_algo", "NVFP4"}, {"group_size", 16}}},
+                     {"lm_head", {{"quant_algo", "W4A16_NVFP4"}, {"group_size", 16}}}}}}}};
+  bool found = false;
+  const WeightFormat f = format_from_quantization_config(config, "/config", "bf16", found);
+  REQUIRE(found);
+  CHECK(f.quantized());
+  Architecture a;
+  a.layers = 40;
+  const auto codec = [&](TensorRole role, std::int32_t layer, std::int64_t count = 1) {
+    return codec_for(f, Tensor{role, layer, 512, 2048, count, TensorStage::text, Shard::rows, true}, a);
+  };
+  CHECK(codec(TensorRole::ssm_in, 1).name == "fp8");
+  CHECK(codec(TensorRole::ssm_in, 2).name == "bf16");  // a layer the map does not name
+  CHECK(codec(TensorRole::ssm_out, 0).name == "bf16");
+  CHECK(codec(TensorRole::expert_down, 1).name == "nvfp4");
+  CHECK(codec(TensorRole::attn_q, 0).name == "bf16");
+  // lm_head in NVFP4 although a head is no Linear of the decoder.
+  const Tensor head{TensorRole::lm_head, -1, 248320, 2048, 1, TensorStage::text, Shard::rows, false};
+  CHECK(codec_for(f, head, a).name == "nvfp4");
+  // 512 × 2048 values: 65,536 blocks of 16 at 9 B, one fp32 global scale (W4A16: no input scale);
+  // fp8 per tensor: 1 B per value and one fp32 scale.
+  CHECK(stored_bytes(codec(TensorRole::expert_up, 0), 512, 2048).in_bytes() == 65'536 * 9 + 4);
+  CHECK(stored_bytes(codec(TensorRole::ssm_in, 0), 512, 2048).in_bytes() == 512 * 2048 + 4);
+  // NVFP4 with activation scales keeps two fp32 global scales per tensor.
+  CHECK(stored_bytes(codec(TensorRole::expert_up, 1), 512, 2048).in_bytes() == 65'536 * 9 + 8);
+  // Layers 0 and 1 of one role and algorithm are one range.
+  CHECK(std::count_if(f.by_role.begin(), f.by_role.end(), [](const RoleCodec& r) { return r.role == TensorRole::ssm_in; }) == 1);
+}
+
+TEST_CASE("ModelOpt MIXED_PRECISION refuses what it cannot store, naming the module", "[formats][errors]") {
+  const auto error_at = [](json layers) {
+    json config = {{"quantization_config", {{"quant_method", "modelopt"}, {"quant_algo", "MIXED_PRECISION"}}}};
+    if (!layers.is_null()) config["quantization_config"]["quantized_layers"] = std::move(layers);
+    bool found = false;
+    try {
+      format_from_quantization_config(config, "/config", "bf16", found);
+    } catch (const InputError& e) {
+      return std::string(e.path()) + " | " + e.what();
+    }
+    return std::string("no error");
+  };
+  const std::string missing = error_at(json());
+  CHECK(missing.find("/config/quantization_config/quantized_layers |") == 0);
+  CHECK(missing.find("FP8, NVFP4 or W4A16_NVFP4") != std::string::npos);
+  const std::string algo = error_at({{"model.layers.0.mlp.down_proj", {{"quant_algo", "W4A8_AWQ"}}}});
+  CHECK(algo.find("/config/quantization_config/quantized_layers/model.layers.0.mlp.down_proj/quant_algo |") == 0);
+  CHECK(algo.find("allowed: FP8, NVFP4, W4A16_NVFP4") != std::string::npos);
+  const std::string group = error_at({{"lm_head", {{"quant_algo", "NVFP4"}, {"group_size", 32}}}});
+  CHECK(group.find("/config/quantization_config/quantized_layers/lm_head/group_size |") == 0);
+  CHECK(error_at({{"lm_head", "NVFP4"}}).find("/config/quantization_config/quantized_layers/lm_head |") == 0);
 }
 
 TEST_CASE("Q4_K_M raises attn_v and ffn_down to Q6_K on the layers use_more_bits picks", "[formats][gguf]") {

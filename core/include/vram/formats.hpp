@@ -84,6 +84,17 @@ struct KeptModule {
   bool operator==(const KeptModule&) const = default;
 };
 
+/// The codec one quantization-config entry gives every tensor of `role` on the
+/// decoder layers first..last (both -1: every layer): ModelOpt MIXED_PRECISION
+/// names each quantized module with its algorithm ("model.layers.3.mlp.experts"
+/// → NVFP4, "model.layers.3.self_attn.q_proj" → FP8).
+struct RoleCodec {
+  TensorRole role;
+  std::int32_t first = -1;
+  std::int32_t last = -1;
+  Codec codec;
+};
+
 /// The `quant_method` of a checkpoint's quantization_config.
 enum class QuantMethod : std::uint8_t { fp8, compressed_tensors, gptq, awq, bitsandbytes, mxfp4, modelopt, fbgemm_fp8 };
 inline constexpr std::array<Choice<QuantMethod>, 8> kQuantMethods{
@@ -110,12 +121,15 @@ struct WeightFormat {
   std::int64_t gguf_ftype = -1;
   GgufMixCodecs mix;                         ///< the types a GGUF mixture raises tensors to
   std::vector<KeptModule> keep_unquantized;  ///< modules excluded by the checkpoint's ignore list
+  /// Per-module codecs (MIXED_PRECISION): a tensor they name takes theirs; any
+  /// other keeps `linear` (the 16-bit dtype there) or `other`.
+  std::vector<RoleCodec> by_role;
   /// JSON path of the field that set `linear.group` ("/config/quantization_config/group_size"),
   /// named when a quantized layer's input width is not a multiple of it.
   std::string group_path;
   /// A GGUF file: a per-tensor recipe (llama.cpp mixtures), see codec_for.
   bool gguf() const { return kind == FormatKind::gguf; }
-  bool quantized() const { return linear.name != other.name || gguf(); }
+  bool quantized() const { return linear.name != other.name || gguf() || !by_role.empty(); }
   /// Some kept module names one decoder layer: the codec of a tensor entry
   /// spanning several layers is chosen layer by layer.
   bool keeps_per_layer() const;
