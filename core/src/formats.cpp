@@ -649,6 +649,22 @@ WeightFormat modelopt_mixed_format(const json& q, const std::string& qpath, cons
   return f;
 }
 
+/// The KV-cache dtype a ModelOpt quantization_config declares: a static 8-bit float
+/// kv_cache_scheme, or kv_cache_quant_algo "FP8"; empty when it declares none or
+/// another (vllm/utils/torch_utils.py get_kv_cache_quant_algo_string).
+std::string modelopt_kv(const json& q, const std::string& qpath) {
+  if (const json* scheme = optional_object(q, "kv_cache_scheme", qpath)) {
+    const std::string sp = io::join_path(qpath, "kv_cache_scheme");
+    const bool fp8 = io::optional_int(*scheme, "num_bits", sp, {1, 64}) == 8 &&
+                     io::optional_string(*scheme, "type", sp) == std::optional<std::string>("float") &&
+                     io::optional_bool(*scheme, "dynamic", sp) == std::optional<bool>(false);
+    return fp8 ? "fp8" : "";
+  }
+  std::string algo = io::optional_string(q, "kv_cache_quant_algo", qpath).value_or("");
+  for (char& c : algo) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return algo == "fp8" ? "fp8" : "";
+}
+
 /// The stored format one quant_method describes.
 WeightFormat method_format(QuantMethod method, const json& q, const std::string& qpath, const std::string& native) {
   switch (method) {
@@ -699,6 +715,7 @@ WeightFormat format_from_quantization_config(const json& config, const std::stri
     for (auto& name : string_list(*q, key, qpath)) ignore.push_back(std::move(name));
   }
   WeightFormat f = method_format(*method, *q, qpath, native);
+  if (*method == QuantMethod::modelopt) f.checkpoint_kv = modelopt_kv(*q, qpath);
   for (const auto& entry : ignore) add_ignored_roles(entry, f.keep_unquantized);
   return f;
 }

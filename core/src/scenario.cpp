@@ -634,6 +634,31 @@ void parse_transformers_block(const json& inf, const std::string& p, Scenario& o
   if (out.inference().engine == Engine::transformers) note_hf_defaults(b, ts, out.defaults_used);
 }
 
+/// vLLM from v0.14 reads kv_cache_dtype "auto" as the KV-cache dtype a ModelOpt
+/// checkpoint declares (vllm-project/vllm#30785; vllm/utils/torch_utils.py
+/// resolve_kv_cache_dtype_string, called when EngineArgs builds the CacheConfig).
+void resolve_checkpoint_kv(const json& inf, Scenario& out) {
+  InferenceSettings& st = out.inference();
+  if (st.engine != Engine::vllm || out.weights.checkpoint_kv != "fp8") return;
+  const auto given = inf.find("kv_cache_dtype");
+  const bool stated = given != inf.end() && given->is_string();
+  if (stated && given->get_ref<const std::string&>() != kAutoKv) return;
+  if (!st.vllm.version.empty()) {
+    const auto v = io::read_version(st.vllm.version);
+    if (!v || (v->major == 0 && v->minor < 14)) return;
+  }
+  st.kv = kv_dtype_of(KvKind::fp8);
+  const std::string note = "inference.kv_cache_dtype = auto: fp8, the KV-cache dtype the checkpoint's "
+                           "quantization_config declares (vLLM 0.14 and later read auto so)";
+  auto& d = out.defaults_used;
+  if (!stated) {
+    d.erase(std::remove(d.begin(), d.end(), "inference.kv_cache_dtype = auto"), d.end());
+    d.push_back(note);
+  } else {
+    out.warnings.push_back(note);
+  }
+}
+
 void parse_inference(const json& s, Scenario& out) {
   const json& inf = member_or_empty(s, "inference");
   const std::string p = "/inference";
@@ -652,6 +677,7 @@ void parse_inference(const json& s, Scenario& out) {
   parse_kv_dtype(inf, p, out);
   parse_parallel_sizes(inf, p, out);
   parse_vllm_block(inf, p, out);
+  resolve_checkpoint_kv(inf, out);
   parse_llama_block(inf, p, out);
   parse_transformers_block(inf, p, out);
 }

@@ -275,3 +275,19 @@ TEST_CASE("activations are fp32 only for plain fp32 weights", "[formats]") {
   CHECK(activation_elem_bytes(parse_weight_format(nlohmann::json("fp8"), "/weights", "bf16")) == 2);
   CHECK(activation_elem_bytes(parse_weight_format(nlohmann::json("gguf:Q4_K_M"), "/weights", "bf16")) == 2);
 }
+
+TEST_CASE("the KV-cache dtype a ModelOpt quantization_config declares", "[formats]") {
+  const auto declared = [](json q) {
+    q["quant_method"] = "modelopt";
+    q["quant_algo"] = "NVFP4";
+    bool found = false;
+    return format_from_quantization_config({{"quantization_config", q}}, "/config", "bf16", found).checkpoint_kv;
+  };
+  CHECK(declared({{"kv_cache_quant_algo", "FP8"}}) == "fp8");
+  CHECK(declared({{"kv_cache_scheme", {{"dynamic", false}, {"num_bits", 8}, {"type", "float"}}}}) == "fp8");
+  CHECK(declared({{"kv_cache_scheme", {{"dynamic", false}, {"num_bits", 4}, {"type", "float"}}}}).empty());
+  CHECK(declared(json::object()).empty());
+  bool found = false;
+  const json fp8_method = {{"quantization_config", {{"quant_method", "fp8"}, {"kv_cache_quant_algo", "FP8"}}}};
+  CHECK(format_from_quantization_config(fp8_method, "/config", "bf16", found).checkpoint_kv.empty());
+}

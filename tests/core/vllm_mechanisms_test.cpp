@@ -928,3 +928,29 @@ TEST_CASE("vllm.language_model_only: no encoder profiling, and from v0.15 no vis
   bad["inference"]["vllm"] = {{"language_model_only", "yes"}};
   CHECK(test::error_path(bad) == "/inference/vllm/language_model_only");
 }
+
+TEST_CASE("vLLM from v0.14 reads kv_cache_dtype auto as the fp8 cache a ModelOpt checkpoint declares",
+          "[vllm][kv]") {
+  // nvidia/Qwen3-235B-A22B-NVFP4: hf_quant_config kv_cache_quant_algo FP8; 94 layers × 4 KV heads × 128 dims ×
+  // (K, V) per token: 96,256 B in fp8, 192,512 B in bf16.
+  const auto per_token = [](const nlohmann::json& inference) {
+    nlohmann::json s = {{"model", "nvidia/Qwen3-235B-A22B-NVFP4"},
+                        {"hardware", {{"gpu", "B200"}, {"count", 4}}},
+                        {"inference", inference}};
+    s["inference"]["tensor_parallel"] = 4;
+    return test::metric(test::run(s), "kv_bytes_per_token");
+  };
+  CHECK(per_token({{"context", 8192}}) == 96'256);
+  CHECK(per_token({{"context", 8192}, {"kv_cache_dtype", "auto"}, {"vllm", {{"version", "0.19.0"}}}}) == 96'256);
+  CHECK(per_token({{"context", 8192}, {"vllm", {{"version", "0.13.0"}}}}) == 192'512);  // before the change
+  CHECK(per_token({{"context", 8192}, {"kv_cache_dtype", "bf16"}}) == 192'512);         // a stated dtype wins
+  const Report r = test::run({{"model", "nvidia/Qwen3-235B-A22B-NVFP4"},
+                              {"hardware", {{"gpu", "B200"}, {"count", 4}}},
+                              {"inference", {{"context", 8192}, {"tensor_parallel", 4}}}});
+  CHECK(std::any_of(r.defaults_used.begin(), r.defaults_used.end(), [](const std::string& d) {
+    return d.rfind("inference.kv_cache_dtype = auto: fp8", 0) == 0;
+  }));
+  // A checkpoint that declares no KV cache keeps its 16-bit one.
+  CHECK(test::metric(test::run({{"model", "Qwen/Qwen3-8B"}, {"inference", {{"context", 8192}}}}),
+                     "kv_bytes_per_token") == 36LL * 8 * 128 * 2 * 2);
+}

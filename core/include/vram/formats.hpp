@@ -124,6 +124,8 @@ struct WeightFormat {
   /// Per-module codecs (MIXED_PRECISION): a tensor they name takes theirs; any
   /// other keeps `linear` (the 16-bit dtype there) or `other`.
   std::vector<RoleCodec> by_role;
+  /// The KV-cache dtype a ModelOpt quantization_config declares ("fp8"), or empty.
+  std::string checkpoint_kv;
   /// JSON path of the field that set `linear.group` ("/config/quantization_config/group_size"),
   /// named when a quantized layer's input width is not a multiple of it.
   std::string group_path;
