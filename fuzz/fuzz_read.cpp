@@ -4,6 +4,8 @@
 // reader's direct path types numbers itself); whatever it refuses as malformed,
 // nlohmann must refuse too; and a document both accept is refused by the
 // reader only for a reason it states (depth, duplicate key, UTF-8, NUL, size).
+// The config.json reader (Python's Infinity and NaN as null) reads every valid
+// JSON text exactly as the JSON reader does.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -73,6 +75,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (message.find("malformed") != std::string::npos) {
       require(theirs.is_discarded(), kWhere, "called malformed a text that nlohmann reads: " + message);
     }
+  }
+  // The config.json reader: what JSON accepts it reads identically, touching nothing; on anything
+  // else it answers a document or an InputError, never anything worse.
+  int replaced = 0;
+  try {
+    const json config = vram::io::read_config_json(text, "config.json", replaced, limits);
+    if (!theirs.is_discarded()) {
+      require(replaced == 0, kWhere, "read_config_json replaced a literal in valid JSON");
+      require(identical(config, theirs), kWhere, "read_config_json read valid JSON differently");
+    }
+  } catch (const vram::InputError&) {
   }
   return 0;
 }

@@ -151,6 +151,18 @@ emscripten::val grid(emscripten::val scenario, emscripten::val n_contexts, emscr
                        [&](const std::string& t) { return vram::grid_json(t, catalog(), n_ctx, n_conc); });
 }
 
+/// A pasted config.json: {ok, config, notes}, Python's Infinity and NaN read as null.
+emscripten::val read_config(emscripten::val text) {
+  try {
+    std::string t, error;
+    if (!text_arg(text, "readConfig", "config.json", "JSON text", vram::io::kDefaultReadLimits.max_bytes, t, error))
+      return to_js(error);
+    return to_js(guarded([&] { return dumped(vram::io::config_document(t)); }));
+  } catch (...) {  // only memory exhaustion gets here
+    return to_js(R"({"ok":false,"error":{"path":"","message":"internal error: out of memory"}})");
+  }
+}
+
 /// One {name, size, prefix} entry of inspect()'s list, checked before any byte is copied.
 bool file_prefix_arg(const emscripten::val& e, std::size_t i, vram::io::FilePrefix& out, std::string& error) {
   const std::string at = "/" + std::to_string(i);
@@ -214,4 +226,5 @@ EMSCRIPTEN_BINDINGS(vram_budget) {
   emscripten::function("vramCatalog", &catalog_json);
   emscripten::function("vramModels", &models_json);
   emscripten::function("vramInspect", &inspect);
+  emscripten::function("vramReadConfig", &read_config);
 }

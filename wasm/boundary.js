@@ -48,6 +48,11 @@ Module['models'] = function () { return Module['vramModels'](); };
 // inspection. `inspectFiles(files)` runs that loop over File or Blob objects
 // (each with a name), reading only the ranges asked for.
 Module['inspect'] = function (list) { return Module['vramInspect'](list); };
+// A pasted config.json read as the core reads one: Python's Infinity and NaN
+// (not JSON) as null, said in the notes.
+Module['readConfig'] = function (text) {
+  return vramText('readConfig', text, function () { return Module['vramReadConfig'](text); });
+};
 Module['inspectFiles'] = async function (files) {
   var list = Array.prototype.map.call(files, function (f) {
     return { name: String(f.name), size: f.size, prefix: new Uint8Array(0) };

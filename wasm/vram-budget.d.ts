@@ -67,6 +67,10 @@ export interface VramBudgetModule {
    *  then {ok, format, files, tensors, tensor_bytes, by_dtype, architecture, model,
    *  weights?, notes}: `model` is a scenario's model as is. */
   inspect(files: { name: string; size: number; prefix: Uint8Array }[]): string;
+  /** A pasted config.json as the core reads one: {ok, config, notes}; Python's json
+   *  writes float('inf') and float('nan') as Infinity and NaN, which are read as null
+   *  and counted in the notes; anything else not JSON is {ok: false, error}. */
+  readConfig(text: string): string;
   /** The same loop over File or Blob objects, reading only the ranges asked for. */
   inspectFiles(files: ArrayLike<Blob & { name: string }>): Promise<object>;
 }

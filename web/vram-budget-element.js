@@ -1520,9 +1520,10 @@
         return numberOf(text, f.kind);
     }
   }
-  function buildScenario(state) {
+  function buildScenario(state, readConfig) {
     const wl = workloadOf(state);
     const sc = { v: 1 };
+    let notes;
     if (state.wl !== "") sc.workload = state.wl;
     if (usesPipeline(state)) {
       const id = state.pipe.trim();
@@ -1546,7 +1547,10 @@
       try {
         config = JSON.parse(text);
       } catch (e) {
-        return { error: { path: "/model/config", ...said("error.config-json", e.message) } };
+        const read = readConfig ? readConfig(text) : null;
+        if (!read || !read.ok) return { error: { path: "/model/config", ...said("error.config-json", e.message) } };
+        config = read.config;
+        notes = read.notes;
       }
       sc.model = { config };
       const wbytes = numberOf(state.wbytes, "bytes");
@@ -1582,7 +1586,7 @@
       }
       if (Object.keys(sample).length > 0) sc.generation = sample;
     }
-    return { scenario: sc };
+    return notes && notes.length ? { scenario: sc, notes } : { scenario: sc };
   }
   function inferenceBlock(state) {
     const inf = {};
@@ -2202,7 +2206,7 @@
      *  first estimate), the plan and the chart are computed after the first paint. */
     _update(options = {}) {
       clearTimeout(this._timer);
-      const built = buildScenario(this._state);
+      const built = buildScenario(this._state, (text) => call(this._module, "readConfig", text));
       this.scenario = built.scenario || null;
       this._writeLink();
       this._scenarioPre.textContent = built.scenario ? JSON.stringify(built.scenario, null, 2) : "";
@@ -2210,6 +2214,7 @@
       if (built.pending) report = { ok: false, pending: true, error: built.pending };
       else if (built.error) report = { ok: false, error: built.error };
       else report = call(this._module, "estimate", JSON.stringify(built.scenario));
+      if (report.ok && built.notes) report = { ...report, warnings: [...built.notes, ...report.warnings || []] };
       this.report = report;
       this._showErrors(report);
       const seq = ++this._seq;

@@ -247,6 +247,25 @@ test('a pasted config.json of an uncatalogued model: vLLM on an H100 at 0.9, 32k
   await page.close();
 });
 
+test('a pasted config.json as Python writes it: Infinity read as null, said among the warnings', async () => {
+  // transformers writes a Mamba-2 config's time_step_limit (0.0, inf) as [0.0, Infinity]: not JSON.
+  const cfg = JSON.parse(fs.readFileSync(path.join(ROOT, 'models', 'meta-llama__Llama-3.1-8B.json'), 'utf8')).config;
+  const text = JSON.stringify({ ...cfg, time_step_limit: [0, 1] }, null, 2).replace(/\[\s*0,\s*1\s*\]/, '[0.0, Infinity]');
+  assert.match(text, /Infinity/);
+  const page = await openPage();
+  await page.getByTestId('source-config').check();
+  await page.getByTestId('config').fill(text);
+  await weightsFormulaContains(page, '8,030,261,248 params');
+  await page.waitForFunction(() => [...document.querySelector('vram-budget').shadowRoot.querySelectorAll('.vb-warnings li')].some((li) =>
+    li.textContent.includes('config.json: 1 value that Python') && li.textContent.includes('read as null')), null, WAIT);
+  assert.equal(await page.locator('[data-field=config] .vb-field-error').isVisible(), false);
+  // What is neither JSON nor Python's is still refused as JSON.
+  await page.getByTestId('config').fill('{"hidden_size": Infinityx}');
+  await page.waitForFunction(() =>
+    $vb('[data-field=config] .vb-field-error').textContent.includes('not valid JSON'), null, WAIT);
+  await page.close();
+});
+
 test('vLLM text only: a vision-language model without its tower and encoder profiling, in the link', async () => {
   const page = await openPage('#v=1&src=catalog&model=google%2Fgemma-3-4b-it&ctx=8192&gpu=L40S&n=1');
   const activation = () => page.evaluate(() => document.querySelector('vram-budget').report.metrics.activation_bytes);

@@ -325,6 +325,12 @@ TEST_CASE("a diffusers folder: each component's files inspected on their own", "
   CHECK(notes.find("text_encoder_2, whose files were not given") != std::string::npos);
   CHECK(notes.find("tokenizer") == std::string::npos);  // not weights: nothing missing
   CHECK(notes.find("not read: FLUX/scheduler/scheduler_config.json") != std::string::npos);
+  // A config.json written by Python's json (a Mamba-2 model's time_step_limit) is read, and said so.
+  const json py = inspect_all({{"m/config.json", R"({"model_type":"llama","time_step_limit":[0.0,Infinity]})"},
+                               {"m/model.safetensors", safetensors(t_head, 32)}});
+  CHECK(py["model"]["config"]["time_step_limit"] == json::array({0.0, nullptr}));
+  CHECK(py["notes"].dump().find("m/config.json: 1 value that Python's json writes as Infinity or NaN") !=
+        std::string::npos);
   // One model in a folder is still one model, with its config.json.
   const json one = inspect_all({{"Qwen/config.json", R"({"model_type":"llama"})"},
                                 {"Qwen/model.safetensors", safetensors(t_head, 32)},

@@ -130,3 +130,29 @@ TEST_CASE("values are described briefly, never dumped whole", "[json_read]") {
   CHECK(io::describe_value(json(std::string(39, 'a') + "é" + std::string(10, 'b'))) ==
         "the string \"" + std::string(39, 'a') + "…\"");
 }
+
+TEST_CASE("a config.json as Python writes it: Infinity and NaN outside strings read as null", "[json_read][config]") {
+  // transformers' Mamba2Config keeps time_step_limit = (0.0, inf); json.dumps writes Infinity.
+  const std::string text =
+      R"({"time_step_limit": [0.0, Infinity], "a": -Infinity, "b":NaN, "name": "NaN Infinity", "c": [NaN,1]})";
+  CHECK(refusal(text).message.find("malformed JSON") != std::string::npos);  // not JSON
+  int n = -1;
+  const json j = io::read_config_json(text, "config.json", n);
+  CHECK(n == 4);
+  CHECK(j["time_step_limit"] == json::array({0.0, nullptr}));
+  CHECK(j["a"].is_null());
+  CHECK(j["b"].is_null());
+  CHECK(j["name"] == "NaN Infinity");  // inside a string: kept
+  CHECK(j["c"] == json::array({nullptr, 1}));
+  // A word that only begins like one stays what it is: an error, as in JSON.
+  CHECK_THROWS_AS(io::read_config_json(R"({"x": Infinityx})", "config.json", n), InputError);
+  CHECK_THROWS_AS(io::read_config_json(R"({"x": NaNa})", "config.json", n), InputError);
+  // Plain JSON is read as is; an escaped quote does not end the string.
+  CHECK(io::read_config_json(R"({"s": "a\" NaN"})", "config.json", n) == json{{"s", "a\" NaN"}});
+  CHECK(n == 0);
+  const json doc = io::config_document(text);
+  CHECK(doc["ok"] == true);
+  CHECK(doc["notes"] == json::array({"config.json: 4 values that Python's json writes as Infinity or NaN (JSON has "
+                                     "neither) read as null"}));
+  CHECK_THROWS_AS(io::config_document("[1, 2]"), InputError);  // a config is one object
+}

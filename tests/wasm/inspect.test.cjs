@@ -157,3 +157,20 @@ test('inspect lists a diffusers pipeline folder by component', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('readConfig: a config.json as Python writes it, Infinity and NaN as null; anything else answered, never thrown', async () => {
+  const mod = await require(path.join(__dirname, '..', '..', 'web', 'vram-budget.js'))();
+  const r = JSON.parse(mod.readConfig('{"model_type": "mamba2", "time_step_limit": [0.0, Infinity], "x": NaN}'));
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.deepEqual(r.config.time_step_limit, [0, null]);
+  assert.equal(r.config.x, null);
+  assert.match(r.notes[0], /^config\.json: 2 values that Python's json writes as Infinity or NaN/);
+  assert.deepEqual(JSON.parse(mod.readConfig('{"a": 1}')), { ok: true, config: { a: 1 }, notes: [] });
+  for (const [arg, re] of [['{"a": Infinityx}', /malformed JSON/], ['[1]', /one JSON object/], [null, /a string/],
+    [42, /a string/], ['{"a": "\ud800"}', /lone UTF-16 surrogate/]]) {
+    const out = JSON.parse(mod.readConfig(arg));
+    assert.equal(out.ok, false, String(arg));
+    assert.match(out.error.message, re);
+  }
+  assert.equal(JSON.parse(mod.estimate('{"model":"Qwen/Qwen3-8B"}')).ok, true);
+});

@@ -369,7 +369,7 @@ export class VramBudgetElement extends HTMLElement {
    *  first estimate), the plan and the chart are computed after the first paint. */
   _update(options = {}) {
     clearTimeout(this._timer);
-    const built = buildScenario(this._state);
+    const built = buildScenario(this._state, (text) => call(this._module, 'readConfig', text));
     this.scenario = built.scenario || null;
     this._writeLink();
     this._scenarioPre.textContent = built.scenario ? JSON.stringify(built.scenario, null, 2) : '';
@@ -378,6 +378,8 @@ export class VramBudgetElement extends HTMLElement {
     if (built.pending) report = { ok: false, pending: true, error: built.pending };
     else if (built.error) report = { ok: false, error: built.error };
     else report = call(this._module, 'estimate', JSON.stringify(built.scenario));
+    // What reading the pasted config.json changed is said with the report's warnings.
+    if (report.ok && built.notes) report = { ...report, warnings: [...built.notes, ...(report.warnings || [])] };
     this.report = report;
     this._showErrors(report);
     const seq = ++this._seq;

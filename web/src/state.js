@@ -146,9 +146,10 @@ export function fieldValue(f, text) {
 
 /** state → {scenario}, {pending: message} (nothing to estimate yet), or
  *  {error: {path, message}} (the only local check: JSON syntax). */
-export function buildScenario(state) {
+export function buildScenario(state, readConfig) {
   const wl = workloadOf(state);
   const sc = { v: 1 };
+  let notes;
   if (state.wl !== '') sc.workload = state.wl;
   if (usesPipeline(state)) {
     const id = state.pipe.trim();
@@ -173,7 +174,12 @@ export function buildScenario(state) {
     try {
       config = JSON.parse(text);
     } catch (e) {
-      return { error: { path: '/model/config', ...said('error.config-json', e.message) } };
+      // Python's json writes float('inf') and float('nan') as Infinity and NaN, which
+      // JSON.parse refuses: the module's reader takes them as null and says so.
+      const read = readConfig ? readConfig(text) : null;
+      if (!read || !read.ok) return { error: { path: '/model/config', ...said('error.config-json', e.message) } };
+      config = read.config;
+      notes = read.notes;
     }
     sc.model = { config };
     const wbytes = numberOf(state.wbytes, 'bytes');
@@ -210,7 +216,7 @@ export function buildScenario(state) {
     }
     if (Object.keys(sample).length > 0) sc.generation = sample;
   }
-  return { scenario: sc };
+  return notes && notes.length ? { scenario: sc, notes } : { scenario: sc };
 }
 
 export function inferenceBlock(state) {

@@ -293,6 +293,7 @@ struct Collected {
   std::map<std::string, InspectInput> by_dir;
   std::optional<json> pipeline_index;  ///< model_index.json
   std::vector<std::string> skipped;    ///< *config.json files that are not a model's config
+  std::vector<std::string> notes;      ///< what reading the files changed (Python's Infinity and NaN)
   json need = json::array();
 };
 
@@ -311,7 +312,9 @@ void collect(const FilePrefix& f, Collected& c) {
     } else if (index) {
       in.indexes.push_back(read_safetensors_index(f.name, f.prefix));
     } else if (config) {
-      in.config = read_json(f.prefix, f.name);
+      int python_literals = 0;
+      in.config = read_config_json(f.prefix, f.name, python_literals);
+      if (python_literals > 0) c.notes.push_back(python_literals_note(f.name, python_literals));
     } else {
       c.pipeline_index = read_json(f.prefix, f.name);
     }
@@ -394,6 +397,7 @@ json inspect_prefixes(const std::vector<FilePrefix>& files) {
     out = inspect(in);
   }
   for (const auto& name : c.skipped) out["notes"].push_back("not read: " + name + " (not a model\u2019s config.json)");
+  for (const auto& n : c.notes) out["notes"].push_back(n);
   return out;
 }
 

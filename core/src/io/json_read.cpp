@@ -463,3 +463,70 @@ json read_json(std::string_view text, std::string_view what, const ReadLimits& l
 }
 
 }  // namespace vram::io
+
+namespace vram::io {
+
+namespace {
+
+/// Whether `c` may stand beside a JSON value: a structural character or white space.
+bool delimits(char c) {
+  return c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}' || c == ' ' || c == '\n' ||
+         c == '\r' || c == '\t';
+}
+
+/// `text` with Python's Infinity, -Infinity and NaN outside strings written as null.
+std::string python_literals_as_null(std::string_view text, int& replaced) {
+  static constexpr std::string_view kTokens[] = {"-Infinity", "Infinity", "NaN"};
+  std::string out;
+  bool in_string = false;
+  std::size_t copied = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c != '-' && c != 'I' && c != 'N') continue;
+    if (i > 0 && !delimits(text[i - 1])) continue;
+    for (const std::string_view t : kTokens) {
+      if (text.substr(i, t.size()) != t) continue;
+      const std::size_t end = i + t.size();
+      if (end < text.size() && !delimits(text[end])) break;
+      out.append(text.substr(copied, i - copied)).append("null");
+      copied = end;
+      ++replaced;
+      i = end - 1;
+      break;
+    }
+  }
+  if (copied == 0) return std::string(text);
+  out.append(text.substr(copied));
+  return out;
+}
+
+}  // namespace
+
+std::string python_literals_note(std::string_view name, int count) {
+  return std::string(name) + ": " + std::to_string(count) + (count == 1 ? " value" : " values") +
+         " that Python's json writes as Infinity or NaN (JSON has neither) read as null";
+}
+
+json config_document(std::string_view text) {
+  int n = 0;
+  json out{{"ok", true}, {"config", read_config_json(text, "config.json", n)}, {"notes", json::array()}};
+  if (!out["config"].is_object()) throw InputError("", "config.json must be one JSON object; got " + describe_value(out["config"]));
+  if (n > 0) out["notes"].push_back(python_literals_note("config.json", n));
+  return out;
+}
+
+json read_config_json(std::string_view text, std::string_view what, int& python_literals, const ReadLimits& limits) {
+  python_literals = 0;
+  if (text.size() > limits.max_bytes || text.find_first_of("IN") == std::string_view::npos)
+    return read_json(text, what, limits);
+  const std::string plain = python_literals_as_null(text, python_literals);
+  return read_json(plain, what, limits);
+}
+
+}  // namespace vram::io

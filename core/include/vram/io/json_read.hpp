@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace vram::io {
@@ -41,6 +42,21 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view text);
 /// Parses `text` as one JSON document within `limits`. `what` names the
 /// document in messages ("scenario", "accuracy line"). Throws `InputError`.
 nlohmann::json read_json(std::string_view text, std::string_view what, const ReadLimits& limits = kDefaultReadLimits);
+
+/// A config.json as Python's json module writes it: float('inf') and float('nan')
+/// come out as Infinity, -Infinity and NaN, which JSON does not have
+/// (transformers' Mamba2Config keeps time_step_limit = (0.0, inf)). Those tokens,
+/// outside strings and standing alone, are read as null and counted in
+/// `python_literals`; everything else as read_json.
+nlohmann::json read_config_json(std::string_view text, std::string_view what, int& python_literals,
+                                const ReadLimits& limits = kDefaultReadLimits);
+
+/// What reading `name` changed: `count` values Python writes as Infinity or NaN, read as null.
+std::string python_literals_note(std::string_view name, int count);
+
+/// A pasted config.json read as read_config_json does:
+/// {"ok": true, "config": {...}, "notes": [...]}. Throws `InputError`.
+nlohmann::json config_document(std::string_view text);
 
 /// A short, bounded description of a JSON value for error messages: scalars as
 /// written (strings cut at 40 characters), containers by type and size. Never
