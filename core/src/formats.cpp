@@ -442,11 +442,11 @@ std::vector<TensorRole> roles_of_entry(const std::string& entry) {
   auto named = [&](const char* proj) { return !entry.ends_with("attn") && !entry.ends_with("attention") && has(proj); };
   if (attention) {
     // "self_attn" keeps every projection; "self_attn.q_proj" only its own.
-    const std::pair<const char*, TensorRole> projections[] = {{"q_proj", TensorRole::attn_q},
-                                                              {"k_proj", TensorRole::attn_k},
-                                                              {"v_proj", TensorRole::attn_v},
-                                                              {"o_proj", TensorRole::attn_o},
-                                                              {"qkv_proj", TensorRole::attn_qkv}};
+    // DeepSeek's multi-head latent attention names its low-rank projections q_a, q_b, kv_a (with MQA) and kv_b.
+    const std::pair<const char*, TensorRole> projections[] = {
+        {"q_proj", TensorRole::attn_q},       {"k_proj", TensorRole::attn_k},       {"v_proj", TensorRole::attn_v},
+        {"o_proj", TensorRole::attn_o},       {"qkv_proj", TensorRole::attn_qkv},   {"q_a_proj", TensorRole::mla_q_a},
+        {"q_b_proj", TensorRole::mla_q_b},    {"kv_a_proj", TensorRole::mla_kv_a}, {"kv_b_proj", TensorRole::mla_kv_b}};
     bool one = false;
     for (const auto& [proj, role] : projections) {
       if (named(proj) && !(role != TensorRole::attn_qkv && named("qkv_proj"))) {

@@ -162,6 +162,20 @@ TEST_CASE("ignore lists: Qwen3.5's Gated DeltaNet blocks, shared experts and the
                                                       {TensorRole::mlp_down, -1}});
 }
 
+TEST_CASE("ignore lists: DeepSeek's latent-attention projections each keep their own role", "[formats]") {
+  // nvidia/DeepSeek-V3.1-NVFP4 excludes q_a, q_b, kv_a_proj_with_mqa and kv_b of every layer; o_proj stays NVFP4.
+  json config = {{"quantization_config",
+                  {{"quant_method", "modelopt"},
+                   {"quant_algo", "NVFP4"},
+                   {"exclude_modules",
+                    {"model.layers.3.self_attn.q_a_proj", "model.layers.3.self_attn.q_b_proj",
+                     "model.layers.3.self_attn.kv_a_proj_with_mqa", "model.layers.3.self_attn.kv_b_proj"}}}}};
+  bool found = false;
+  const WeightFormat f = format_from_quantization_config(config, "/config", "bf16", found);
+  CHECK(f.keep_unquantized == std::vector<KeptModule>{{TensorRole::mla_q_a, 3}, {TensorRole::mla_q_b, 3},
+                                                      {TensorRole::mla_kv_a, 3}, {TensorRole::mla_kv_b, 3}});
+}
+
 TEST_CASE("ModelOpt MIXED_PRECISION: each module quantized_layers names takes its algorithm, the rest stays 16-bit",
           "[formats]") {
   json config = {{"quantization_config",
