@@ -499,6 +499,9 @@ std::vector<KeptModule> modules_of_entry(const std::string& entry) {
   } else if (layer >= 0 && (entry.ends_with(".mlp") || has("mlp.gate_proj") || has("mlp.up_proj") || has("mlp.down_proj"))) {
     // A whole MLP of one decoder layer ("layers.31.mlp", AutoAWQ modules_to_not_convert).
     add(mlp_parts(entry, TensorRole::mlp_gate, TensorRole::mlp_up, TensorRole::mlp_down));
+  } else if (entry.rfind("re:", 0) == 0 && has("mlp\\.") && has("_proj")) {
+    // A pattern over every dense MLP ("re:.*mlp\\.(gate|up|gate_up|down)_proj.*", Kimi K2.5).
+    add(mlp_parts(entry, TensorRole::mlp_gate, TensorRole::mlp_up, TensorRole::mlp_down));
   }
   // Gated DeltaNet ("linear_attn"): in_proj_qkv, in_proj_z (and in_proj_b, in_proj_a) and out_proj.
   if (has("linear_attn") && !norm) {

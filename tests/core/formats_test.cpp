@@ -162,6 +162,22 @@ TEST_CASE("ignore lists: Qwen3.5's Gated DeltaNet blocks, shared experts and the
                                                       {TensorRole::mlp_down, -1}});
 }
 
+TEST_CASE("ignore lists: a pattern over every dense MLP keeps them all (Kimi K2.5's int4 export)", "[formats]") {
+  json config = {{"quantization_config",
+                  {{"quant_method", "compressed-tensors"},
+                   {"format", "pack-quantized"},
+                   {"config_groups",
+                    {{"group_0",
+                      {{"targets", {"Linear"}},
+                       {"weights", {{"num_bits", 4}, {"type", "int"}, {"strategy", "group"}, {"group_size", 32},
+                                    {"symmetric", true}}}}}}},
+                   {"ignore", {"lm_head", "re:.*shared_experts.*", R"(re:.*mlp\.(gate|up|gate_up|down)_proj.*)"}}}}};
+  bool found = false;
+  const WeightFormat f = format_from_quantization_config(config, "/config", "bf16", found);
+  CHECK(f.keep_unquantized == std::vector<KeptModule>{{TensorRole::lm_head, -1}, {TensorRole::mlp_gate, -1},
+                                                      {TensorRole::mlp_up, -1}, {TensorRole::mlp_down, -1}});
+}
+
 TEST_CASE("ignore lists: DeepSeek's latent-attention projections each keep their own role", "[formats]") {
   // nvidia/DeepSeek-V3.1-NVFP4 excludes q_a, q_b, kv_a_proj_with_mqa and kv_b of every layer; o_proj stays NVFP4.
   json config = {{"quantization_config",
