@@ -24,6 +24,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "quant_checkpoint.hpp"
@@ -592,20 +593,6 @@ WeightFormat modelopt_fp8_format(const std::string& qpath, const std::string& na
   return f;
 }
 
-/// Adds `codec` for module `m`, merging it into the entry of the layer just below.
-void add_role_codec(std::vector<RoleCodec>& out, const KeptModule& m, const Codec& codec) {
-  for (auto& r : out) {
-    const bool same = r.codec.name == codec.name && r.codec.tensor_bits == codec.tensor_bits;
-    if (r.role != m.role || !same || r.first < 0 || m.layer < 0) continue;
-    if (m.layer >= r.first && m.layer <= r.last) return;
-    if (m.layer == r.last + 1) {
-      r.last = m.layer;
-      return;
-    }
-  }
-  out.push_back({m.role, m.layer, m.layer, codec});
-}
-
 /// The codec a MIXED_PRECISION entry's quant_algo stores (FP8 per tensor, NVFP4).
 Codec mixed_entry_codec(const json& spec, const std::string& path, const std::string& native) {
   if (!spec.is_object())
@@ -639,9 +626,28 @@ WeightFormat modelopt_mixed_format(const json& q, const std::string& qpath, cons
     throw InputError(lpath, "is required with quant_algo MIXED_PRECISION: each quantized module's name and its "
                             "{\"quant_algo\": FP8, NVFP4 or W4A16_NVFP4}");
   WeightFormat f = native_format(native);
+  // (role, codec, layer) of every named module, sorted, then consecutive layers of one role and
+  // codec merged into ranges: n log n whatever order or number of entries the map holds.
+  std::vector<Codec> codecs;
+  std::vector<std::tuple<TensorRole, std::size_t, std::int32_t>> named;
   for (const auto& [name, spec] : layers->items()) {
     const Codec c = mixed_entry_codec(spec, io::join_path(lpath, name), native);
-    for (const auto& m : modules_of_entry(name)) add_role_codec(f.by_role, m, c);
+    const auto same = [&](const Codec& x) { return x.name == c.name && x.tensor_bits == c.tensor_bits; };
+    const auto k = static_cast<std::size_t>(std::find_if(codecs.begin(), codecs.end(), same) - codecs.begin());
+    if (k == codecs.size()) codecs.push_back(c);
+    for (const auto& m : modules_of_entry(name)) named.emplace_back(m.role, k, m.layer);
+  }
+  std::sort(named.begin(), named.end());
+  named.erase(std::unique(named.begin(), named.end()), named.end());
+  std::size_t last_codec = codecs.size();
+  for (const auto& [role, k, layer] : named) {
+    RoleCodec* r = f.by_role.empty() ? nullptr : &f.by_role.back();
+    if (r != nullptr && r->role == role && last_codec == k && r->first >= 0 && layer == r->last + 1) {
+      r->last = layer;
+      continue;
+    }
+    f.by_role.push_back({role, layer, layer, codecs[k]});
+    last_codec = k;
   }
   f.kind = FormatKind::nvfp4;
   f.name = "modelopt-mixed";

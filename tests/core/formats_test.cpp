@@ -230,6 +230,30 @@ TEST_CASE("ModelOpt MIXED_PRECISION: each module quantized_layers names takes it
   CHECK(std::count_if(f.by_role.begin(), f.by_role.end(), [](const RoleCodec& r) { return r.role == TensorRole::ssm_in; }) == 1);
 }
 
+TEST_CASE("ModelOpt MIXED_PRECISION: any order and number of entries merge into ranges in n log n", "[formats]") {
+  // 100,000 entries: every layer's q_proj in FP8, then every other layer's k_proj in NVFP4 (each alone). The map
+  // is read in key order ("layers.10" before "layers.2"), not layer order.
+  json layers = json::object();
+  for (int i = 0; i < 50'000; ++i) {
+    layers["model.layers." + std::to_string(i) + ".self_attn.q_proj"] = {{"quant_algo", "FP8"}};
+    layers["model.layers." + std::to_string(2 * i) + ".self_attn.k_proj"] = {{"quant_algo", "NVFP4"}};
+  }
+  bool found = false;
+  const WeightFormat f = format_from_quantization_config(
+      {{"quantization_config", {{"quant_method", "modelopt"}, {"quant_algo", "MIXED_PRECISION"}, {"quantized_layers", layers}}}},
+      "/config", "bf16", found);
+  const auto count = [&](TensorRole role) {
+    return std::count_if(f.by_role.begin(), f.by_role.end(), [&](const RoleCodec& r) { return r.role == role; });
+  };
+  CHECK(count(TensorRole::attn_q) == 1);  // layers 0 to 49,999: one range
+  CHECK(count(TensorRole::attn_k) == 50'000);
+  Architecture a;
+  const Tensor q{TensorRole::attn_q, 49'999, 8, 8, 1, TensorStage::text, Shard::rows, true};
+  const Tensor k{TensorRole::attn_k, 3, 8, 8, 1, TensorStage::text, Shard::rows, true};
+  CHECK(codec_for(f, q, a).name == "fp8");
+  CHECK(codec_for(f, k, a).name == "bf16");  // an odd layer: not named
+}
+
 TEST_CASE("ModelOpt MIXED_PRECISION refuses what it cannot store, naming the module", "[formats][errors]") {
   const auto error_at = [](json layers) {
     json config = {{"quantization_config", {{"quant_method", "modelopt"}, {"quant_algo", "MIXED_PRECISION"}}}};
