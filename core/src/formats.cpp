@@ -22,6 +22,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
@@ -518,10 +519,14 @@ std::vector<KeptModule> modules_of_entry(const std::string& entry) {
   return out;
 }
 
-// Adds the modules an ignore-list entry keeps in 16 bits.
-void add_ignored_roles(const std::string& entry, std::vector<KeptModule>& kept) {
-  for (const auto& k : modules_of_entry(entry))
-    if (std::find(kept.begin(), kept.end(), k) == kept.end()) kept.push_back(k);
+// Adds the modules an ignore list keeps in 16 bits, each once, in the list's order
+// (a set of those seen: n log n for a list of any length).
+void add_ignored_modules(const std::vector<std::string>& entries, std::vector<KeptModule>& kept) {
+  std::set<std::pair<TensorRole, std::int32_t>> seen;
+  for (const auto& k : kept) seen.insert({k.role, k.layer});
+  for (const auto& entry : entries)
+    for (const auto& k : modules_of_entry(entry))
+      if (seen.insert({k.role, k.layer}).second) kept.push_back(k);
 }
 
 }  // namespace
@@ -725,7 +730,7 @@ WeightFormat format_from_quantization_config(const json& config, const std::stri
   }
   WeightFormat f = method_format(*method, *q, qpath, native);
   if (*method == QuantMethod::modelopt) f.checkpoint_kv = modelopt_kv(*q, qpath);
-  for (const auto& entry : ignore) add_ignored_roles(entry, f.keep_unquantized);
+  add_ignored_modules(ignore, f.keep_unquantized);
   return f;
 }
 

@@ -178,6 +178,18 @@ TEST_CASE("ignore lists: a pattern over every dense MLP keeps them all (Kimi K2.
                                                       {TensorRole::mlp_up, -1}, {TensorRole::mlp_down, -1}});
 }
 
+TEST_CASE("ignore lists of any length: each module once, in the list's order, in n log n", "[formats]") {
+  json ignore = json::array();
+  for (int i = 0; i < 100'000; ++i) ignore.push_back("model.layers." + std::to_string(i / 2) + ".self_attn.q_proj");
+  ignore.push_back("lm_head");
+  bool found = false;
+  const WeightFormat f = format_from_quantization_config(
+      {{"quantization_config", {{"quant_method", "fp8"}, {"ignore", ignore}}}}, "/config", "bf16", found);
+  REQUIRE(f.keep_unquantized.size() == 50'001);  // every name twice: once each
+  CHECK(f.keep_unquantized[1] == KeptModule{TensorRole::attn_q, 1});
+  CHECK(f.keep_unquantized.back() == KeptModule{TensorRole::lm_head, -1});
+}
+
 TEST_CASE("ignore lists: DeepSeek's latent-attention projections each keep their own role", "[formats]") {
   // nvidia/DeepSeek-V3.1-NVFP4 excludes q_a, q_b, kv_a_proj_with_mqa and kv_b of every layer; o_proj stays NVFP4.
   json config = {{"quantization_config",
