@@ -66,17 +66,15 @@ LossKind loss_of(const Plan& c) {
 }
 
 /// The last layer's backward: its recomputed activations under full
-/// recomputation, its gradient buffers, and the 16-bit logits where the
-/// framework keeps them referenced.
-Term layer_phase(const Plan& c, const LayerDims& d, LayerKernels kernels, LossKind loss) {
+/// recomputation and its gradient buffers. The logits are gone by then: the
+/// loss's saved tensors are released once its backward has run, and the model
+/// output that held the 16-bit logits is dropped when the loss is returned
+/// (transformers v4.56 Trainer.compute_loss returns the loss alone to training_step).
+Term layer_phase(const Plan& c, const LayerDims& d, LayerKernels kernels) {
   Terms parts;
   if (c.t.checkpointing == Checkpointing::full)
     parts.push_back(saved_by_one_layer(c, d, kernels).named("one layer recomputed"));
   parts.push_back(layer_backward_work_term(d, c.tokens, c.b));
-  if (c.place.head && c.p.keep_logits && loss != LossKind::cut)
-    parts.push_back(Term::product({Factor::of(c.tokens, "tokens"),
-                                   Factor::of(checked::ceil_div(c.m.arch.vocab, c.s.parallel.tensor), "vocab"),
-                                   Factor::bytes(c.b, "logits kept (a model output)")}));
   return sum_nonzero(std::move(parts)).named("through the layers");
 }
 
@@ -92,7 +90,7 @@ Term activations_with(const Plan& c, LayerKernels kernels, LossKind loss) {
   if (in_flight > 1)
     kept = Term::product(terms(std::move(kept)), {Factor::of(in_flight, "micro-batches in flight (1F1B)")})
                .cite(kPipelineSource);
-  Term layers = layer_phase(c, d, kernels, loss);
+  Term layers = layer_phase(c, d, kernels);
   if (!c.place.head) return sum_nonzero(terms(std::move(kept), std::move(layers))).named("backward peak");
   const std::int64_t vocab = checked::ceil_div(a.vocab, c.s.parallel.tensor);
   const bool chunks = loss == LossKind::chunked || loss == LossKind::compiled_chunked;
