@@ -486,6 +486,9 @@ std::vector<KeptModule> modules_of_entry(const std::string& entry) {
   // A vision-tower module ("vision_tower.vision_model.encoder.layers.3.self_attn.q_proj")
   // names the tower, not that projection of decoder layer 3.
   if (has("vision") || has("visual") || has("multi_modal_projector")) return {KeptModule{TensorRole::vision, -1}};
+  // The multi-token-prediction layers' entries ("mtp.layers.0.mlp.experts") name those layers,
+  // not decoder layer 0: they stay as the format stores them (the MTP stage is loaded only to draft).
+  if (entry.rfind("mtp", 0) == 0 || has(".mtp.")) return {};
   const std::int32_t layer = layer_of_entry(entry);
   std::vector<TensorRole> roles = roles_of_entry(entry);
   const std::string_view leaf = std::string_view(entry).substr(entry.rfind('.') == std::string::npos ? 0 : entry.rfind('.') + 1);

@@ -152,9 +152,12 @@ TEST_CASE("ignore lists: Qwen3.5's Gated DeltaNet blocks, shared experts and the
                    {"quant_algo", "NVFP4"},
                    {"ignore",
                     {"model.language_model.layers.0.linear_attn*", "model.language_model.layers.0.mlp.shared_expert*",
-                     "model.language_model.layers.0.mlp.shared_expert_gate", "*.mlp.shared_expert.*"}}}}};
+                     "model.language_model.layers.0.mlp.shared_expert_gate", "*.mlp.shared_expert.*",
+                     "mtp.layers.0.mlp.experts"}}}}};  // the MTP layer's, not decoder layer 0's
   bool found = false;
   const WeightFormat f = format_from_quantization_config(config, "/config", "bf16", found);
+  CHECK(std::none_of(f.keep_unquantized.begin(), f.keep_unquantized.end(),
+                     [](const KeptModule& k) { return k.role == TensorRole::expert_up; }));
   CHECK(f.keep_unquantized == std::vector<KeptModule>{{TensorRole::ssm_in, 0},   {TensorRole::ssm_out, 0},
                                                       {TensorRole::mlp_gate, 0}, {TensorRole::mlp_up, 0},
                                                       {TensorRole::mlp_down, 0}, {TensorRole::router, 0},
