@@ -325,6 +325,13 @@ TEST_CASE("a diffusers folder: each component's files inspected on their own", "
   CHECK(notes.find("text_encoder_2, whose files were not given") != std::string::npos);
   CHECK(notes.find("tokenizer") == std::string::npos);  // not weights: nothing missing
   CHECK(notes.find("not read: FLUX/scheduler/scheduler_config.json") != std::string::npos);
+  // A config.json alone is no checkpoint: the error says how to estimate it instead.
+  try {
+    inspect_all({{"m/config.json", R"({"model_type":"llama"})"}});
+    FAIL("a lone config.json was inspected");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("a config.json alone is estimated as a scenario's model") != std::string::npos);
+  }
   // A config.json written by Python's json (a Mamba-2 model's time_step_limit) is read, and said so.
   const json py = inspect_all({{"m/config.json", R"({"model_type":"llama","time_step_limit":[0.0,Infinity]})"},
                                {"m/model.safetensors", safetensors(t_head, 32)}});
