@@ -1,5 +1,6 @@
 #include "vram/model.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -423,4 +424,16 @@ TEST_CASE("layer counts are bounded so that every sweep stays fast", "[model][er
   CHECK(config_error_path(c) == "/model/config/num_hidden_layers");
   c["num_hidden_layers"] = 100'000;
   CHECK(config_error_path(c) == "/model/config/num_hidden_layers");
+}
+
+TEST_CASE("Qwen3-VL's language models read as Qwen3 and Qwen3-MoE decoders", "[model]") {
+  for (const char* id : {"Qwen/Qwen3-VL-8B-Instruct", "Qwen/Qwen3-VL-30B-A3B-Instruct"}) {
+    CAPTURE(id);
+    const Architecture& a = test::arch(id);
+    CHECK(a.block.qk_norm);  // q_norm and k_norm per layer, as Qwen3's
+    const Report r = test::run({{"model", id}, {"inference", {{"context", 8192}}}});
+    CHECK(std::none_of(r.warnings.begin(), r.warnings.end(),
+                       [](const std::string& w) { return w.find("not a known family") != std::string::npos; }));
+  }
+  CHECK(test::arch("Qwen/Qwen3-VL-30B-A3B-Instruct").experts == 128);
 }

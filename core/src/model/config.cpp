@@ -145,6 +145,10 @@ std::string read_model_type(const json& config, const std::string& path, const T
     mt = "unknown";
   }
   if (mt == "gemma3") mt = "gemma3_text";
+  // Qwen3-VL's language models are Qwen3's decoders (transformers Qwen3VLTextModel, Qwen3VLMoeTextModel:
+  // q_norm and k_norm per layer, the MoE layers of Qwen3-MoE); only their rotary sections differ.
+  if (mt == "qwen3_vl_text") mt = "qwen3";
+  if (mt == "qwen3_vl_moe_text") mt = "qwen3_moe";
   return mt;
 }
 
