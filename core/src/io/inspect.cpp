@@ -195,13 +195,21 @@ std::optional<json> config_from_gguf(const FileHeader& g) {
   return cfg;
 }
 
+namespace {
+
+/// The refusal of files that hold no weights (a lone config.json says how to estimate it).
+InputError no_model_file(bool config) {
+  return InputError("files", std::string("give at least one model file: safetensors shards, a "
+                                         "model.safetensors.index.json or a GGUF file") +
+                                 (config ? "; a config.json alone is estimated as a scenario's model: "
+                                           "{\"model\": {\"config\": {...}}}"
+                                         : ""));
+}
+
+}  // namespace
+
 json inspect(const InspectInput& in) {
-  if (in.files.empty() && in.indexes.empty())
-    throw InputError("files", std::string("give at least one model file: safetensors shards, a model.safetensors.index.json "
-                                          "or a GGUF file") +
-                                  (in.config ? "; a config.json alone is estimated as a scenario's model: "
-                                               "{\"model\": {\"config\": {...}}}"
-                                             : ""));
+  if (in.files.empty() && in.indexes.empty()) throw no_model_file(in.config.has_value());
   if (in.indexes.size() > 1) throw InputError(in.indexes[1].name, "give one model.safetensors.index.json");
   const bool gguf = std::any_of(in.files.begin(), in.files.end(), [](const auto& f) { return f.format == FileFormat::gguf; });
   if (gguf && in.files.size() > 1) throw InputError(in.files[1].name, "give one GGUF file at a time");
