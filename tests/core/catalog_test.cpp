@@ -71,6 +71,18 @@ TEST_CASE("the foundation's models have exact published sizes", "[catalog][check
   }
 }
 
+TEST_CASE("Qwen3-235B-A22B-Instruct-2507: the base's tensors with a 262,144-token context", "[catalog][checkpoint]") {
+  const CatalogModel* update = test::catalog().find_model("Qwen/Qwen3-235B-A22B-Instruct-2507");
+  const CatalogModel* base = test::catalog().find_model("Qwen/Qwen3-235B-A22B");
+  REQUIRE(update != nullptr);
+  REQUIRE(base != nullptr);
+  // 94 layers x (128 experts x 3 x 4,096 x 1,536 + router + attention) + embeddings: the base's
+  // published index total, 470,187,269,120 B in bf16.
+  CHECK(computed_checkpoint_bytes(*update).in_bytes() == 470'187'269'120LL);
+  CHECK(update->model.arch.max_positions == 262'144);
+  CHECK(base->model.arch.max_positions == 40'960);
+}
+
 TEST_CASE("Nemotron-3 Nano NVFP4: experts and most Mamba-2 projections in nvfp4, the rest in bf16",
           "[catalog][checkpoint][nvfp4]") {
   const CatalogModel* m = test::catalog().find_model("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4");
