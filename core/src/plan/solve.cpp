@@ -140,12 +140,18 @@ std::optional<double> crossing(const Known& a, const Known& b) {
 std::int64_t next_probe(const Known& lo, const Known& hi, const std::optional<Known>& below, bool hi_known,
                         bool bisect, bool doubling) {
   const std::int64_t mid = lo.value + (hi.value - lo.value) / 2;
-  if (bisect) return mid;
-  std::optional<double> guess = hi_known ? crossing(lo, hi) : std::nullopt;
   // The line through the last two fitting values, when it lands inside the bracket: where the
   // margin falls faster with the value (eager attention's quadratic scores), the chord to a far
   // failing value stays short of the crossing and the search would creep towards it.
   const std::optional<double> ahead = below ? crossing(*below, lo) : std::nullopt;
+  // That line crossing zero before lo + 1 says lo is the answer: lo + 1 settles it in one probe,
+  // where a bisection step would halve a bracket whose top is far away.
+  if (bisect) {
+    const bool next_fails = ahead && *ahead >= static_cast<double>(lo.value) &&
+                            *ahead < static_cast<double>(lo.value + 1) && lo.value + 1 < hi.value;
+    return next_fails ? lo.value + 1 : mid;
+  }
+  std::optional<double> guess = hi_known ? crossing(lo, hi) : std::nullopt;
   if (ahead && *ahead > static_cast<double>(lo.value) && *ahead < static_cast<double>(hi.value) &&
       (!guess || *ahead > *guess))
     guess = ahead;
