@@ -379,6 +379,14 @@ WeightFormat native_format(const std::string& native) {
   return named_format(native, 128, false, native, "/weights");
 }
 
+const WeightFormat& plain_format(int bytes, bool fp16) {
+  static const WeightFormat fp32 = native_format("fp32");  // immutable, built on first use
+  static const WeightFormat half = native_format("fp16");
+  static const WeightFormat brain = native_format("bf16");
+  if (bytes == 4) return fp32;
+  return fp16 ? half : brain;
+}
+
 WeightFormat parse_weight_format(const json& value, const std::string& path, const std::string& native) {
   std::string name;
   std::int64_t group = 128;

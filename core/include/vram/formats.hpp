@@ -164,6 +164,11 @@ void check_group_alignment(const WeightFormat& format, const Model& model);
 /// Plain 16/32-bit storage in the model's own dtype.
 WeightFormat native_format(const std::string& native);
 
+/// Plain bf16, fp16 or fp32 storage as one shared immutable value per name, so a
+/// weights memo (keyed on the format's address) holds across a solver's probes.
+/// `bytes` 4 is fp32; 2 is fp16 when `fp16`, else bf16.
+const WeightFormat& plain_format(int bytes, bool fp16);
+
 /// Bytes of one activation element: engines compute in the model's 16-bit
 /// dtype, and in fp32 only when the weights are stored as plain fp32 (vLLM
 /// ModelConfig dtype "auto"; transformers torch_dtype).

@@ -31,7 +31,7 @@ void add_details(const Plan& c, Report& r) {
   io::ObjectText e;
   e.set("engine", std::string(name_of(kFrameworks, c.t.framework)));
   e.set("source", std::string(c.p.source));
-  e.set("trainable_params", c.trainable.params());
+  e.set("trainable_params", c.trainable_params);
   e.set("tokens_per_micro_batch", c.tokens);
   e.set("base_format", c.base.name);
   r.detail("engine", e.str());

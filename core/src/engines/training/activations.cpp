@@ -138,7 +138,7 @@ Term transient_of(const Plan& c) {
   if (c.dora.largest_in > 0) parts.push_back(dora_norm_term(c.dora.largest_in, c.dora.largest_out, c.b));
   const bool zero12 = c.t.sharding == Sharding::zero1 || c.t.sharding == Sharding::zero2;
   if (c.p.zero_buckets && zero12 && c.s.parallel.data > 1)
-    parts.push_back(zero_reduce_bucket_term(c.trainable.params(), c.grad_b));
+    parts.push_back(zero_reduce_bucket_term(c.trainable_params, c.grad_b));
   if (parts.empty()) return Term::given(Bytes{}).named("none");
   return sum_nonzero(std::move(parts)).named("transient buffers");
 }

@@ -101,7 +101,7 @@ std::int64_t layers_keeping_activations(const Plan& c) {
 
 Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsMemo* memo) {
   check_settings(s, t, r);
-  Plan c{s, *s.model, t, profile_of(t.framework), {}, s.weights, false, false, 2, 2, 2, false, 2, 0, 0, 0, {}, {}, true, {}};
+  Plan c{s, *s.model, t, profile_of(t.framework), {}, s.weights, false, false, 2, 2, 2, false, 2, 0, 0, 0, {}, 0, {}, true, {}};
   const Architecture& a = c.m.arch;
   c.adapters = t.method == TrainMethod::lora || t.method == TrainMethod::qlora;
   choose_dtypes(c);
@@ -120,20 +120,24 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
   // Full fine-tuning holds the parameters in the compute dtype; an fp32 run loads
   // an unquantized LoRA base in fp32 too (torch_dtype float32).
   const bool fp32_base = t.method == TrainMethod::lora && c.b == 4 && !s.weights.quantized();
-  if (t.method == TrainMethod::full || t.method == TrainMethod::freeze || fp32_base)
-    c.base = native_format(c.b == 4 ? "fp32" : (t.precision == Precision::fp16_mixed ? "fp16" : "bf16"));
+  const WeightFormat* plain = nullptr;  // a shared value: the memo holds for it across estimates
+  if (t.method == TrainMethod::full || t.method == TrainMethod::freeze || fp32_base) {
+    plain = &plain_format(c.b == 4 ? 4 : 2, t.precision == Precision::fp16_mixed);
+    c.base = *plain;
+  }
   c.trainable = c.adapters                         ? lora_trainable(c.m, c.place, t)
                 : t.method == TrainMethod::freeze ? freeze_trainable(c.m, c.place, t.trainable_layers)
                                                    : full_trainable(c.m, c.place);
+  c.trainable_params = c.trainable.params();
   c.grad_layers = layers_keeping_activations(c);
   c.explain = r.explain;
   if (c.adapters) c.dora = dora_shape(c.m, c.place, t);
   c.tokens = checked::mul(t.micro_batch, t.seq_len) / s.parallel.context;
-  // The memo keys on the format's address: only the scenario's own format is stable across estimates.
-  const bool own_format = t.method == TrainMethod::lora && !fp32_base;
+  // The memo keys on the format's address: the scenario's own format and the shared plain ones
+  // are stable across estimates; a QLoRA base is derived per estimate.
+  const WeightFormat* stable = t.method == TrainMethod::lora && !fp32_base ? &s.weights : plain;
   if (t.offload != TrainOffload::optimizer_params)
-    c.base_weights =
-        own_format ? weights_for(c.m, s.weights, c.place, memo) : weights_for(c.m, c.base, c.place, nullptr);
+    c.base_weights = stable ? weights_for(c.m, *stable, c.place, memo) : weights_for(c.m, c.base, c.place, nullptr);
   return c;
 }
 
@@ -144,7 +148,7 @@ Term weights_of(const Plan& c) {
   Term base = weights_term(c.base_weights).named(c.adapters ? "frozen base" : "parameters").cite(c.base.source);
   Terms parts = terms(std::move(base));
   if (c.adapters)
-    parts.push_back(Term::product({Factor::of(c.trainable.params(), c.t.use_dora ? "adapter params (LoRA A and B, DoRA magnitudes)"
+    parts.push_back(Term::product({Factor::of(c.trainable_params, c.t.use_dora ? "adapter params (LoRA A and B, DoRA magnitudes)"
                                                                                   : "adapter params (LoRA A and B)"),
                                    Factor::bytes(c.param_b, c.param_b == 4 ? "fp32" : "16-bit")})
                         .named("LoRA adapters"));
@@ -157,11 +161,11 @@ Term gradients_of(const Plan& c) {
   if (c.t.offload == TrainOffload::optimizer_params)
     return Term::given(Bytes{}).named("gradients on the host (offload)").cite(c.p.source);
   if (c.t.optimizer_in_backward) return gradients_in_backward_term(c.trainable.largest_tensor(), c.grad_b);
-  return gradients_term(c.trainable.params(), c.grad_b, c.s.parallel.state_share(StateKind::gradients));
+  return gradients_term(c.trainable_params, c.grad_b, c.s.parallel.state_share(StateKind::gradients));
 }
 
 Term buckets_of(const Plan& c) {
-  if (c.t.sharding == Sharding::ddp && c.s.parallel.data > 1) return ddp_buckets_term(c.trainable.params(), c.grad_b);
+  if (c.t.sharding == Sharding::ddp && c.s.parallel.data > 1) return ddp_buckets_term(c.trainable_params, c.grad_b);
   return Term::given(Bytes{}).named("no all-reduce buckets");
 }
 
@@ -178,7 +182,7 @@ Term optimizer_of(const Plan& c) {
 
 Term master_of(const Plan& c) {
   if (!c.master || c.t.offload != TrainOffload::none) return Term::given(Bytes{}).named("no master copy");
-  return master_weights_term(c.trainable.params(), c.s.parallel.state_share(StateKind::optimizer_state));
+  return master_weights_term(c.trainable_params, c.s.parallel.state_share(StateKind::optimizer_state));
 }
 
 }  // namespace vram::training

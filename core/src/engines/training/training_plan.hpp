@@ -38,6 +38,7 @@ struct Plan {
   /// inputs that need no gradient and save nothing.
   std::int64_t grad_layers = 0;
   TrainableSet trainable;
+  std::int64_t trainable_params = 0;  ///< trainable.params(), summed once
   DoraShape dora;  ///< zero unless use_dora
   /// A report with its text and ranges; figures only (a solver's probe) need
   /// neither, and a range never changes the verdict.
