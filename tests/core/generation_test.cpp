@@ -210,6 +210,31 @@ TEST_CASE("the causal 3D VAE decode: level working set, caches, output", "[gener
   CHECK(consistent(t));
 }
 
+TEST_CASE("the causal 3D VAE decodes one latent frame in its first call alone", "[generation][vae]") {
+  // An image through the Wan VAE (frames 1; Qwen-Image's VAE is the same network): no time
+  // conv, one frame at every level, one cached frame per causal conv, the frame zero-padded to 3.
+  const GenerationSettings g;
+  DecodeShape s;
+  s.latent = latent_geometry(pipeline("Wan-AI/Wan2.1-T2V-14B"), g, 1024, 1024, 1);
+  REQUIRE(s.latent.latent_frames == 1);
+  s.width = 1024;
+  s.height = 1024;
+  s.frames = 1;
+  s.elem = 2;
+  const Term t = vae_decode_peak(part("Wan-AI/Wan2.1-T2V-14B", "vae"), s);
+  // 96 channels at 1024 x 1024: input, SiLU, cache clone and 3 padded frames (6 x 96) + the output (96).
+  const std::int64_t level = 1048576LL * (6 * 96 + 96) * 2;
+  const std::int64_t cached = 1LL * 2 *
+                              (5LL * 384 * 16384 + 2304LL * 16384 + 2112LL * 65536 + 1152LL * 262144 +
+                               576LL * 1048576 + 96LL * 1048576);
+  const std::int64_t output = 3LL * 1048576 * 2;  // one call: no torch.cat copy
+  CHECK(t.bytes == Bytes::of(level + cached + output));
+  CHECK(consistent(t));
+  // 3.58 GiB in fp16; InvokeAI measured 4.37 GiB allocated for the same VAE at 1024 x 1024 in
+  // fp16 (invoke-ai/InvokeAI#9305); the four-frame model of a later call gave twice as much.
+  CHECK(t.bytes.in(kGiB) == Approx(3.58).margin(0.01));
+}
+
 TEST_CASE("phases: offload, FSDP and Ulysses decide what peaks", "[generation][engine]") {
   const Report one = test::run(wan14(1));
   // --offload_model: the fp32 DiT and the VAE are resident while denoising; T5 went back to the CPU.

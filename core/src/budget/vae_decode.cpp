@@ -32,6 +32,17 @@ constexpr std::string_view kDecoder2dSource =
 constexpr std::string_view kDecoder3dSource =
     "Wan2.1 @9737cba9 wan/modules/vae.py WanVAE_.decode (one latent frame per call, CACHE_T = 2 frames cached per "
     "causal conv, output joined by torch.cat) and ResidualBlock / CausalConv3d (cache clone, cat, pad)";
+constexpr std::string_view kDecoder3dFirstCallSource =
+    "diffusers @58eb52c autoencoders/autoencoder_kl_wan.py: one latent frame decodes in the first call alone "
+    "(_decode: out = out_, no torch.cat), where WanResample upsample3d marks its cache \"Rep\" and skips the time "
+    "conv (one frame at every level), WanResidualBlock caches x[:, :, -CACHE_T:] of a one-frame input (one frame) "
+    "and WanCausalConv3d, with no cache yet, pads the frame with two zero frames (F.pad)";
+
+/// One latent frame (an image through a video VAE: Wan at frames 1, Qwen-Image's
+/// VAE) is decoded by the first call alone, whose convs see one frame each.
+bool single_latent_frame(const DecodeShape& s) {
+  return s.latent.latent_frames <= 1;
+}
 
 struct Level {
   Count channels_in = 0;
@@ -93,7 +104,7 @@ std::vector<Level> levels_3d_shape(const Component& vae, const DecodeShape& s, s
     v.frames = frames;
     levels.push_back(v);
     out_channels.push_back(dims[l + 1]);
-    if (l < c.temporal_upsample.size() && c.temporal_upsample[l]) frames = frames * 2;
+    if (!single_latent_frame(s) && l < c.temporal_upsample.size() && c.temporal_upsample[l]) frames = frames * 2;
   }
   return levels;
 }
@@ -101,8 +112,21 @@ std::vector<Level> levels_3d_shape(const Component& vae, const DecodeShape& s, s
 Terms levels_3d(const Component& vae, const DecodeShape& s) {
   std::vector<Count> outs;
   Terms out;
-  for (const Level& v : levels_3d_shape(vae, s, outs)) {
-    out.push_back(Term::product({Factor::of(v.channels_in, "channels"), Factor::of(v.pixels, "pixels"),
+  const std::vector<Level> levels = levels_3d_shape(vae, s, outs);
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const Level& v = levels[l];
+    if (single_latent_frame(s)) {
+      // At the conv: input (kept for the shortcut), SiLU output, its one-frame cache clone and
+      // the three zero-padded frames, beside the conv's one-frame output.
+      out.push_back(Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(v.pixels, "pixels"),
+                                   Factor::of(Count(6) * v.channels_in + outs[l],
+                                              "channel-frames (input, SiLU, cache clone, 3 zero-padded; output)"),
+                                   Factor::bytes(s.elem)})
+                        .named("resblock causal conv (first call)"));
+      continue;
+    }
+    out.push_back(Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(v.channels_in, "channels"),
+                                 Factor::of(v.pixels, "pixels"),
                                  Factor::of(Count(4) * v.frames + 6, "frame copies (input, SiLU, cat, pad, cache clone)"),
                                  Factor::bytes(s.elem)})
                       .named("resblock causal conv"));
@@ -119,11 +143,14 @@ Term causal_caches(const Component& vae, const DecodeShape& s) {
   for (std::size_t l = 0; l < levels.size(); ++l) {
     const Count convs = Count(2) * (c.layers_per_block + 1) - 1;
     elems += (Count(levels[l].channels_in) + convs * outs[l]) * levels[l].pixels;
-    if (l < c.temporal_upsample.size() && c.temporal_upsample[l]) elems += Count(outs[l]) * levels[l].pixels;
+    // The time conv's cache; the first call leaves only the marker "Rep" there.
+    if (!single_latent_frame(s) && l < c.temporal_upsample.size() && c.temporal_upsample[l])
+      elems += Count(outs[l]) * levels[l].pixels;
   }
   elems += Count(outs.back()) * levels.back().pixels;  // head conv
-  return Term::product({Factor::of(2, "cached frames"), Factor::of(elems, "cached elements per frame"),
-                        Factor::bytes(s.elem)})
+  return Term::product({Factor::of(s.samples_at_once, "samples"),
+                        Factor::of(single_latent_frame(s) ? 1 : 2, "cached frames"),
+                        Factor::of(elems, "cached elements per frame"), Factor::bytes(s.elem)})
       .named("causal conv caches");
 }
 
@@ -340,8 +367,11 @@ Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
   if (vae.kind == ComponentKind::vae_hunyuan) return hunyuan_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_mochi) return mochi_decode_peak(vae, s);
   Term level = Term::max_of(levels_of(vae, s)).named("largest decoder level");
-  if (vae.kind == ComponentKind::vae_3d)
-    return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, true))).cite(kDecoder3dSource);
+  if (vae.kind == ComponentKind::vae_3d) {
+    const bool single = single_latent_frame(s);
+    return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, !single)))
+        .cite(single ? kDecoder3dFirstCallSource : kDecoder3dSource);
+  }
   return Term::sum(terms(std::move(level), decoded_output(s, s.tiling || s.samples_at_once < s.samples)))
       .cite(kDecoder2dSource);
 }
