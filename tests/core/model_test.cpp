@@ -323,6 +323,37 @@ TEST_CASE("layer lists name the entry that is not a layer", "[model][errors]") {
   CHECK(config_error_path(llava) == "/model/config/vision_feature_layer/1");
 }
 
+TEST_CASE("Qwen2-VL and Qwen2.5-VL towers are counted exactly", "[model][vision]") {
+  // The 7B language model: 28 layers of width 3,584 (q/k/v with biases, 4 KV heads of 128),
+  // MLP 18,944, vocabulary 152,064, untied head: 7,615,616,512 parameters.
+  json lm = {{"hidden_size", 3584},      {"intermediate_size", 18944}, {"num_hidden_layers", 28},
+             {"num_attention_heads", 28}, {"num_key_value_heads", 4},   {"vocab_size", 152064},
+             {"tie_word_embeddings", false}, {"rms_norm_eps", 1e-6},    {"max_position_embeddings", 128000}};
+  json v25 = lm;
+  v25["model_type"] = "qwen2_5_vl";
+  v25["vision_config"] = {{"depth", 32},           {"hidden_size", 1280},        {"intermediate_size", 3420},
+                          {"num_heads", 16},       {"in_chans", 3},              {"out_hidden_size", 3584},
+                          {"patch_size", 14},      {"spatial_merge_size", 2},    {"temporal_patch_size", 2}};
+  // Patch Conv3d 3 × 2 × 14² × 1,280 = 1,505,280 (no bias); 32 blocks × (2 RMSNorms 2,560 + qkv 4,919,040 +
+  // proj 1,639,680 + gate/up 2 × 4,381,020 + down 4,378,880 = 19,702,200); merger RMSNorm 1,280 +
+  // 5,120² + 5,120 + 5,120 × 3,584 + 3,584 = 44,574,464. Tower 676,550,144; with the language model
+  // 8,292,166,656, Qwen2.5-VL-7B's published size (8.29B).
+  const Model m25 = model_from_config(v25, "/model/config", "x");
+  CHECK(parameter_count(m25.tensors, TensorStage::vision) == 676'550'144);
+  CHECK(parameter_count(m25.tensors) == 8'292'166'656);
+  json v2 = lm;
+  v2["model_type"] = "qwen2_vl";
+  v2["vision_config"] = {{"depth", 32},      {"embed_dim", 1280},      {"mlp_ratio", 4},
+                         {"num_heads", 16},  {"in_chans", 3},          {"hidden_size", 3584},
+                         {"patch_size", 14}, {"spatial_merge_size", 2}, {"temporal_patch_size", 2}};
+  // 32 blocks × (2 LayerNorms 5,120 + qkv 4,919,040 + proj 1,639,680 + fc1 6,558,720 + fc2 6,554,880 =
+  // 19,677,440) + patch 1,505,280 + merger LayerNorm 2,560 + 44,573,184 = 675,759,104; total
+  // 8,291,375,616, Qwen2-VL-7B's published size (8.29B).
+  const Model m2 = model_from_config(v2, "/model/config", "x");
+  CHECK(parameter_count(m2.tensors, TensorStage::vision) == 675'759'104);
+  CHECK(parameter_count(m2.tensors) == 8'291'375'616);
+}
+
 TEST_CASE("a generic vision tower may state its width as embed_dim and its depth as depth", "[model][vision]") {
   // A model_type without an exact tower layout reads only the generic fields and their aliases.
   const json c = {

@@ -116,6 +116,36 @@ Count qwen3_vl_vision(const json& vit, const std::string& vp, Count text_hidden)
          deepstack * (2 * m + mlp);
 }
 
+// Qwen2-VL's and Qwen2.5-VL's towers (transformers v4.56.0 modeling_qwen2_vl.py / modeling_qwen2_5_vl.py): a
+// Conv3d patch embedding without bias (in_chans × temporal_patch_size × patch² × width), no position table (2D
+// RoPE), depth blocks of q/k/v (one fused Linear) and proj with biases, and a merger (a norm over the width, then
+// m = width × spatial_merge_size² → m → the language model's width, with biases). Qwen2-VL: LayerNorms with bias
+// and a two-matrix MLP of mlp_ratio × embed_dim; vision_config.hidden_size is the merger's output. Qwen2.5-VL:
+// RMSNorms (weight only) and a gated MLP of intermediate_size with biases; out_hidden_size is the output.
+Count qwen2_vl_vision(bool v2_5, const json& vit, const std::string& vp, Count text_hidden) {
+  const Count depth = require_int_any(vit, {"depth"}, vp, kLayers);
+  const Count channels = optional_int_any(vit, {"in_chans", "in_channels"}, vp, kCount).value_or(3);
+  const Count patch = optional_int_any(vit, {"patch_size", "spatial_patch_size"}, vp, kDim).value_or(14);
+  const Count temporal = optional_int(vit, "temporal_patch_size", vp, kCount).value_or(2);
+  const Count merge = optional_int(vit, "spatial_merge_size", vp, kCount).value_or(2);
+  Count w, out, block, norm;
+  if (v2_5) {
+    w = require_int_any(vit, {"hidden_size"}, vp, kDim);
+    const Count inter = require_int_any(vit, {"intermediate_size"}, vp, kDim);
+    out = optional_int(vit, "out_hidden_size", vp, kDim).value_or(text_hidden);
+    norm = w;
+    block = 2 * norm + (3 * w * w + 3 * w) + (w * w + w) + 2 * (w * inter + inter) + (inter * w + w);
+  } else {
+    w = require_int_any(vit, {"embed_dim"}, vp, kDim);
+    const Count inter = w * optional_int(vit, "mlp_ratio", vp, kCount).value_or(4);
+    out = optional_int(vit, "hidden_size", vp, kDim).value_or(text_hidden);
+    norm = 2 * w;
+    block = 2 * norm + (3 * w * w + 3 * w) + (w * w + w) + (w * inter + inter) + (inter * w + w);
+  }
+  const Count m = w * merge * merge;
+  return channels * temporal * patch * patch * w + depth * block + norm + (m * m + m) + (m * out + out);
+}
+
 // The tower of a family whose layout is known exactly; `known` false otherwise
 // (then nothing is read, so the generic layout's aliases apply).
 Count family_vision_params(const std::string& outer_type, const json& vit, const json& outer, const std::string& vp,
@@ -123,6 +153,10 @@ Count family_vision_params(const std::string& outer_type, const json& vit, const
   if (is_one_of(outer_type, {"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})) {
     known = true;
     return qwen3_vl_vision(vit, vp, text_hidden);
+  }
+  if (is_one_of(outer_type, {"qwen2_vl", "qwen2_5_vl"})) {
+    known = true;
+    return qwen2_vl_vision(outer_type == "qwen2_5_vl", vit, vp, text_hidden);
   }
   known = is_one_of(outer_type, {"mllama", "mistral3", "llama4"});
   if (!known) return 0;
