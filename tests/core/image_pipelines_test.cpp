@@ -96,3 +96,38 @@ TEST_CASE("a pipeline's reference_images is bounded", "[generation][kontext][err
   p["reference_images"] = 9;
   CHECK(error_path({{"workload", "image"}, {"model", p}}) == "/model/reference_images");
 }
+
+TEST_CASE("Qwen-Image: a double-stream MMDiT, Qwen2.5-VL as its text encoder, Wan's VAE on one frame",
+          "[generation][qwen-image]") {
+  const auto& p = pipeline("Qwen/Qwen-Image");
+  // Per block: img_mod and txt_mod 2 × (3072 × 18432 + 18432) = 113,283,072; eight 3072² projections
+  // with biases 75,522,048; four head RMSNorms 512; two GELU MLPs 2 × (3072 × 12288 + 12288 +
+  // 12288 × 3072 + 3072) = 151,025,664: 339,831,296. Embedders, txt_norm, norm_out and proj_out
+  // (3072 → 64) 40,523,328.
+  const Part& dit = *p.find("transformer");
+  CHECK(dit.inventory.params() == 60LL * 339'831'296 + 40'523'328);
+  // Qwen2_5_VLForConditionalGeneration is loaded whole: the untied lm_head (152,064 × 3,584) and the
+  // vision tower count, unlike HunyuanVideo's LlamaModel text encoder.
+  const Part& te = *p.find("text_encoder");
+  CHECK(te.config.conditional_generation);
+  CHECK(te.inventory.params() == 8'292'166'656);
+  CHECK_FALSE(pipeline("tencent/HunyuanVideo").find("text_encoder")->config.conditional_generation);
+  // 1024 × 1024: 64 × 64 = 4096 image tokens beside 512 prompt tokens (546 encoded, the 34-token
+  // template dropped). The MLP phase (2 × 3072 + 2 × 12288 = 30,720 elements a token) is above the
+  // attention's 9 × 3072 = 27,648.
+  GenerationSettings g;
+  const LatentGeometry geo = latent_geometry(p, g, 1024, 1024, 1);
+  CHECK(geo.tokens == 4096);
+  CHECK(geo.latent_frames == 1);
+  DenoiseShape s;
+  s.tokens = s.full_tokens = geo.tokens;
+  s.text_tokens = 512;
+  const Term w = denoiser_working_set(dit, s);
+  CHECK(w.bytes == Bytes::of(4608LL * 30'720 * 2));
+  CHECK(consistent(w));
+  // The whole pipeline in bf16: 57,698,920,550 B of weights (the repository's 57.7 GB); the decode
+  // of the one latent frame peaks.
+  const Report r = test::run(image("Qwen/Qwen-Image"));
+  CHECK(test::metric(r, "weights_bytes") == 8'292'166'656.0 * 2 + 20'430'401'088.0 * 2 + 126'892'531.0 * 2);
+  CHECK(r.find_component("vae_decode") != nullptr);
+}

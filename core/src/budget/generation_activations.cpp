@@ -65,6 +65,28 @@ Term flux_working_set(const Component& d, const DenoiseShape& s) {
       .cite(kFluxSource);
 }
 
+constexpr std::string_view kQwenImageSource =
+    "diffusers @58eb52c transformer_qwenimage.py QwenImageTransformerBlock (img_mod / txt_mod, attention, then "
+    "img_mlp / txt_mlp) and QwenDoubleStreamAttnProcessor2_0 (per-stream q, k, v held while torch.cat builds the "
+    "joint q, k, v; SDPA over text + image tokens), FeedForward gelu-approximate (dim → 4 dim → dim)";
+
+/// One double-stream block of Qwen-Image peaks at the larger of its attention,
+/// where each stream's input, its modulated copy, its q, k, v, the joint q, k, v
+/// and the joint output are alive (9 per hidden), and its MLP (input, modulated
+/// copy: 2 per hidden; projection and GELU: 2 per ffn), over text + image tokens.
+Term qwen_image_working_set(const Component& d, const DenoiseShape& s) {
+  const Count t = (Count(s.tokens) + s.text_tokens) * s.batch, h = d.config.hidden;
+  Term attn = Term::product({Factor::of(t, "joint tokens"),
+                             Factor::of(9 * h, "elements/token (input, modulated, per-stream q, k, v, joint q, k, v, out)"),
+                             Factor::bytes(s.elem)})
+                  .named("joint attention");
+  Term mlp = Term::product({Factor::of(t, "joint tokens"),
+                            Factor::of(2 * h + Count(2) * d.config.ffn, "elements/token (input, modulated; MLP and GELU)"),
+                            Factor::bytes(s.elem)})
+                 .named("MLP");
+  return Term::max_of(terms(std::move(attn), std::move(mlp))).named("double-stream block").cite(kQwenImageSource);
+}
+
 /// MMDiT-X (SD3.5-medium): a block with a second image self-attention takes
 /// norm_hidden_states2 from SD35AdaLayerNormZeroX with the first one and holds
 /// it through the joint attention until attn2 runs on the image tokens (diffusers
@@ -237,8 +259,10 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::cogvideox:
     case ComponentKind::ltx_video:
     case ComponentKind::hunyuan_video:
-    case ComponentKind::mochi_dit: {
+    case ComponentKind::mochi_dit:
+    case ComponentKind::qwen_image: {
       Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
+                  : d.kind == ComponentKind::qwen_image ? qwen_image_working_set(d, s)
                   : d.kind == ComponentKind::ltx_video  ? ltx_working_set(d, s)
                   : d.kind == ComponentKind::hunyuan_video ? hunyuan_working_set(d, s)
                   : d.kind == ComponentKind::mochi_dit  ? mochi_working_set(d, s)

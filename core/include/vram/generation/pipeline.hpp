@@ -44,8 +44,9 @@ enum class ComponentKind : std::uint8_t {
   llama_text,     ///< a decoder-only language model used as a text encoder (AutoModel: no lm_head)
   mochi_dit,      ///< MochiTransformer3DModel: asymmetric joint attention (video 3072 wide, text 1536), SwiGLU
   vae_mochi,      ///< AutoencoderKLMochi: causal 3D VAE, 8× spatial, 6× temporal, linear upsampling blocks
+  qwen_image,     ///< QwenImageTransformer2DModel: double-stream MMDiT blocks only, RMSNorm on the text input
 };
-inline constexpr std::array<Choice<ComponentKind>, 19> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 20> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -63,7 +64,8 @@ inline constexpr std::array<Choice<ComponentKind>, 19> kComponentKinds{{{Compone
                                                                       {ComponentKind::vae_hunyuan, "vae_hunyuan"},
                                                                       {ComponentKind::llama_text, "llama_text"},
                                                                       {ComponentKind::mochi_dit, "mochi_dit"},
-                                                                      {ComponentKind::vae_mochi, "vae_mochi"}}};
+                                                                      {ComponentKind::vae_mochi, "vae_mochi"},
+                                                                      {ComponentKind::qwen_image, "qwen_image"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -165,6 +167,9 @@ struct ComponentConfig {
   bool mid_attention = false;        ///< VAE: self-attention in the mid block
   /// llama_text: the language model read by the core's config.json reader.
   std::shared_ptr<const Architecture> language_model;
+  /// llama_text: the whole *ForConditionalGeneration model is loaded with its lm_head (Qwen-Image's
+  /// Qwen2_5_VLForConditionalGeneration), not the bare AutoModel; a vision tower is counted either way.
+  bool conditional_generation = false;
   // Mochi VAE (hf_config): per level (low resolution last) its time and space factors; attention per encoder level.
   std::vector<std::int64_t> time_factors, space_factors;
   std::vector<bool> attention_levels;

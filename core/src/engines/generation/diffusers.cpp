@@ -233,7 +233,7 @@ std::string_view weights_id(const Setup& u, const Placed& x) {
   return "weights";
 }
 
-constexpr std::array<Choice<ComponentKind>, 19> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
+constexpr std::array<Choice<ComponentKind>, 20> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
                                                              {ComponentKind::t5_encoder, "Weights: T5 encoder"},
                                                              {ComponentKind::clip_vision, "Weights: CLIP image encoder"},
                                                              {ComponentKind::flux, "Weights: FLUX transformer"},
@@ -251,7 +251,8 @@ constexpr std::array<Choice<ComponentKind>, 19> kWeightLabels{{{ComponentKind::c
                                                              {ComponentKind::vae_hunyuan, "Weights: HunyuanVideo VAE"},
                                                              {ComponentKind::llama_text, "Weights: language-model text encoder"},
                                                              {ComponentKind::mochi_dit, "Weights: Mochi transformer"},
-                                                             {ComponentKind::vae_mochi, "Weights: Mochi VAE"}}};
+                                                             {ComponentKind::vae_mochi, "Weights: Mochi VAE"},
+                                                             {ComponentKind::qwen_image, "Weights: Qwen-Image transformer"}}};
 
 void write_components(const Setup& u, const PhaseBudget& b, const Term& context, Report& r) {
   for (const auto& res : b.resident)

@@ -155,7 +155,7 @@ void place(const Scenario& s, Setup& u) {
 /// SD3 the CLIP tokens (both CLIPs side by side in channels) followed by the T5 tokens.
 std::int64_t text_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
-  if (k == ComponentKind::hunyuan_video) {
+  if (k == ComponentKind::hunyuan_video || k == ComponentKind::qwen_image) {
     // The language model's tokens after the prompt template is cropped; CLIP gives only its pooled vector.
     std::int64_t t = 0;
     for (const auto* c : u.p->all(Role::text_encoder))

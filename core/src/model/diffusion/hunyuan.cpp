@@ -206,7 +206,8 @@ Inventory llama_text_inventory(const ComponentConfig& c) {
   Inventory inv;
   if (!c.language_model) return inv;
   for (const Tensor& t : tensor_inventory(*c.language_model)) {
-    if (t.role == TensorRole::lm_head) continue;  // AutoModel / LlamaModel: the decoder stack only
+    // AutoModel / LlamaModel: the decoder stack only; a *ForConditionalGeneration model keeps its head.
+    if (t.role == TensorRole::lm_head && !c.conditional_generation) continue;
     const Count copies = Count(t.count) * t.layers;
     if (t.quantizable)
       inv.linear.push_back({t.cols, t.rows, copies, false, false});

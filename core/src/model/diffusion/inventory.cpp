@@ -219,6 +219,29 @@ Inventory wan_dit(const ComponentConfig& c) {
   return inv;
 }
 
+/// QwenImageTransformer2DModel (diffusers @58eb52c transformer_qwenimage.py): img_in, an RMSNorm
+/// over the text input (txt_norm) and txt_in, the timestep embedder (no pooled text, no guidance),
+/// `layers` double-stream blocks (a 6 × dim modulation per stream, q/k/v and their added text
+/// projections, to_out and to_add_out, all with biases, four RMSNorms over one head, a GELU MLP per
+/// stream), norm_out's 2 × dim modulation and proj_out to patch² × out latent channels.
+Inventory qwen_image(const ComponentConfig& c) {
+  Inventory inv;
+  const Count d = c.hidden, L = c.layers;
+  add(inv, c.in_channels, d, 1);
+  inv.other = Count(inv.other) + c.text_dim;  // txt_norm
+  add(inv, c.text_dim, d, 1);
+  add(inv, c.freq_dim, d, 1);
+  add(inv, d, d, 1);
+  add(inv, d, 6 * d, 2 * L);
+  add(inv, d, d, 8 * L);
+  inv.other = Count(inv.other) + L * 4 * c.head_dim;
+  add(inv, d, c.ffn, 2 * L);
+  add(inv, c.ffn, d, 2 * L);
+  add(inv, d, 2 * d, 1);
+  add(inv, d, c.out_channels, 1);
+  return inv;
+}
+
 void require_fields(const Component& c, const std::string& path) {
   const ComponentConfig& k = c.config;
   auto need = [&](std::int64_t v, const char* name) {
@@ -234,6 +257,10 @@ void require_fields(const Component& c, const std::string& path) {
       need(v, name);
     if (k.qk_norm != QkNorm::none) need(k.head_dim, "head_dim");
   }
+  if (c.kind == ComponentKind::qwen_image)
+    for (const auto& [v, name] : {std::pair{k.in_channels, "in_channels"}, {k.out_channels, "out_channels"},
+                                  {k.text_dim, "text_dim"}, {k.freq_dim, "freq_dim"}, {k.head_dim, "head_dim"}})
+      need(v, name);
   if (c.kind == ComponentKind::pixart_dit)
     for (const auto& [v, name] : {std::pair{k.in_channels, "in_channels"}, {k.out_channels, "out_channels"},
                                   {k.text_dim, "text_dim"}, {k.cross_dim, "cross_dim"}, {k.freq_dim, "freq_dim"},
@@ -260,6 +287,7 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::llama_text: return hf::llama_text_inventory(c.config);
     case ComponentKind::mochi_dit: return hf::mochi_transformer(c.config);
     case ComponentKind::vae_mochi: return hf::mochi_vae(c.config);
+    case ComponentKind::qwen_image: require_fields(c, path); return qwen_image(c.config);
     case ComponentKind::clip_vision:
     case ComponentKind::unet:
     case ComponentKind::vae_2d:

@@ -26,7 +26,8 @@ Role role_of(ComponentKind k) {
     case ComponentKind::cogvideox:
     case ComponentKind::ltx_video:
     case ComponentKind::hunyuan_video:
-    case ComponentKind::mochi_dit: return Role::denoiser;
+    case ComponentKind::mochi_dit:
+    case ComponentKind::qwen_image: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
     case ComponentKind::vae_cogvideox:
@@ -101,6 +102,7 @@ void read_transformer_fields(const json& j, const std::string& p, ComponentConfi
   c.image_embed_dim = field(j, "image_embed_dim", p);
   c.tokens = field(j, "tokens", p);
   c.template_tokens = field(j, "template_tokens", p);
+  c.conditional_generation = io::optional_bool(j, "conditional_generation", p).value_or(false);
   if (c.template_tokens >= c.tokens && c.template_tokens > 0)
     throw InputError(p + "/template_tokens", "must be below tokens (the prompt template is cropped from them)");
   c.cross_dim = field(j, "cross_dim", p);
