@@ -131,3 +131,82 @@ TEST_CASE("Qwen-Image: a double-stream MMDiT, Qwen2.5-VL as its text encoder, Wa
   CHECK(test::metric(r, "weights_bytes") == 8'292'166'656.0 * 2 + 20'430'401'088.0 * 2 + 126'892'531.0 * 2);
   CHECK(r.find_component("vae_decode") != nullptr);
 }
+
+TEST_CASE("Sana 1600M: linear-attention DiT, Gemma-2 text encoder, deep-compression autoencoder",
+          "[generation][sana]") {
+  const auto& p = pipeline("Efficient-Large-Model/Sana_1600M_1024px_diffusers");
+  // Per block (dim 2240): q, k, v without bias 15,052,800 + to_out 5,019,840; cross-attention
+  // q, k, v, out with biases 20,079,360; GLUMBConv 25,099,200 + 112,000 + 12,544,000; the 6 × dim
+  // table 13,440: 77,920,640. Patch conv 73,920, AdaLayerNormSingle 35,714,560, caption projection
+  // 10,183,040 and norm 2,240, the output table 4,480 and proj_out 71,712.
+  CHECK(p.find("transformer")->inventory.params() ==
+        20LL * 77'920'640 + 73'920 + 35'714'560 + 10'183'040 + 2'240 + 4'480 + 71'712);
+  // DC-AE f32c32: encoder 153,027,104 + decoder 159,223,171 (convolutions, RMSNorms, the
+  // EfficientViT levels' bias-free attention projections).
+  CHECK(p.find("vae")->inventory.params() == 153'027'104LL + 159'223'171);
+  CHECK(p.find("text_encoder")->inventory.params() == 2'614'341'888);
+  GenerationSettings g;
+  const LatentGeometry geo = latent_geometry(p, g, 1024, 1024, 1);
+  CHECK(geo.tokens == 32 * 32);  // 32× compression, patch 1
+  // CFG batched: 2 × 1024 tokens. Linear attention: 2 × 2240 × 2 B + 5 × 2240 × 4 B = 53,760 B a
+  // token; GLUMBConv: (2 × 2240 + 4 × 5600) × 2 B = 53,760 B too.
+  DenoiseShape s;
+  s.tokens = s.full_tokens = geo.tokens;
+  s.batch = 2;
+  const Term w = denoiser_working_set(*p.find("transformer"), s);
+  CHECK(w.bytes == Bytes::of(2048LL * 53'760));
+  CHECK(consistent(w));
+  // The decode peaks in the 1024 × 1024 level's ResBlock: 128 channels × (input, second conv's
+  // output: 2 × 2 B; the RMSNorm's fp32 copy and square: 8 B), beside the decoded image.
+  DecodeShape d;
+  d.latent = geo;
+  d.width = d.height = 1024;
+  d.elem = 2;
+  const Term decode = vae_decode_peak(*p.find("vae"), d);
+  CHECK(decode.bytes == Bytes::of(128LL * 1048576 * 12 + 3LL * 1048576 * 2));
+  CHECK(consistent(decode));
+  // Tiled decoding of these VAEs is not modelled: refused, not ignored.
+  CHECK(error_path(image("Efficient-Large-Model/Sana_1600M_1024px_diffusers", {{"vae_tiling", true}})) ==
+        "/generation/vae_tiling");
+  CHECK(error_path(image("Qwen/Qwen-Image", {{"vae_tiling", true}})) == "/generation/vae_tiling");
+}
+
+TEST_CASE("a pasted Sana pipeline's configs are checked where a figure would divide by zero",
+          "[generation][sana][errors]") {
+  const json dit = {{"_class_name", "SanaTransformer2DModel"}, {"num_attention_heads", 2}, {"attention_head_dim", 8},
+                    {"num_layers", 1}, {"in_channels", 4}, {"out_channels", 4}, {"caption_channels", 8},
+                    {"num_cross_attention_heads", 2}, {"cross_attention_head_dim", 8}, {"cross_attention_dim", 16},
+                    {"mlp_ratio", 2.5}, {"patch_size", 1}};
+  const json dc = {{"_class_name", "AutoencoderDC"}, {"encoder_block_out_channels", {8, 16}},
+                   {"decoder_block_out_channels", {8, 16}}, {"encoder_layers_per_block", {1, 1}},
+                   {"decoder_layers_per_block", {1, 1}}, {"encoder_block_types", {"ResBlock", "EfficientViTBlock"}},
+                   {"decoder_block_types", {"ResBlock", "EfficientViTBlock"}}, {"encoder_qkv_multiscales", {json::array(), {5}}},
+                   {"decoder_qkv_multiscales", {json::array(), {5}}}, {"attention_head_dim", 8}, {"latent_channels", 4},
+                   {"upsample_block_type", "interpolate"}, {"downsample_block_type", "Conv"}};
+  json p = {{"id", "t/sana"}, {"modality", "image"}, {"native", {{"width", 64}, {"height", 64}}},
+            {"components", {{{"name", "text_encoder"}, {"kind", "t5_encoder"}, {"params", 1}, {"source", "t"},
+                             {"config", {{"hidden", 8}, {"head_dim", 4}, {"heads", 2}, {"ffn", 16}, {"layers", 1},
+                                         {"vocab", 10}, {"tokens", 8}}}},
+                            {{"name", "transformer"}, {"kind", "sana"}, {"params", 1}, {"source", "t"}, {"hf_config", dit}},
+                            {{"name", "vae"}, {"kind", "vae_dc"}, {"params", 1}, {"source", "t"}, {"hf_config", dc}}}}};
+  json s = {{"workload", "image"}, {"model", p}, {"hardware", {{"gpu", "H100-SXM-80GB"}}}};
+  CHECK_NOTHROW(test::run(s));
+  json bad = s;
+  bad["model"]["components"][2]["hf_config"]["decoder_block_out_channels"][0] = 0;
+  CHECK(error_path(bad) == "/model/components/2/hf_config/decoder_block_out_channels/0");
+  bad = s;
+  bad["model"]["components"][2]["hf_config"]["decoder_block_out_channels"][1] = 12;  // 12 heads of 8? no
+  CHECK(error_path(bad) == "/model/components/2/hf_config/decoder_block_out_channels/1");
+  bad = s;
+  bad["model"]["components"][2]["hf_config"]["decoder_block_types"][1] = "Attention";
+  CHECK(error_path(bad) == "/model/components/2/hf_config/decoder_block_types/1");
+  bad = s;
+  bad["model"]["components"][1]["hf_config"]["mlp_ratio"] = 100.0;
+  CHECK(error_path(bad) == "/model/components/1/hf_config/mlp_ratio");
+  bad = s;
+  bad["model"]["components"][1]["hf_config"]["_class_name"] = "PixArtTransformer2DModel";
+  CHECK(error_path(bad) == "/model/components/1/hf_config/_class_name");
+  bad = s;
+  bad["model"]["components"][1]["hf_config"].erase("caption_channels");
+  CHECK(error_path(bad) == "/model/components/1/hf_config/caption_channels");
+}

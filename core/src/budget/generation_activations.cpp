@@ -87,6 +87,32 @@ Term qwen_image_working_set(const Component& d, const DenoiseShape& s) {
   return Term::max_of(terms(std::move(attn), std::move(mlp))).named("double-stream block").cite(kQwenImageSource);
 }
 
+constexpr std::string_view kSanaSource =
+    "diffusers @58eb52c transformers/sana_transformer.py SanaTransformerBlock and GLUMBConv.forward, "
+    "attention_processor.py SanaLinearAttnProcessor2_0 (q, k, v upcast to fp32, v padded with a row of ones, "
+    "(v kᵀ) q, then divided by its last row)";
+
+/// One Sana block peaks in its linear self-attention, where the residual and the
+/// modulated input (2 per hidden in the compute dtype) sit beside the fp32 q, k,
+/// padded v, product and quotient (5 per hidden × 4 B), or in its GLUMBConv, where
+/// the residual, the modulated input and two of the inverted-conv, SiLU and
+/// depthwise outputs (2 × 2 ffn) are alive; cross-attention to the text is smaller.
+Term sana_working_set(const Component& d, const DenoiseShape& s) {
+  const Count t = Count(s.tokens) * s.batch, h = d.config.hidden;
+  Term attn = Term::sum(terms(
+      Term::product({Factor::of(t, "image tokens"), Factor::of(2 * h, "elements/token (residual, modulated)"),
+                     Factor::bytes(s.elem)}),
+      Term::product({Factor::of(t, "image tokens"), Factor::of(5 * h, "fp32 elements/token (q, k, padded v, product, quotient)"),
+                     Factor::bytes(4)})))
+                  .named("linear self-attention");
+  Term ffn = Term::product({Factor::of(t, "image tokens"),
+                            Factor::of(2 * h + Count(4) * d.config.ffn, "elements/token (residual, modulated; two of "
+                                                                         "inverted conv, SiLU, depthwise conv)"),
+                            Factor::bytes(s.elem)})
+                 .named("GLUMBConv");
+  return Term::max_of(terms(std::move(attn), std::move(ffn))).named("Sana block").cite(kSanaSource);
+}
+
 /// MMDiT-X (SD3.5-medium): a block with a second image self-attention takes
 /// norm_hidden_states2 from SD35AdaLayerNormZeroX with the first one and holds
 /// it through the joint attention until attn2 runs on the image tokens (diffusers
@@ -260,9 +286,11 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::ltx_video:
     case ComponentKind::hunyuan_video:
     case ComponentKind::mochi_dit:
-    case ComponentKind::qwen_image: {
+    case ComponentKind::qwen_image:
+    case ComponentKind::sana: {
       Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
                   : d.kind == ComponentKind::qwen_image ? qwen_image_working_set(d, s)
+                  : d.kind == ComponentKind::sana       ? sana_working_set(d, s)
                   : d.kind == ComponentKind::ltx_video  ? ltx_working_set(d, s)
                   : d.kind == ComponentKind::hunyuan_video ? hunyuan_working_set(d, s)
                   : d.kind == ComponentKind::mochi_dit  ? mochi_working_set(d, s)

@@ -309,7 +309,61 @@ Terms cog_levels_terms(const Component& vae, const DecodeShape& s) {
   return out;
 }
 
+constexpr std::string_view kDcSource =
+    "diffusers @58eb52c autoencoders/autoencoder_dc.py Decoder (conv_in, up blocks from the lowest level, "
+    "RMSNorm, ReLU, conv_out), ResBlock (input kept for the residual; normalization.py RMSNorm upcasts to fp32 "
+    "and squares before its mean), DCUpBlock2d (interpolate and conv, or conv and pixel_shuffle, beside the "
+    "repeat_interleave + pixel_shuffle shortcut and their sum), EfficientViTBlock (attention_processor.py "
+    "SanaMultiscaleAttnProcessor2_0: q, k, v, their concatenation and its multiscale projections held, the "
+    "concatenation upcast to fp32 for linear attention; GLUMBConv with expand 4)";
+
+/// Bytes per channel-pixel of a DC-AE level's blocks: a ResBlock holds its input, the
+/// second conv's output and the RMSNorm's fp32 copy and square (the copy is the input
+/// itself in fp32); an EfficientViT block the larger of its attention (input, q, k, v,
+/// their concatenation and each scale's projection in the compute dtype; the
+/// concatenation in fp32, ReLU q and k, padded v, product and quotient per scale) and
+/// its GLUMBConv (input and two of the 8 × channel inverted, SiLU and depthwise outputs).
+Count dc_block_bytes(const ComponentConfig& c, bool vit, std::int64_t e) {
+  const Count fp32_temps = e < 4 ? 8 : 4;
+  if (!vit) return Count(2) * e + fp32_temps;
+  const Count k = Count(1) + c.multiscales;
+  const Count attention = Count(e) * (Count(7) + Count(3) * c.multiscales) + Count(32) * k;
+  return std::max<std::int64_t>(attention, Count(17) * e);
+}
+
+/// Decoder levels of AutoencoderDC from the lowest resolution: the level's blocks or
+/// the up block that enters it (its input beside the interpolated tensor and the
+/// conv's output, or beside the conv, the shortcut and their sum), whichever is larger.
+Terms dc_decode_levels(const Component& vae, const DecodeShape& s) {
+  const ComponentConfig& c = vae.config;
+  const std::size_t n = c.decoder_channels.size();
+  const Count base = Count(s.latent.latent_height) * s.latent.latent_width;
+  Terms out;
+  for (std::size_t i = n; i-- > 0;) {
+    const Count px = base << (2 * (n - 1 - i)), ch = c.decoder_channels[i];
+    Terms parts;
+    parts.push_back(Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(ch, "channels"),
+                                   Factor::of(px, "pixels"),
+                                   Factor::of(dc_block_bytes(c, c.decoder_vit[i], s.elem),
+                                              c.decoder_vit[i] ? "B (EfficientViT block)" : "B (ResBlock)")})
+                        .named("blocks"));
+    if (i + 1 < n) {
+      const Count in = Count(c.decoder_channels[i + 1]) * (px / 4);
+      const Count three = Count(3) * ch * px;
+      const Count made = c.interpolate_up ? Count(std::max<std::int64_t>(Count(c.decoder_channels[i + 1]) * px + ch * px, three))
+                                          : three;
+      parts.push_back(Term::product({Factor::of(s.samples_at_once, "samples"),
+                                     Factor::of(in + made, "elements (input; upsampled, conv output, shortcut, sum)"),
+                                     Factor::bytes(s.elem)})
+                          .named("up block"));
+    }
+    out.push_back(Term::max_of(std::move(parts)).named("decoder level"));
+  }
+  return out;
+}
+
 Terms levels_of(const Component& vae, const DecodeShape& s) {
+  if (vae.kind == ComponentKind::vae_dc) return dc_decode_levels(vae, s);
   if (vae.kind == ComponentKind::vae_cogvideox) return cog_levels_terms(vae, s);
   if (vae.kind == ComponentKind::vae_ltx) return ltx_decode_levels(vae, s);
   if (vae.kind == ComponentKind::vae_hunyuan) return hunyuan_decode_levels(vae, s);
@@ -367,6 +421,8 @@ Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
   if (vae.kind == ComponentKind::vae_hunyuan) return hunyuan_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_mochi) return mochi_decode_peak(vae, s);
   Term level = Term::max_of(levels_of(vae, s)).named("largest decoder level");
+  if (vae.kind == ComponentKind::vae_dc)
+    return Term::sum(terms(std::move(level), decoded_output(s, s.samples_at_once < s.samples))).cite(kDcSource);
   if (vae.kind == ComponentKind::vae_3d) {
     const bool single = single_latent_frame(s);
     return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, !single)))

@@ -45,8 +45,10 @@ enum class ComponentKind : std::uint8_t {
   mochi_dit,      ///< MochiTransformer3DModel: asymmetric joint attention (video 3072 wide, text 1536), SwiGLU
   vae_mochi,      ///< AutoencoderKLMochi: causal 3D VAE, 8× spatial, 6× temporal, linear upsampling blocks
   qwen_image,     ///< QwenImageTransformer2DModel: double-stream MMDiT blocks only, RMSNorm on the text input
+  sana,           ///< SanaTransformer2DModel: linear self-attention, cross-attention to the text, GLUMBConv feed-forward
+  vae_dc,         ///< AutoencoderDC (deep compression, 32×): ResBlock and EfficientViT levels, no temporal axis
 };
-inline constexpr std::array<Choice<ComponentKind>, 20> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 22> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -65,7 +67,9 @@ inline constexpr std::array<Choice<ComponentKind>, 20> kComponentKinds{{{Compone
                                                                       {ComponentKind::llama_text, "llama_text"},
                                                                       {ComponentKind::mochi_dit, "mochi_dit"},
                                                                       {ComponentKind::vae_mochi, "vae_mochi"},
-                                                                      {ComponentKind::qwen_image, "qwen_image"}}};
+                                                                      {ComponentKind::qwen_image, "qwen_image"},
+                                                                      {ComponentKind::sana, "sana"},
+                                                                      {ComponentKind::vae_dc, "vae_dc"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -173,6 +177,12 @@ struct ComponentConfig {
   // Mochi VAE (hf_config): per level (low resolution last) its time and space factors; attention per encoder level.
   std::vector<std::int64_t> time_factors, space_factors;
   std::vector<bool> attention_levels;
+  // Sana (hf_config): cross-attention heads and width; AutoencoderDC: EfficientViT levels (else ResBlock), the
+  // multiscale kernels of their attention, interpolating upsamples and strided-conv downsamples.
+  std::int64_t cross_heads = 0, cross_head_dim = 0;
+  std::vector<bool> encoder_vit, decoder_vit;
+  std::int64_t multiscales = 0;
+  bool interpolate_up = false, conv_down = false;
 };
 
 struct Component {

@@ -70,6 +70,11 @@ void check_runtime_options(const Setup& u) {
     if (g.vae_slicing) throw InputError("/generation/vae_slicing", "the Wan reference scripts decode one video at a time already");
     return;
   }
+  const ComponentKind vae = u.p->first(Role::vae)->kind;
+  if (g.vae_tiling && (vae == ComponentKind::vae_3d || vae == ComponentKind::vae_dc))
+    throw InputError("/generation/vae_tiling", "tiled decoding is not modelled for " + u.p->id +
+                                                   "'s VAE (" + std::string(name_of(kComponentKinds, vae)) +
+                                                   "); allowed: false");
   if (g.sequence_parallel > 1)
     throw InputError("/generation/sequence_parallel", "sequence parallelism is modelled for the Wan reference scripts "
                                                       "(--ulysses_size); " + u.p->id + " runs on one GPU: allowed 1");
@@ -175,6 +180,12 @@ std::int64_t text_tokens(const Setup& u) {
 /// T5 / umT5 tokens of PixArt, LTX-Video and Wan.
 std::int64_t cross_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
+  if (k == ComponentKind::sana) {  // Gemma-2's states of the last max_sequence_length tokens
+    std::int64_t t = 0;
+    for (const auto* c : u.p->all(Role::text_encoder))
+      if (c->kind == ComponentKind::llama_text) t = std::max(t, c->config.tokens - c->config.template_tokens);
+    return t;
+  }
   const bool unet = k == ComponentKind::unet;
   if (!unet && k != ComponentKind::pixart_dit && k != ComponentKind::ltx_video && k != ComponentKind::wan_dit) return 0;
   std::int64_t t = 0;

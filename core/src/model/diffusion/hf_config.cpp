@@ -137,10 +137,12 @@ void read_config(ComponentKind k, const json& j, const std::string& path, Compon
     case ComponentKind::llama_text: read_llama_text(j, path, c); return;
     case ComponentKind::mochi_dit: read_mochi(j, path, c); return;
     case ComponentKind::vae_mochi: read_mochi_vae(j, path, c); return;
+    case ComponentKind::sana: read_sana(j, path, c); return;
+    case ComponentKind::vae_dc: read_dc_vae(j, path, c); return;
     default: break;
   }
   throw InputError(path, "a verbatim config.json is read for t5_encoder, cogvideox, vae_cogvideox, ltx_video, "
-                         "vae_ltx, hunyuan_video, vae_hunyuan, llama_text, mochi_dit and vae_mochi components; "
+                         "vae_ltx, hunyuan_video, vae_hunyuan, llama_text, mochi_dit, vae_mochi, sana and vae_dc components; "
                          "give this kind's facts in \"config\"");
 }
 

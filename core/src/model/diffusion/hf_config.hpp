@@ -47,6 +47,12 @@ void read_ltx(const nlohmann::json& j, const std::string& path, ComponentConfig&
 /// AutoencoderKLLTXVideo.__init__ arguments of the 0.9.0 layout (ltx.cpp).
 void read_ltx_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
 
+/// SanaTransformer2DModel and AutoencoderDC.__init__ arguments, and their inventories (sana.cpp).
+void read_sana(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+void read_dc_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+Inventory sana_transformer(const ComponentConfig& c);
+Inventory dc_vae(const ComponentConfig& c);
+
 /// LTXVideoTransformer3DModel (diffusers v0.35 transformer_ltx.py).
 Inventory ltx_transformer(const ComponentConfig& c);
 /// AutoencoderKLLTXVideo (diffusers v0.35 autoencoder_kl_ltx.py): convolutions

@@ -288,6 +288,8 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::mochi_dit: return hf::mochi_transformer(c.config);
     case ComponentKind::vae_mochi: return hf::mochi_vae(c.config);
     case ComponentKind::qwen_image: require_fields(c, path); return qwen_image(c.config);
+    case ComponentKind::sana: return hf::sana_transformer(c.config);
+    case ComponentKind::vae_dc: return hf::dc_vae(c.config);
     case ComponentKind::clip_vision:
     case ComponentKind::unet:
     case ComponentKind::vae_2d:

@@ -27,13 +27,15 @@ Role role_of(ComponentKind k) {
     case ComponentKind::ltx_video:
     case ComponentKind::hunyuan_video:
     case ComponentKind::mochi_dit:
-    case ComponentKind::qwen_image: return Role::denoiser;
+    case ComponentKind::qwen_image:
+    case ComponentKind::sana: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
     case ComponentKind::vae_cogvideox:
     case ComponentKind::vae_ltx:
     case ComponentKind::vae_hunyuan:
-    case ComponentKind::vae_mochi: return Role::vae;
+    case ComponentKind::vae_mochi:
+    case ComponentKind::vae_dc: return Role::vae;
   }
   return Role::denoiser;
 }
@@ -176,6 +178,7 @@ void check_component(const Component& c, const std::string& p) {
     case ComponentKind::vae_cogvideox:
     case ComponentKind::vae_hunyuan:
     case ComponentKind::vae_mochi:
+    case ComponentKind::vae_dc:
       need(k.spatial >= 1 && k.spatial <= 64, "spatial", "the spatial compression, 1 to 64");
       need(k.latent_channels >= 1, "latent_channels", "at least 1");
       need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
@@ -223,7 +226,8 @@ Component read_component(const json& j, const std::string& p) {
                              c.kind == ComponentKind::ltx_video || c.kind == ComponentKind::vae_ltx ||
                              c.kind == ComponentKind::hunyuan_video || c.kind == ComponentKind::vae_hunyuan ||
                              c.kind == ComponentKind::llama_text || c.kind == ComponentKind::mochi_dit ||
-                             c.kind == ComponentKind::vae_mochi;
+                             c.kind == ComponentKind::vae_mochi || c.kind == ComponentKind::sana ||
+                             c.kind == ComponentKind::vae_dc;
   if (const auto hf = j.find("hf_config"); hf != j.end())
     hf::read_config(c.kind, *hf, p + "/hf_config", c.config);
   else if (verbatim_only)
