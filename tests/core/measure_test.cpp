@@ -77,6 +77,18 @@ TEST_CASE("training and generation: a short PyTorch script that prints the peaks
   CHECK(vt.find("pipe.enable_model_cpu_offload()") != std::string::npos);
   CHECK(vt.find("width=1280, height=720, num_frames=81") != std::string::npos);
   CHECK(vt.find("pipe.to(\"cuda\")") == std::string::npos);
+  // The script loads the pipeline in the dtype the estimate assumed: Sana's fp16, FLUX's bf16, or
+  // the scenario's own weights.
+  const auto dtype_line = [](const json& m) {
+    const std::string text = m["text"];
+    return text.substr(text.find("torch_dtype="), 26);
+  };
+  CHECK(dtype_line(measure({{"workload", "image"}, {"model", "Efficient-Large-Model/Sana_1600M_1024px_diffusers"}})) ==
+        "torch_dtype=torch.float16)");
+  CHECK(dtype_line(measure({{"workload", "image"}, {"model", "black-forest-labs/FLUX.1-dev"}})).find("bfloat16") !=
+        std::string::npos);
+  CHECK(dtype_line(measure({{"workload", "image"}, {"model", "black-forest-labs/FLUX.1-dev"}, {"weights", "fp16"}})) ==
+        "torch_dtype=torch.float16)");
 }
 
 TEST_CASE("the report carries how to measure it", "[measure]") {

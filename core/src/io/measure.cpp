@@ -164,11 +164,19 @@ std::string training_script(const Scenario& s) {
   return p + std::string(kPeaks);
 }
 
+/// The torch_dtype the estimate assumes: the scenario's plain weights, else the pipeline's dtype.
+std::string_view torch_dtype(const Scenario& s) {
+  const std::string& w = s.weights.name;
+  const bool fp16 = w == "fp16" || (w.empty() && s.pipeline && s.pipeline->dtype == generation::StoredDtype::fp16);
+  const bool fp32 = w == "fp32" || (w.empty() && s.pipeline && s.pipeline->dtype == generation::StoredDtype::fp32);
+  return fp16 ? "torch.float16" : fp32 ? "torch.float32" : "torch.bfloat16";
+}
+
 std::string diffusers_script(const Scenario& s) {
   const GenerationSettings& g = *s.generation();
   std::string p = "import torch\nfrom diffusers import DiffusionPipeline\n"
                   "pipe = DiffusionPipeline.from_pretrained(\"" + model_arg(s, "/path/to/pipeline") +
-                  "\", torch_dtype=torch.bfloat16)\n";
+                  "\", torch_dtype=" + std::string(torch_dtype(s)) + ")\n";
   p += g.offload == GenOffload::model        ? "pipe.enable_model_cpu_offload()\n"
        : g.offload == GenOffload::sequential ? "pipe.enable_sequential_cpu_offload()\n"
                                              : "pipe.to(\"cuda\")\n";
