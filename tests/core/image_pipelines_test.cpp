@@ -210,3 +210,16 @@ TEST_CASE("a pasted Sana pipeline's configs are checked where a figure would div
   bad["model"]["components"][1]["hf_config"].erase("caption_channels");
   CHECK(error_path(bad) == "/model/components/1/hf_config/caption_channels");
 }
+
+TEST_CASE("language-model text encoders: every hidden state where the pipeline asks, the logits where the head runs",
+          "[generation][qwen-image][sana]") {
+  // Qwen-Image: Qwen2_5_VLForConditionalGeneration over 546 tokens, output_hidden_states=True:
+  // 29 states × 546 × 3584 × 2 B + the layer (4 × 3584 + 3 × 18944) × 2 B a token + the logits
+  // 546 × 152,064 × 2 B.
+  const Term q = text_encoder_forward(*pipeline("Qwen/Qwen-Image").find("text_encoder"), 1, 2);
+  CHECK(q.bytes == Bytes::of(29LL * 546 * 3584 * 2 + 546LL * 2 * (4 * 3584 + 3 * 18944) + 546LL * 152064 * 2));
+  CHECK(consistent(q));
+  // Sana: Gemma2Model's last hidden state only, no head: the layer alone.
+  const Term g = text_encoder_forward(*pipeline("Efficient-Large-Model/Sana_1600M_1024px_diffusers").find("text_encoder"), 1, 2);
+  CHECK(g.bytes == Bytes::of(300LL * 2 * (4 * 2304 + 3 * 9216)));
+}

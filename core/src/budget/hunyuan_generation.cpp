@@ -62,18 +62,26 @@ Term hunyuan_working_set(const Component& d, const DenoiseShape& s) {
 Term llm_text_encoder_forward(const Component& c, std::int64_t prompts, std::int64_t elem) {
   const ComponentConfig& k = c.config;
   const Count t = Count(prompts) * k.tokens;
-  Term states = Term::product({Factor::of(Count(k.layers) + 1, "hidden states (embeddings + every layer)"),
-                               Factor::of(t, "tokens"), Factor::of(k.hidden, "hidden"), Factor::bytes(elem)})
-                    .named("hidden states kept (output_hidden_states)");
-  Term layer = Term::product({Factor::of(t, "tokens"),
-                              Factor::of(Count(elem) * (Count(4) * k.hidden + Count(3) * k.ffn),
-                                         "B/token (residual, norm, attention: 4 per hidden; gate, up, product: 3 per ffn)")})
-                   .named("decoder layer");
-  return Term::sum(terms(std::move(states), std::move(layer)))
+  Terms parts;
+  if (k.output_hidden_states)
+    parts.push_back(Term::product({Factor::of(Count(k.layers) + 1, "hidden states (embeddings + every layer)"),
+                                   Factor::of(t, "tokens"), Factor::of(k.hidden, "hidden"), Factor::bytes(elem)})
+                        .named("hidden states kept (output_hidden_states)"));
+  parts.push_back(Term::product({Factor::of(t, "tokens"),
+                                 Factor::of(Count(elem) * (Count(4) * k.hidden + Count(3) * k.ffn),
+                                            "B/token (residual, norm, attention: 4 per hidden; gate, up, product: 3 per ffn)")})
+                      .named("decoder layer"));
+  // A *ForConditionalGeneration model also runs its lm_head over every position (logits_to_keep 0).
+  if (k.conditional_generation)
+    parts.push_back(Term::product({Factor::of(t, "tokens"), Factor::of(k.vocab, "vocab"), Factor::bytes(elem)})
+                        .named("logits of every position"));
+  return Term::sum(std::move(parts))
       .cite("diffusers v0.35.0 pipeline_hunyuan_video.py _get_llama_prompt_embeds (text_encoder(..., "
             "output_hidden_states=True).hidden_states[-(num_hidden_layers_to_skip + 1)]: every layer's output is "
             "returned) over max_sequence_length + the template's crop_start tokens; transformers v4.56 "
-            "modeling_llama.py (SDPA)");
+            "modeling_llama.py (SDPA); diffusers @58eb52c pipeline_qwenimage.py _get_qwen_prompt_embeds "
+            "(Qwen2_5_VLForConditionalGeneration, output_hidden_states=True, hidden_states[-1]) and pipeline_sana.py "
+            "(Gemma2Model, its last hidden state only)");
 }
 
 namespace {

@@ -174,6 +174,9 @@ struct ComponentConfig {
   /// llama_text: the whole *ForConditionalGeneration model is loaded with its lm_head (Qwen-Image's
   /// Qwen2_5_VLForConditionalGeneration), not the bare AutoModel; a vision tower is counted either way.
   bool conditional_generation = false;
+  /// llama_text: the pipeline asks for every layer's hidden state (output_hidden_states=True), or reads
+  /// only the last one (Sana's Gemma-2).
+  bool output_hidden_states = true;
   // Mochi VAE (hf_config): per level (low resolution last) its time and space factors; attention per encoder level.
   std::vector<std::int64_t> time_factors, space_factors;
   std::vector<bool> attention_levels;

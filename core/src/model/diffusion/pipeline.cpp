@@ -105,6 +105,7 @@ void read_transformer_fields(const json& j, const std::string& p, ComponentConfi
   c.tokens = field(j, "tokens", p);
   c.template_tokens = field(j, "template_tokens", p);
   c.conditional_generation = io::optional_bool(j, "conditional_generation", p).value_or(false);
+  c.output_hidden_states = io::optional_bool(j, "output_hidden_states", p).value_or(true);
   if (c.template_tokens >= c.tokens && c.template_tokens > 0)
     throw InputError(p + "/template_tokens", "must be below tokens (the prompt template is cropped from them)");
   c.cross_dim = field(j, "cross_dim", p);
