@@ -156,17 +156,24 @@ void place(const Scenario& s, Setup& u) {
 
 }  // namespace
 
+namespace {
+
+/// Tokens a language-model text encoder hands on: its sequence with the prompt template cropped.
+std::int64_t language_model_tokens(const Setup& u) {
+  std::int64_t t = 0;
+  for (const auto* c : u.p->all(Role::text_encoder))
+    if (c->kind == ComponentKind::llama_text) t = std::max(t, c->config.tokens - c->config.template_tokens);
+  return t;
+}
+
+}  // namespace
+
 /// Text tokens in the joint sequence: FLUX, CogVideoX and Mochi take the T5 tokens;
 /// SD3 the CLIP tokens (both CLIPs side by side in channels) followed by the T5 tokens.
 std::int64_t text_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
-  if (k == ComponentKind::hunyuan_video || k == ComponentKind::qwen_image) {
-    // The language model's tokens after the prompt template is cropped; CLIP gives only its pooled vector.
-    std::int64_t t = 0;
-    for (const auto* c : u.p->all(Role::text_encoder))
-      if (c->kind == ComponentKind::llama_text) t = std::max(t, c->config.tokens - c->config.template_tokens);
-    return t;
-  }
+  // The language model's tokens after the prompt template is cropped; CLIP gives only its pooled vector.
+  if (k == ComponentKind::hunyuan_video || k == ComponentKind::qwen_image) return language_model_tokens(u);
   if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox && k != ComponentKind::mochi_dit)
     return 0;
   std::int64_t t5 = 0, clip = 0;
@@ -180,12 +187,7 @@ std::int64_t text_tokens(const Setup& u) {
 /// T5 / umT5 tokens of PixArt, LTX-Video and Wan.
 std::int64_t cross_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
-  if (k == ComponentKind::sana) {  // Gemma-2's states of the last max_sequence_length tokens
-    std::int64_t t = 0;
-    for (const auto* c : u.p->all(Role::text_encoder))
-      if (c->kind == ComponentKind::llama_text) t = std::max(t, c->config.tokens - c->config.template_tokens);
-    return t;
-  }
+  if (k == ComponentKind::sana) return language_model_tokens(u);  // Gemma-2's states of max_sequence_length tokens
   const bool unet = k == ComponentKind::unet;
   if (!unet && k != ComponentKind::pixart_dit && k != ComponentKind::ltx_video && k != ComponentKind::wan_dit) return 0;
   std::int64_t t = 0;

@@ -124,6 +124,26 @@ void read_cogvideox_vae(const json& j, const std::string& path, ComponentConfig&
 
 }  // namespace
 
+std::vector<std::int64_t> int_list(const json& j, std::string_view key, const std::string& path, std::size_t n,
+                                   std::vector<std::int64_t> fallback, std::int64_t min) {
+  const std::string p = io::join_path(path, key);
+  const auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  const bool size_ok = n > 0 ? it->size() == n : (!it->empty() && it->size() <= 8);
+  const std::string what = min == 1 ? "positive integers" : "integers from " + std::to_string(min);
+  if (!it->is_array() || !size_ok)
+    throw InputError(p, n > 0 ? "must list " + std::to_string(n) + " " + what : "must list 1 to 8 " + what);
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const json& v = (*it)[i];
+    if (!v.is_number_integer() || v.get<std::int64_t>() < min || v.get<std::int64_t>() > kWidth.max)
+      throw InputError(p + "/" + std::to_string(i), min == 1 ? "must be a positive integer"
+                                                             : "must be an integer from " + std::to_string(min));
+    out.push_back(v.get<std::int64_t>());
+  }
+  return out;
+}
+
 void read_config(ComponentKind k, const json& j, const std::string& path, ComponentConfig& c) {
   io::require_object(j, path, "a config.json object");
   switch (k) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "vram/io/json_fields.hpp"
 #include "vram/units.hpp"
@@ -26,6 +27,10 @@ inline checked::Count conv3(checked::Count in, checked::Count out) { return conv
 
 /// `count` nn.Linear(in, out) layers, their biases counted as other parameters.
 void add(Inventory& inv, checked::Count in, checked::Count out, checked::Count count, bool bias = true);
+
+/// A list of `n` (0: 1 to 8) integers from `min` to kWidth.max; absent: `fallback` (diffusers' default).
+std::vector<std::int64_t> int_list(const nlohmann::json& j, std::string_view key, const std::string& path, std::size_t n,
+                                   std::vector<std::int64_t> fallback, std::int64_t min = 1);
 
 /// Refuses a config whose `_class_name` names another class than `expected`.
 void check_class(const nlohmann::json& j, const std::string& path, std::string_view expected);

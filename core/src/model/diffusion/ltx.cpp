@@ -22,25 +22,6 @@ using nlohmann::json;
 
 namespace {
 
-/// A list of `n` (0: 1 to 8) positive integers; absent: `fallback` (diffusers' default).
-std::vector<std::int64_t> int_list(const json& j, std::string_view key, const std::string& path, std::size_t n,
-                                   std::vector<std::int64_t> fallback) {
-  const std::string p = io::join_path(path, key);
-  const auto it = j.find(key);
-  if (it == j.end()) return fallback;
-  const bool size_ok = n > 0 ? it->size() == n : (!it->empty() && it->size() <= 8);
-  if (!it->is_array() || !size_ok)
-    throw InputError(p, n > 0 ? "must list " + std::to_string(n) + " positive integers" : "must list 1 to 8 positive integers");
-  std::vector<std::int64_t> out;
-  for (std::size_t i = 0; i < it->size(); ++i) {
-    const json& v = (*it)[i];
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > kWidth.max)
-      throw InputError(p + "/" + std::to_string(i), "must be a positive integer");
-    out.push_back(v.get<std::int64_t>());
-  }
-  return out;
-}
-
 std::vector<bool> bool_list(const json& j, std::string_view key, const std::string& path, std::size_t n) {
   const std::string p = io::join_path(path, key);
   const auto it = j.find(key);

@@ -24,23 +24,6 @@ std::int64_t need_int(const json& j, std::string_view key, const std::string& pa
   return *v;
 }
 
-std::vector<std::int64_t> widths(const json& j, std::string_view key, const std::string& path, std::size_t n,
-                                 std::int64_t min = 1) {
-  const std::string p = path + "/" + std::string(key);
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_array() || (n > 0 && it->size() != n) || it->empty() || it->size() > 8)
-    throw InputError(p, n > 0 ? "must list one integer per level (" + std::to_string(n) + ")"
-                              : "must list the levels' widths (1 to 8 integers)");
-  std::vector<std::int64_t> out;
-  for (std::size_t i = 0; i < it->size(); ++i) {
-    const json& v = (*it)[i];
-    if (!v.is_number_integer() || v.get<std::int64_t>() < min || v.get<std::int64_t>() > kWidth.max)
-      throw InputError(p + "/" + std::to_string(i), "must be an integer from " + std::to_string(min) + " to 1000000");
-    out.push_back(v.get<std::int64_t>());
-  }
-  return out;
-}
-
 /// One flag per level: EfficientViTBlock (true) or ResBlock (false); a single name applies to all.
 std::vector<bool> vit_levels(const json& j, std::string_view key, const std::string& path, std::size_t n) {
   const std::string p = path + "/" + std::string(key);
@@ -169,11 +152,14 @@ Inventory sana_transformer(const ComponentConfig& c) {
 
 void read_dc_vae(const json& j, const std::string& path, ComponentConfig& c) {
   check_class(j, path, "AutoencoderDC");
-  c.block_channels = widths(j, "encoder_block_out_channels", path, 0);
+  // AutoencoderDC's defaults where a key is absent.
+  c.block_channels = int_list(j, "encoder_block_out_channels", path, 0, {128, 256, 512, 512, 1024, 1024});
   const std::size_t n = c.block_channels.size();
-  c.decoder_channels = widths(j, "decoder_block_out_channels", path, n);
-  c.encoder_layers = widths(j, "encoder_layers_per_block", path, n, 0);
-  c.decoder_layers = widths(j, "decoder_layers_per_block", path, n, 0);
+  c.decoder_channels = int_list(j, "decoder_block_out_channels", path, n, c.block_channels);
+  c.encoder_layers = int_list(j, "encoder_layers_per_block", path, n, {2, 2, 2, 3, 3, 3}, 0);
+  c.decoder_layers = int_list(j, "decoder_layers_per_block", path, n, {3, 3, 3, 3, 3, 3}, 0);
+  if (c.encoder_layers.size() != n || c.decoder_layers.size() != n)
+    throw InputError(path + "/encoder_layers_per_block", "must list one block count per level (" + std::to_string(n) + ")");
   if (c.encoder_layers[0] == 0 || c.decoder_layers[0] == 0)
     throw InputError(path + "/decoder_layers_per_block/0", "is 0; the vae_dc kind models a first level with blocks");
   c.encoder_vit = vit_levels(j, "encoder_block_types", path, n);
