@@ -18,12 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-std::int64_t need_int(const json& j, std::string_view key, const std::string& path) {
-  const auto v = io::optional_int(j, key, path, kWidth);
-  if (!v) throw InputError(path + "/" + std::string(key), "is required: " + std::string(key) + " of the config.json");
-  return *v;
-}
-
 /// One flag per level: EfficientViTBlock (true) or ResBlock (false); a single name applies to all.
 std::vector<bool> vit_levels(const json& j, std::string_view key, const std::string& path, std::size_t n) {
   const std::string p = path + "/" + std::string(key);
@@ -64,12 +58,6 @@ std::int64_t multiscale_count(const json& j, std::string_view key, const std::st
   return n < 0 ? 0 : n;
 }
 
-void require_string(const json& j, std::string_view key, const std::string& path, std::string_view allowed) {
-  const auto v = io::optional_string(j, key, path);
-  if (v && *v != allowed)
-    throw InputError(path + "/" + std::string(key), "is \"" + *v + "\"; the vae_dc kind models \"" + std::string(allowed) + "\"");
-}
-
 /// A 2D convolution of `k` × `k` in `groups` groups, with or without bias.
 Count conv2d(Count in, Count out, Count k, bool bias, Count groups = 1) {
   return in / groups * out * k * k + (bias ? out : Count(0));
@@ -102,17 +90,18 @@ Count level_blocks(const ComponentConfig& c, Count ch, Count layers, bool vit) {
 
 void read_sana(const json& j, const std::string& path, ComponentConfig& c) {
   check_class(j, path, "SanaTransformer2DModel");
-  const std::int64_t heads = need_int(j, "num_attention_heads", path), head_dim = need_int(j, "attention_head_dim", path);
+  const std::int64_t heads = io::require_int(j, "num_attention_heads", path, kWidth);
+  const std::int64_t head_dim = io::require_int(j, "attention_head_dim", path, kWidth);
   c.heads = heads;
   c.head_dim = head_dim;
   c.hidden = heads * head_dim;
-  c.layers = need_int(j, "num_layers", path);
-  c.in_channels = need_int(j, "in_channels", path);
+  c.layers = io::require_int(j, "num_layers", path, kWidth);
+  c.in_channels = io::require_int(j, "in_channels", path, kWidth);
   c.out_channels = io::optional_int(j, "out_channels", path, kWidth).value_or(c.in_channels);
-  c.text_dim = need_int(j, "caption_channels", path);
-  c.cross_heads = need_int(j, "num_cross_attention_heads", path);
-  c.cross_head_dim = need_int(j, "cross_attention_head_dim", path);
-  c.cross_dim = need_int(j, "cross_attention_dim", path);
+  c.text_dim = io::require_int(j, "caption_channels", path, kWidth);
+  c.cross_heads = io::require_int(j, "num_cross_attention_heads", path, kWidth);
+  c.cross_head_dim = io::require_int(j, "cross_attention_head_dim", path, kWidth);
+  c.cross_dim = io::require_int(j, "cross_attention_dim", path, kWidth);
   const double ratio = io::optional_number(j, "mlp_ratio", path, 0.5, 16).value_or(2.5);
   c.ffn = static_cast<std::int64_t>(ratio * static_cast<double>(c.hidden));  // int(expand_ratio × in_channels)
   if (c.ffn < 1) throw InputError(path + "/mlp_ratio", "gives a feed-forward width below 1 channel");
@@ -186,8 +175,8 @@ void read_dc_vae(const json& j, const std::string& path, ComponentConfig& c) {
     throw InputError(path + "/downsample_block_type", "must be \"Conv\" or \"pixel_unshuffle\"");
   c.interpolate_up = up == "interpolate";
   c.conv_down = down == "Conv";
-  require_string(j, "decoder_norm_types", path, "rms_norm");
-  require_string(j, "decoder_act_fns", path, "silu");
+  io::optional_choice(j, "decoder_norm_types", path, {"rms_norm"});  // the modelled decoder's norm and activation
+  io::optional_choice(j, "decoder_act_fns", path, {"silu"});
   c.spatial = Count(1) << (n - 1);
   c.temporal = 1;
   c.layers_per_block = c.decoder_layers[0];
