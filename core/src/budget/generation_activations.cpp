@@ -153,10 +153,8 @@ constexpr std::string_view kPixartSource =
 /// and its head-merged copy: 7 per hidden), cross-attention (residual, q,
 /// attention output and copy: 4 per hidden; k and v over the text tokens) and
 /// the MLP (residual, modulated norm: 2 per hidden; projection and GELU: 2 per ffn).
-Term pixart_block_peak(const Component& d, const DenoiseShape& s) {
+Term pixart_block_peak(const Component& d, const DenoiseShape& s, Term self_attn) {
   const Count t = Count(s.tokens) * s.batch, h = d.config.hidden;
-  Term self_attn = Term::product({Factor::of(t, "image tokens"), Factor::of(7 * h, "elements/token"), Factor::bytes(s.elem)})
-                       .named("self-attention");
   Term cross = Term::sum(terms(
       Term::product({Factor::of(t, "image tokens"), Factor::of(4 * h, "elements/token"), Factor::bytes(s.elem)})
           .named("image side"),
@@ -169,11 +167,35 @@ Term pixart_block_peak(const Component& d, const DenoiseShape& s) {
   return Term::max_of(terms(std::move(self_attn), std::move(cross).named("cross-attention"), std::move(mlp)));
 }
 
+Term pixart_caption(const Component& d, const DenoiseShape& s) {
+  return Term::product({Factor::of(Count(s.cross_tokens) * s.batch, "text tokens"), Factor::of(d.config.hidden, "hidden"),
+                        Factor::bytes(s.elem)})
+      .named("projected caption");
+}
+
 Term pixart_working_set(const Component& d, const DenoiseShape& s) {
-  Term caption = Term::product({Factor::of(Count(s.cross_tokens) * s.batch, "text tokens"),
-                                Factor::of(d.config.hidden, "hidden"), Factor::bytes(s.elem)})
-                     .named("projected caption");
-  return Term::sum(terms(pixart_block_peak(d, s), std::move(caption))).cite(kPixartSource);
+  Term self_attn = Term::product({Factor::of(Count(s.tokens) * s.batch, "image tokens"),
+                                  Factor::of(7 * d.config.hidden, "elements/token"), Factor::bytes(s.elem)})
+                       .named("self-attention");
+  return Term::sum(terms(pixart_block_peak(d, s, std::move(self_attn)), pixart_caption(d, s))).cite(kPixartSource);
+}
+
+/// Allegro's blocks are PixArt's over every video token, but its self-attention rotates q and k
+/// in three slices (t, h, w), each through fp32: while the last slice of k turns, residual, norm,
+/// the rotated q, k, v and k's two finished slices (5⅔ per hidden) stand beside the slice's
+/// rotated half in the dtype and two fp32 products and one fp32 copy (2⅓): 8 per hidden, above
+/// the SDPA phase's 7.
+Term allegro_working_set(const Component& d, const DenoiseShape& s) {
+  Term self_attn = Term::product({Factor::of(Count(s.tokens) * s.batch, "video tokens"),
+                                  Factor::of(8 * d.config.hidden, "elements/token (residual, norm, q, k, v, k's rotated "
+                                                                  "slices, fp32 rotation temporaries)"),
+                                  Factor::bytes(s.elem)})
+                       .named("self-attention with 3D RoPE");
+  return Term::sum(terms(pixart_block_peak(d, s, std::move(self_attn)), pixart_caption(d, s)))
+      .cite("diffusers @58eb52c transformer_allegro.py AllegroTransformerBlock.forward (adaLN-single; self-attention, "
+            "cross-attention to the projected caption, GELU MLP in turn), attention_processor.py AllegroAttnProcessor2_0 "
+            "and embeddings.py apply_rotary_emb_allegro (q and k chunked in t, h, w thirds, each rotated in fp32, "
+            "joined by torch.cat)");
 }
 
 /// Down-path outputs the UNet keeps for its skip connections.
@@ -287,7 +309,8 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::hunyuan_video:
     case ComponentKind::mochi_dit:
     case ComponentKind::qwen_image:
-    case ComponentKind::sana: {
+    case ComponentKind::sana:
+    case ComponentKind::allegro: {
       Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
                   : d.kind == ComponentKind::qwen_image ? qwen_image_working_set(d, s)
                   : d.kind == ComponentKind::sana       ? sana_working_set(d, s)
@@ -296,6 +319,7 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
                   : d.kind == ComponentKind::mochi_dit  ? mochi_working_set(d, s)
                   : d.kind == ComponentKind::mmdit      ? mmdit_working_set(d, s)
                   : d.kind == ComponentKind::pixart_dit ? pixart_working_set(d, s)
+                  : d.kind == ComponentKind::allegro    ? allegro_working_set(d, s)
                   : d.kind == ComponentKind::cogvideox  ? cogvideox_working_set(d, s)
                                                         : wan_working_set(d, s);
       if (s.attention == GenAttention::efficient) return base;

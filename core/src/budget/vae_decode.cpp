@@ -24,6 +24,8 @@ Count tiled_extent(Count size, Count tile, Count stride) {
   return covered;
 }
 
+double upsample2d_bytes_per_output(const DecodeShape& s) { return s.bf16 ? 6.5 : 2.25 * static_cast<double>(s.elem); }
+
 namespace {
 
 constexpr std::string_view kDecoder2dSource =
@@ -79,7 +81,7 @@ Terms levels_2d(const Component& vae, const DecodeShape& s) {
       out.push_back(std::move(resnet).named("mid block"));
       continue;
     }
-    const double per_elem = s.bf16 ? 6.5 : 2.25 * static_cast<double>(s.elem);
+    const double per_elem = upsample2d_bytes_per_output(s);
     Term up = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(c_in, "channels"),
                              Factor::of(px, "pixels"),
                              Factor::real(per_elem, "B/element (quarter-size input, fp32 copy and interpolation, conv output)")},
@@ -368,6 +370,7 @@ Terms levels_of(const Component& vae, const DecodeShape& s) {
   if (vae.kind == ComponentKind::vae_ltx) return ltx_decode_levels(vae, s);
   if (vae.kind == ComponentKind::vae_hunyuan) return hunyuan_decode_levels(vae, s);
   if (vae.kind == ComponentKind::vae_mochi) return mochi_decode_levels(vae, s);
+  if (vae.kind == ComponentKind::vae_allegro) return allegro_decode_levels(vae, s);
   return vae.kind == ComponentKind::vae_3d ? levels_3d(vae, s) : levels_2d(vae, s);
 }
 
@@ -420,6 +423,7 @@ Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
   if (vae.kind == ComponentKind::vae_ltx) return ltx_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_hunyuan) return hunyuan_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_mochi) return mochi_decode_peak(vae, s);
+  if (vae.kind == ComponentKind::vae_allegro) return allegro_decode_peak(vae, s);
   Term level = Term::max_of(levels_of(vae, s)).named("largest decoder level");
   if (vae.kind == ComponentKind::vae_dc)
     return Term::sum(terms(std::move(level), decoded_output(s, s.samples_at_once < s.samples))).cite(kDcSource);

@@ -164,12 +164,15 @@ std::string training_script(const Scenario& s) {
   return p + std::string(kPeaks);
 }
 
+std::string_view torch_name(generation::StoredDtype d) {
+  return d == generation::StoredDtype::fp16 ? "torch.float16" : d == generation::StoredDtype::fp32 ? "torch.float32" : "torch.bfloat16";
+}
+
 /// The torch_dtype the estimate assumes: the scenario's plain weights, else the pipeline's dtype.
 std::string_view torch_dtype(const Scenario& s) {
   const std::string& w = s.weights.name;
-  const bool fp16 = w == "fp16" || (w.empty() && s.pipeline && s.pipeline->dtype == generation::StoredDtype::fp16);
-  const bool fp32 = w == "fp32" || (w.empty() && s.pipeline && s.pipeline->dtype == generation::StoredDtype::fp32);
-  return fp16 ? "torch.float16" : fp32 ? "torch.float32" : "torch.bfloat16";
+  if (w.empty() && s.pipeline) return torch_name(s.pipeline->dtype);
+  return w == "fp16" ? "torch.float16" : w == "fp32" ? "torch.float32" : "torch.bfloat16";
 }
 
 std::string diffusers_script(const Scenario& s) {
@@ -180,10 +183,17 @@ std::string diffusers_script(const Scenario& s) {
   p += g.offload == GenOffload::model        ? "pipe.enable_model_cpu_offload()\n"
        : g.offload == GenOffload::sequential ? "pipe.enable_sequential_cpu_offload()\n"
                                              : "pipe.to(\"cuda\")\n";
-  if (g.vae_tiling) p += "pipe.vae.enable_tiling()\n";
+  const generation::Pipeline* pl = s.pipeline.get();
+  // A component the reference usage loads in its own dtype (Allegro's VAE in fp32), as the estimate assumes.
+  if (pl != nullptr && s.weights.name.empty())
+    for (const auto& c : pl->components)
+      if (c.dtype_given && c.dtype != pl->dtype) p += "pipe." + c.name + ".to(" + std::string(torch_name(c.dtype)) + ")\n";
+  // AutoencoderKLAllegro decodes only in tiles: the pipeline's own example enables them.
+  const generation::Component* vae = pl != nullptr ? pl->first(generation::Role::vae) : nullptr;
+  if (g.vae_tiling || (vae != nullptr && vae->kind == generation::ComponentKind::vae_allegro))
+    p += "pipe.vae.enable_tiling()\n";
   if (g.vae_slicing) p += "pipe.vae.enable_slicing()\n";
   // FLUX.1 Kontext conditions on a reference image: a blank one of the output's size.
-  const generation::Pipeline* pl = s.pipeline.get();
   const bool reference = pl != nullptr && pl->reference_images > 0;
   if (reference) p = "from PIL import Image\n" + p;
   p += "torch.cuda.reset_peak_memory_stats()\npipe(prompt=\"a photo of a cat\"";

@@ -32,8 +32,8 @@ std::int64_t top_height_steps(const Scenario& s, const SizeSteps& steps) {
   const GenerationSettings& g = *s.generation();
   const std::int64_t longest = 4 * std::max({s.pipeline->width, s.pipeline->height, g.width, g.height});
   const double ratio = static_cast<double>(g.width) / static_cast<double>(std::max<std::int64_t>(1, g.height));
-  const double top = static_cast<double>(longest) / static_cast<double>(steps.pixels) / std::max(1.0, ratio);
-  return std::max<std::int64_t>(1, static_cast<std::int64_t>(top));
+  const double top = static_cast<double>(longest) / std::max(1.0, ratio);
+  return steps.height_index(static_cast<std::int64_t>(std::min(top, 1e15)));
 }
 
 /// The answer of one search, or nullopt where `lo` itself is refused for another reason.
@@ -54,14 +54,14 @@ void solve_geometry(const Scenario& s, GenerationPlan& p, WeightsMemo* memo) {
       p.max_width = t.generation()->width;
       a.value = t.generation()->height;
     }
-    a.limit *= steps.pixels;
+    a.limit = steps.height_at(a.limit);
     p.max_height = a;
   }
   if (s.pipeline->modality == generation::Modality::video) {
-    const std::int64_t top = (4 * s.pipeline->max_frames - 1) / steps.frames + 1;
+    const std::int64_t top = steps.frame_index(4 * s.pipeline->max_frames);
     GenerationAnswer a = answer(s, Setting::frames, {1, top, false}, memo);
-    if (a.value) a.value = (*a.value - 1) * steps.frames + 1;
-    a.limit = (top - 1) * steps.frames + 1;
+    if (a.value) a.value = steps.frames_at(*a.value);
+    a.limit = steps.frames_at(top);
     p.max_frames = a;
   }
   p.max_batch = answer(s, Setting::gen_batch, {1, 256, true}, memo);
@@ -201,9 +201,9 @@ std::vector<std::int64_t> sweep_steps(const Scenario& s, Setting axis) {
   const GenerationSettings& g = *s.generation();
   const SizeSteps steps = size_steps(s);
   if (axis == Setting::frames)
-    return doubling_steps((g.frames - 1) / steps.frames + 1, (4 * s.pipeline->max_frames - 1) / steps.frames + 1);
+    return doubling_steps(steps.frame_index(g.frames), steps.frame_index(4 * s.pipeline->max_frames));
   if (axis == Setting::gen_batch) return doubling_steps(g.batch, std::max<std::int64_t>(16, g.batch));
-  return height_steps(std::max<std::int64_t>(1, g.height / steps.pixels), top_height_steps(s, steps));
+  return height_steps(steps.height_index(g.height), top_height_steps(s, steps));
 }
 
 std::int64_t axis_value(const GenerationSettings& g, Setting axis) {

@@ -57,7 +57,9 @@ void placement_candidates(const Scenario& s, std::vector<Candidate>& out) {
     out.push_back({"offload = sequential", {{"offload", "sequential"}}});
   if (g.text_encoder != TextEncoderPlace::cpu && !s.pipeline->all(Role::text_encoder).empty())
     out.push_back({"text_encoder = cpu", {{"text_encoder", "cpu"}}});
-  if (diffusers && !g.vae_tiling) out.push_back({"vae_tiling = true", {{"vae_tiling", true}}});
+  // Allegro's VAE decodes in tiles whatever the setting: no switch to offer.
+  const bool tiled_only = s.pipeline->first(Role::vae)->kind == generation::ComponentKind::vae_allegro;
+  if (diffusers && !g.vae_tiling && !tiled_only) out.push_back({"vae_tiling = true", {{"vae_tiling", true}}});
   if (diffusers && !g.vae_slicing && g.batch > 1) out.push_back({"vae_slicing = true", {{"vae_slicing", true}}});
   if (g.attention == GenAttention::naive) out.push_back({"attention = efficient", {{"attention", "efficient"}}});
 }
@@ -75,9 +77,9 @@ void geometry_candidates(const Scenario& s, std::vector<Candidate>& out) {
   const GenerationSettings& g = *s.generation();
   const SizeSteps steps = size_steps(s);
   if (s.pipeline->modality == generation::Modality::video) {
-    const std::int64_t latent = (g.frames - 1) / steps.frames + 1;
-    if (latent > 1) {
-      const std::int64_t frames = (latent / 2 - 1) * steps.frames + 1;
+    const std::int64_t index = steps.frame_index(g.frames);
+    if (index > 1) {
+      const std::int64_t frames = steps.frames_at(index / 2);
       out.push_back({"frames = " + std::to_string(frames), {{"frames", frames}}});
     }
   }

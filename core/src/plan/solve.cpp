@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <tuple>
 
 #include "vram/budget/weights.hpp"
 #include "vram/error.hpp"
@@ -44,18 +46,49 @@ void apply_generation(GenerationSettings& g, const SizeSteps& steps, Setting set
   if (setting == Setting::gen_batch) {
     g.batch = value;
   } else if (setting == Setting::frames) {
-    g.frames = (value - 1) * steps.frames + 1;
+    g.frames = steps.frames_at(value);
   } else if (setting == Setting::image_size) {
-    const std::int64_t m = steps.pixels;
-    g.height = checked::mul(value, m);
+    g.height = steps.height_at(value);
     const double ratio = static_cast<double>(base.width) / static_cast<double>(std::max<std::int64_t>(1, base.height));
-    const double w = std::round(static_cast<double>(value) * ratio);
-    g.width = checked::mul(std::max<std::int64_t>(1, static_cast<std::int64_t>(std::min(w, 1e15))), m);
+    g.width = steps.width_near(static_cast<double>(g.height) * ratio);
   }
 }
 
 bool is_generation(Setting setting) {
   return setting == Setting::image_size || setting == Setting::frames || setting == Setting::gen_batch;
+}
+
+}  // namespace
+
+std::int64_t SizeSteps::height_at(std::int64_t index) const {
+  return checked::add(first_height, checked::mul(index - 1, pixels));
+}
+
+std::int64_t SizeSteps::frames_at(std::int64_t index) const {
+  return checked::add(first_frames, checked::mul(index - 1, frames));
+}
+
+std::int64_t SizeSteps::height_index(std::int64_t v) const {
+  return v < first_height ? 1 : (v - first_height) / pixels + 1;
+}
+
+std::int64_t SizeSteps::frame_index(std::int64_t v) const {
+  return v < first_frames ? 1 : (v - first_frames) / frames + 1;
+}
+
+std::int64_t SizeSteps::width_near(double target) const {
+  const double k = std::round((target - static_cast<double>(first_width)) / static_cast<double>(width_step));
+  const auto steps = static_cast<std::int64_t>(std::clamp(k, 0.0, 1e15));
+  return checked::add(first_width, checked::mul(steps, width_step));
+}
+
+namespace {
+
+/// The first tile-covering size that is also a multiple of `m`, and the step between such sizes.
+std::pair<std::int64_t, std::int64_t> tile_lattice(std::int64_t tile, std::int64_t stride, std::int64_t m) {
+  std::int64_t first = tile;
+  for (std::int64_t k = 0; k < m && first % m != 0; ++k) first += stride;
+  return {first, std::lcm(stride, m)};
 }
 
 }  // namespace
@@ -67,6 +100,15 @@ SizeSteps size_steps(const Scenario& s) {
   const generation::Component* den = s.pipeline->first(generation::Role::denoiser);
   if (vae && den) out.pixels = std::max<std::int64_t>(1, vae->config.spatial * den->config.patch[1]);
   if (vae && s.pipeline->modality == generation::Modality::video) out.frames = std::max<std::int64_t>(1, vae->config.temporal);
+  out.first_height = out.first_width = out.width_step = out.pixels;
+  if (vae && den && vae->kind == generation::ComponentKind::vae_allegro) {
+    const generation::LatentTiles t = generation::allegro_latent_tiles(vae->config);
+    const std::int64_t sp = vae->config.spatial, tf = vae->config.temporal;
+    std::tie(out.first_height, out.pixels) = tile_lattice(t.height * sp, t.stride_height * sp, out.pixels);
+    std::tie(out.first_width, out.width_step) = tile_lattice(t.width * sp, t.stride_width * sp, out.width_step);
+    out.first_frames = t.frames * tf;  // an even count: ceil(frames / t) latent frames, one tile and whole strides
+    out.frames = t.stride_frames * tf;
+  }
   return out;
 }
 

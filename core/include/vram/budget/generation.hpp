@@ -107,6 +107,14 @@ Term mochi_working_set(const Component& d, const DenoiseShape& s);
 Term mochi_decode_peak(const Component& vae, const DecodeShape& s);
 Terms mochi_decode_levels(const Component& vae, const DecodeShape& s);
 
+/// Allegro (allegro_generation.cpp): the VAE decode, tile by tile (every decoded
+/// tile held until the blend), and the decoder's stages over one tile.
+Term allegro_decode_peak(const Component& vae, const DecodeShape& s);
+Terms allegro_decode_levels(const Component& vae, const DecodeShape& s);
+/// Bytes per output element of diffusers' Upsample2D: the quarter-size input, the nearest
+/// interpolation (through fp32 for bf16) and the conv's output.
+double upsample2d_bytes_per_output(const DecodeShape& s);
+
 /// The latents, noise prediction and conditioning tensors of the denoise loop.
 Term latent_tensors(const LatentGeometry& g, std::int64_t batch, std::int64_t elem);
 

@@ -47,8 +47,10 @@ enum class ComponentKind : std::uint8_t {
   qwen_image,     ///< QwenImageTransformer2DModel: double-stream MMDiT blocks only, RMSNorm on the text input
   sana,           ///< SanaTransformer2DModel: linear self-attention, cross-attention to the text, GLUMBConv feed-forward
   vae_dc,         ///< AutoencoderDC (deep compression, 32×): ResBlock and EfficientViT levels, no temporal axis
+  allegro,        ///< AllegroTransformer3DModel: PixArt-style blocks over all video tokens, 3D RoPE, cross-attention to T5
+  vae_allegro,    ///< AutoencoderKLAllegro: 2D resnets with temporal convs, decoded only in overlapping 3D tiles
 };
-inline constexpr std::array<Choice<ComponentKind>, 22> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 24> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -69,7 +71,9 @@ inline constexpr std::array<Choice<ComponentKind>, 22> kComponentKinds{{{Compone
                                                                       {ComponentKind::vae_mochi, "vae_mochi"},
                                                                       {ComponentKind::qwen_image, "qwen_image"},
                                                                       {ComponentKind::sana, "sana"},
-                                                                      {ComponentKind::vae_dc, "vae_dc"}}};
+                                                                      {ComponentKind::vae_dc, "vae_dc"},
+                                                                      {ComponentKind::allegro, "allegro"},
+                                                                      {ComponentKind::vae_allegro, "vae_allegro"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -193,6 +197,9 @@ struct Component {
   ComponentKind kind = ComponentKind::flux;
   ComponentConfig config;
   StoredDtype dtype = StoredDtype::bf16;  ///< storage under the wan runtime (checkpoint dtype)
+  /// The pipeline file gives `dtype`: under diffusers, the dtype the reference usage loads this component in
+  /// apart from torch_dtype (Allegro's VAE in fp32), kept unless the scenario sets `weights`.
+  bool dtype_given = false;
   std::int64_t params = 0;                ///< published count (checked against the inventory)
   std::string source;                     ///< where the config and count come from
   Inventory inventory;                    ///< computed from the config (counted kinds: `other` = params)
@@ -241,6 +248,16 @@ struct LatentGeometry {
   std::int64_t tokens = 0;  ///< image tokens of one sample (latent / patch)
   std::int64_t reference_tokens = 0;  ///< tokens of the reference images' latents concatenated to them (Kontext)
 };
+
+/// The overlapping tiles AutoencoderKLAllegro decodes one at a time, in latent units: a tile of
+/// `frames` × `height` × `width` every `stride_*` (diffusers @58eb52c autoencoder_kl_allegro.py __init__:
+/// 24 frames × sample_size² pixels overlapping by 8 frames, 120 rows and 80 columns).
+struct LatentTiles {
+  std::int64_t frames = 0, height = 0, width = 0;
+  std::int64_t stride_frames = 0, stride_height = 0, stride_width = 0;
+  std::int64_t count(const LatentGeometry& g) const;  ///< tiles over g (a covering geometry)
+};
+LatentTiles allegro_latent_tiles(const ComponentConfig& vae);
 
 /// Validated geometry for `g` (InputError at /generation/... naming the valid sizes).
 LatentGeometry latent_geometry(const Pipeline& p, const GenerationSettings& g, std::int64_t width,

@@ -44,11 +44,23 @@ void apply_setting(Scenario& s, Setting setting, std::int64_t value, const Scena
 /// apply_setting for the settings that read nothing from a base (all but image_size).
 void apply_setting(Scenario& s, Setting setting, std::int64_t value);
 
-/// The pixel multiple a generation size must be (the VAE's spatial factor × the
-/// denoiser's patch) and the frame step (the VAE's temporal factor, 1 for images).
+/// The valid generation sizes as lattices the solvers step along (index 1 is the
+/// smallest): heights and widths from a first value in steps of the VAE's spatial
+/// factor × the denoiser's patch, frames from 1 in steps of the VAE's temporal
+/// factor (1 for images). Allegro's tiled-only VAE starts each at one tile and
+/// steps by its stride (kept a multiple of the size multiple).
 struct SizeSteps {
-  std::int64_t pixels = 8;
-  std::int64_t frames = 1;
+  std::int64_t pixels = 8;  ///< height step
+  std::int64_t frames = 1;  ///< frame step
+  std::int64_t first_height = 8, first_width = 8, width_step = 8, first_frames = 1;
+
+  std::int64_t height_at(std::int64_t index) const;
+  std::int64_t frames_at(std::int64_t index) const;
+  /// The index of the largest lattice value at most `v` (1 below the first).
+  std::int64_t height_index(std::int64_t v) const;
+  std::int64_t frame_index(std::int64_t v) const;
+  /// The lattice width nearest `target` (the first one below it).
+  std::int64_t width_near(double target) const;
 };
 SizeSteps size_steps(const Scenario& s);
 

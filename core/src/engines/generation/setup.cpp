@@ -75,6 +75,10 @@ void check_runtime_options(const Setup& u) {
     throw InputError("/generation/vae_tiling", "tiled decoding is not modelled for " + u.p->id +
                                                    "'s VAE (" + std::string(name_of(kComponentKinds, vae)) +
                                                    "); allowed: false");
+  if (vae == ComponentKind::vae_allegro && g.batch > 1 && !g.vae_slicing)
+    throw InputError("/generation/vae_slicing", "is needed for batch " + std::to_string(g.batch) + " with " + u.p->id +
+                                                    ": AutoencoderKLAllegro's tiled_decode decodes one video per call "
+                                                    "(local_batch_size 1) and fails on a batch; allowed: true");
   if (g.sequence_parallel > 1)
     throw InputError("/generation/sequence_parallel", "sequence parallelism is modelled for the Wan reference scripts "
                                                       "(--ulysses_size); " + u.p->id + " runs on one GPU: allowed 1");
@@ -95,7 +99,7 @@ StoredFormat default_format(const Scenario& s, const Pipeline& p, const Componen
   if (p.runtime == Runtime::diffusers && !s.weights.name.empty()) {
     f.format = s.weights;
   } else {
-    const StoredDtype d = p.runtime == Runtime::wan ? c.dtype : p.dtype;
+    const StoredDtype d = (p.runtime == Runtime::wan || c.dtype_given) ? c.dtype : p.dtype;
     f.format = native_format(std::string(name_of(kStoredDtypes, d)));
   }
   f.quantized = f.format.quantized();
@@ -184,12 +188,14 @@ std::int64_t text_tokens(const Setup& u) {
 }
 
 /// Text tokens a cross-attention denoiser attends to: a UNet's CLIP tokens; the
-/// T5 / umT5 tokens of PixArt, LTX-Video and Wan.
+/// T5 / umT5 tokens of PixArt, Allegro, LTX-Video and Wan.
 std::int64_t cross_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
   if (k == ComponentKind::sana) return language_model_tokens(u);  // Gemma-2's states of max_sequence_length tokens
   const bool unet = k == ComponentKind::unet;
-  if (!unet && k != ComponentKind::pixart_dit && k != ComponentKind::ltx_video && k != ComponentKind::wan_dit) return 0;
+  if (!unet && k != ComponentKind::pixart_dit && k != ComponentKind::allegro && k != ComponentKind::ltx_video &&
+      k != ComponentKind::wan_dit)
+    return 0;
   std::int64_t t = 0;
   for (const auto* c : u.p->all(Role::text_encoder))
     if (c->kind == (unet ? ComponentKind::clip_text : ComponentKind::t5_encoder)) t = std::max(t, c->config.tokens);
@@ -211,6 +217,9 @@ Setup resolve(const Scenario& s, Report& r) {
         r.warnings.push_back("weights = " + s.weights.name + " is not applied to " + x.c->name +
                              " (counted, not listed layer by layer): kept in " +
                              std::string(name_of(kStoredDtypes, u.p->dtype)));
+  if (r.explain && !u.g.vae_tiling && u.p->first(Role::vae)->kind == ComponentKind::vae_allegro)
+    r.warnings.push_back(u.p->id + "'s VAE decodes only in tiles (AutoencoderKLAllegro raises NotImplementedError "
+                         "otherwise): estimated tiled, as the pipeline's example runs it (pipe.vae.enable_tiling())");
   if (r.explain && u.p->runtime == Runtime::wan && !s.weights.name.empty())
     r.warnings.push_back("weights = " + s.weights.name + " is the compute dtype (param_dtype) of the Wan scripts; "
                          "components keep their checkpoint dtype (set generation.component_weights to convert one)");

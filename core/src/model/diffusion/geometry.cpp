@@ -26,6 +26,13 @@ void check_multiple(std::int64_t v, std::int64_t m, const std::string& field, co
                        (lo > 0 ? std::to_string(lo) + ", " : std::string()) + std::to_string(hi));
 }
 
+void check_frame_limit(std::int64_t frames, const Pipeline& p) {
+  if (frames > 4 * p.max_frames)
+    throw InputError("/generation/frames", std::to_string(frames) + " frames is beyond any use of " + p.id +
+                                               " (documented up to " + std::to_string(p.max_frames) +
+                                               "; at most 4 × that is estimated)");
+}
+
 void check_frames(std::int64_t frames, const Pipeline& p, const Component& vae) {
   const std::int64_t t = vae.config.temporal;
   if (t > 1 && (frames - 1) % t != 0) {
@@ -35,10 +42,59 @@ void check_frames(std::int64_t frames, const Pipeline& p, const Component& vae) 
                          " after a causal first frame); got " + std::to_string(frames) + ". Nearest valid: " +
                          std::to_string(lo) + ", " + std::to_string(hi));
   }
-  if (frames > 4 * p.max_frames)
-    throw InputError("/generation/frames", std::to_string(frames) + " frames is beyond any use of " + p.id +
-                                               " (documented up to " + std::to_string(p.max_frames) +
-                                               "; at most 4 × that is estimated)");
+  check_frame_limit(frames, p);
+}
+
+/// AllegroPipeline.prepare_latents: ceil(frames / t) latent frames for an even count,
+/// ceil((frames - 1) / t) + 1 for an odd one.
+std::int64_t allegro_latent_frames(std::int64_t frames, std::int64_t t) {
+  return frames % 2 == 0 ? (frames + t - 1) / t : (frames - 1 + t - 1) / t + 1;
+}
+
+/// Whether `latent` is one tile plus whole strides: AutoencoderKLAllegro decodes only in
+/// overlapping tiles, and tiled_decode leaves whatever its tiles do not reach black.
+bool covered(std::int64_t latent, std::int64_t tile, std::int64_t stride) {
+  return latent >= tile && (latent - tile) % stride == 0;
+}
+
+/// The nearest values below and above `v` (in steps of `step`, within the checked range) that `valid` accepts.
+template <typename Valid>
+std::string nearest_valid(std::int64_t v, std::int64_t step, Valid valid) {
+  std::string out;
+  for (std::int64_t x = v / step * step; x >= step && x > v - 4096; x -= step)
+    if (x < v && valid(x)) {
+      out = std::to_string(x) + ", ";
+      break;
+    }
+  for (std::int64_t x = (v / step + 1) * step; x < v + 4096; x += step)
+    if (valid(x)) return out + std::to_string(x);
+  return out.empty() ? std::string("none near") : out.substr(0, out.size() - 2);
+}
+
+void check_allegro_size(std::int64_t v, std::int64_t m, std::int64_t tile, std::int64_t stride, std::int64_t sp,
+                        const std::string& field, const Pipeline& p) {
+  const auto valid = [&](std::int64_t x) { return x % m == 0 && covered(x / sp, tile, stride); };
+  if (valid(v)) return;
+  throw InputError("/generation/" + field,
+                   p.id + "'s VAE decodes only in tiles of " + std::to_string(tile * sp) + " pixels every " +
+                       std::to_string(stride * sp) + " (diffusers tiled_decode; past the last whole tile the output stays "
+                       "black), and the transformer needs a multiple of " + std::to_string(m) + ": " + field + " must be " +
+                       std::to_string(tile * sp) + " + a multiple of " + std::to_string(stride * sp) + " and of " +
+                       std::to_string(m) + "; got " + std::to_string(v) + ". Nearest valid: " + nearest_valid(v, m, valid));
+}
+
+void check_allegro_frames(std::int64_t frames, const LatentTiles& t, std::int64_t tf, const Pipeline& p) {
+  const auto valid = [&](std::int64_t f) { return covered(allegro_latent_frames(f, tf), t.frames, t.stride_frames); };
+  if (valid(frames)) return;
+  throw InputError("/generation/frames",
+                   p.id + "'s VAE decodes only in tiles of " + std::to_string(t.frames) + " latent frames every " +
+                       std::to_string(t.stride_frames) + " (diffusers tiled_decode): the frames must give " +
+                       std::to_string(t.frames) + " + a multiple of " + std::to_string(t.stride_frames) +
+                       " latent frames (ceil(frames / " + std::to_string(tf) + "), or ceil((frames - 1) / " +
+                       std::to_string(tf) + ") + 1 for an odd count; " + std::to_string(t.frames * tf) + ", " +
+                       std::to_string((t.frames + t.stride_frames) * tf) + ", " +
+                       std::to_string((t.frames + 2 * t.stride_frames) * tf) + ", ... give whole tiles); got " +
+                       std::to_string(frames) + ". Nearest valid: " + nearest_valid(frames, 1, valid));
 }
 
 }  // namespace
@@ -49,13 +105,24 @@ LatentGeometry latent_geometry(const Pipeline& p, const GenerationSettings& g, s
   const Component& vae = *p.first(Role::vae);
   const Component& den = *p.first(Role::denoiser);
   const std::int64_t m = size_multiple(vae, den);
-  check_multiple(width, m, "width", p, vae, den);
-  check_multiple(height, m, "height", p, vae, den);
+  const bool allegro = vae.kind == ComponentKind::vae_allegro;
+  if (allegro) {
+    const LatentTiles t = allegro_latent_tiles(vae.config);
+    check_allegro_size(width, m, t.width, t.stride_width, vae.config.spatial, "width", p);
+    check_allegro_size(height, m, t.height, t.stride_height, vae.config.spatial, "height", p);
+    check_frame_limit(frames, p);
+    check_allegro_frames(frames, t, vae.config.temporal, p);
+  } else {
+    check_multiple(width, m, "width", p, vae, den);
+    check_multiple(height, m, "height", p, vae, den);
+  }
   LatentGeometry out;
   out.latent_channels = vae.config.latent_channels;
   out.latent_height = height / vae.config.spatial;
   out.latent_width = width / vae.config.spatial;
-  if (p.modality == Modality::video) {
+  if (allegro) {
+    out.latent_frames = allegro_latent_frames(frames, vae.config.temporal);
+  } else if (p.modality == Modality::video) {
     check_frames(frames, p, vae);
     out.latent_frames = vae.config.temporal > 1 ? (frames - 1) / vae.config.temporal + 1 : frames;
   }

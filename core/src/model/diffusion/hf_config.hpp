@@ -58,6 +58,12 @@ void read_dc_vae(const nlohmann::json& j, const std::string& path, ComponentConf
 Inventory sana_transformer(const ComponentConfig& c);
 Inventory dc_vae(const ComponentConfig& c);
 
+/// AllegroTransformer3DModel and AutoencoderKLAllegro.__init__ arguments, and the VAE's inventory (allegro.cpp;
+/// the transformer is counted as PixArt's blocks).
+void read_allegro(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+void read_allegro_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+Inventory allegro_vae(const ComponentConfig& c);
+
 /// LTXVideoTransformer3DModel (diffusers v0.35 transformer_ltx.py).
 Inventory ltx_transformer(const ComponentConfig& c);
 /// AutoencoderKLLTXVideo (diffusers v0.35 autoencoder_kl_ltx.py): convolutions

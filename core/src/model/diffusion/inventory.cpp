@@ -278,6 +278,10 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::mmdit: require_fields(c, path); return mmdit(c.config);
     case ComponentKind::wan_dit: require_fields(c, path); return wan_dit(c.config);
     case ComponentKind::pixart_dit: require_fields(c, path); return pixart_dit(c.config);
+    // Allegro's blocks are PixArt's (adaLN-single, self- and cross-attention, GELU MLP, all with biases); its
+    // PatchEmbed has no positional table (pos_embed_type None: sample_size 0 leaves no buffer).
+    case ComponentKind::allegro: return pixart_dit(c.config);
+    case ComponentKind::vae_allegro: return hf::allegro_vae(c.config);
     case ComponentKind::cogvideox: return hf::cogvideox_transformer(c.config);
     case ComponentKind::vae_cogvideox: return hf::cogvideox_vae(c.config);
     case ComponentKind::ltx_video: return hf::ltx_transformer(c.config);

@@ -28,14 +28,16 @@ Role role_of(ComponentKind k) {
     case ComponentKind::hunyuan_video:
     case ComponentKind::mochi_dit:
     case ComponentKind::qwen_image:
-    case ComponentKind::sana: return Role::denoiser;
+    case ComponentKind::sana:
+    case ComponentKind::allegro: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
     case ComponentKind::vae_cogvideox:
     case ComponentKind::vae_ltx:
     case ComponentKind::vae_hunyuan:
     case ComponentKind::vae_mochi:
-    case ComponentKind::vae_dc: return Role::vae;
+    case ComponentKind::vae_dc:
+    case ComponentKind::vae_allegro: return Role::vae;
   }
   return Role::denoiser;
 }
@@ -180,6 +182,7 @@ void check_component(const Component& c, const std::string& p) {
     case ComponentKind::vae_hunyuan:
     case ComponentKind::vae_mochi:
     case ComponentKind::vae_dc:
+    case ComponentKind::vae_allegro:
       need(k.spatial >= 1 && k.spatial <= 64, "spatial", "the spatial compression, 1 to 64");
       need(k.latent_channels >= 1, "latent_channels", "at least 1");
       need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
@@ -216,6 +219,7 @@ Component read_component(const json& j, const std::string& p) {
   if (!kind) throw InputError(p + "/kind", "is required");
   c.kind = *kind;
   c.dtype = io::optional_enum(j, "dtype", p, kStoredDtypes).value_or(StoredDtype::bf16);
+  c.dtype_given = j.contains("dtype");
   c.params = io::require_int(j, "params", p);
   c.source = io::optional_string(j, "source", p).value_or("");
   if (c.source.empty()) throw InputError(p + "/source", "is required: where the config and count come from");
@@ -228,7 +232,8 @@ Component read_component(const json& j, const std::string& p) {
                              c.kind == ComponentKind::hunyuan_video || c.kind == ComponentKind::vae_hunyuan ||
                              c.kind == ComponentKind::llama_text || c.kind == ComponentKind::mochi_dit ||
                              c.kind == ComponentKind::vae_mochi || c.kind == ComponentKind::sana ||
-                             c.kind == ComponentKind::vae_dc;
+                             c.kind == ComponentKind::vae_dc || c.kind == ComponentKind::allegro ||
+                             c.kind == ComponentKind::vae_allegro;
   if (const auto hf = j.find("hf_config"); hf != j.end())
     hf::read_config(c.kind, *hf, p + "/hf_config", c.config);
   else if (verbatim_only)
