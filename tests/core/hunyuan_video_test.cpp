@@ -147,7 +147,9 @@ TEST_CASE("HunyuanVideo components refuse configs they do not model", "[generati
   json s = {{"workload", "video"}, {"model", tiny_hunyuan_pipeline(tiny_hunyuan(), tiny_hunyuan_vae())},
             {"hardware", {{"gpu", "H100-SXM-80GB"}}}};
   CHECK(error_path(s) == "(no error)");
-  s["model"]["components"][1]["hf_config"]["image_condition_type"] = "token_replace";
+  s["model"]["components"][1]["hf_config"]["image_condition_type"] = "token_replace";  // I2V: no parameter of its own
+  CHECK(error_path(s) == "(no error)");
+  s["model"]["components"][1]["hf_config"]["image_condition_type"] = "first_frame";
   CHECK(error_path(s) == "/model/components/1/hf_config/image_condition_type");
   s["model"]["components"][1]["hf_config"] = tiny_hunyuan();
   s["model"]["components"][2]["hf_config"]["temporal_compression_ratio"] = 8;
@@ -155,4 +157,35 @@ TEST_CASE("HunyuanVideo components refuse configs they do not model", "[generati
   s["model"]["components"][2]["hf_config"] = tiny_hunyuan_vae();
   s["model"]["components"][2]["hf_config"]["spatial_compression_ratio"] = 8;  // two levels reach 2 at most
   CHECK(error_path(s) == "/model/components/2/hf_config/spatial_compression_ratio");
+}
+
+TEST_CASE("HunyuanVideo-I2V: LLaVA encodes the prompt with the image's 576 positions; the token-replace transformer",
+          "[generation][hunyuan][i2v]") {
+  const Part& te = part("tencent/HunyuanVideo-I2V", "text_encoder");
+  // LlavaForConditionalGeneration loaded whole: the LlamaModel (7,505,186,816) + lm_head 128,320 × 4096 + the CLIP
+  // ViT-L/14-336 tower (patch conv 3·14·14·1024 without bias 602,112, class embedding 1,024, 577 positions 590,848,
+  // pre- and post-LayerNorm 2 × 2,048, 24 layers of 12,596,224) + the projector 1024 → 4096 → 4096 (20,979,712).
+  CHECK(te.inventory.params() ==
+        7'505'186'816LL + 128'320LL * 4096 + (602'112 + 1'024 + 590'848 + 4'096 + 24LL * 12'596'224) + 20'979'712);
+  // 359 tokenized positions (256 + crop_start 103), the <image> token expanded to 576: 934 run through the model;
+  // handed on: 359 - 103 - 4 assistant-header states = 252, and 576 / 4 image states = 144.
+  CHECK(encoder_positions(te.config) == 934);
+  CHECK(handed_tokens(te.config) == 396);
+  // Its forward: 33 hidden states of 934 positions, a decoder layer, the logits of every position.
+  const Term f = text_encoder_forward(te, 1, 2);
+  CHECK(f.bytes == Bytes::of(33LL * 934 * 4096 * 2 + 934LL * 2 * (4 * 4096 + 3 * 14336) + 934LL * 128'320 * 2));
+  // token_replace adds no parameter: the transformer is the T2V one.
+  CHECK(part("tencent/HunyuanVideo-I2V", "transformer").inventory.params() ==
+        part("tencent/HunyuanVideo", "transformer").inventory.params());
+  // The joint sequence is 140 text tokens longer than T2V's 256: at the RoPE moment (5 × 3072 + 12,288 elements a
+  // joint token in bf16) the denoise working set grows by 140 × 55,296 B.
+  const auto denoise_working = [](const char* id) {
+    const Report r = test::run({{"workload", "video"}, {"model", id}, {"hardware", {{"gpu", "H100-SXM-80GB"}}}});
+    for (const auto& [key, text] : r.details)
+      if (key == "phases")
+        for (const auto& ph : json::parse(text))
+          if (ph["phase"] == "denoise") return ph["working_bytes"].get<std::int64_t>();
+    return std::int64_t{-1};
+  };
+  CHECK(denoise_working("tencent/HunyuanVideo-I2V") - denoise_working("tencent/HunyuanVideo") == 140LL * 55'296);
 }

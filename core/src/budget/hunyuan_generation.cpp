@@ -61,7 +61,7 @@ Term hunyuan_working_set(const Component& d, const DenoiseShape& s) {
 
 Term llm_text_encoder_forward(const Component& c, std::int64_t prompts, std::int64_t elem) {
   const ComponentConfig& k = c.config;
-  const Count t = Count(prompts) * k.tokens;
+  const Count t = Count(prompts) * encoder_positions(k);
   Terms parts;
   if (k.output_hidden_states)
     parts.push_back(Term::product({Factor::of(Count(k.layers) + 1, "hidden states (embeddings + every layer)"),
@@ -81,7 +81,8 @@ Term llm_text_encoder_forward(const Component& c, std::int64_t prompts, std::int
             "returned) over max_sequence_length + the template's crop_start tokens; transformers v4.56 "
             "modeling_llama.py (SDPA); diffusers @58eb52c pipeline_qwenimage.py _get_qwen_prompt_embeds "
             "(Qwen2_5_VLForConditionalGeneration, output_hidden_states=True, hidden_states[-1]) and pipeline_sana.py "
-            "(Gemma2Model, its last hidden state only)");
+            "(Gemma2Model, its last hidden state only); pipeline_hunyuan_video_image2video.py (LlavaForConditionalGeneration "
+            "over the prompt with its <image> token expanded to the image's 576 positions)");
 }
 
 namespace {

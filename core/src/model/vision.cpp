@@ -182,6 +182,9 @@ Count generic_tower(const json& vit, const std::string& vp, Count& h, Count& int
   Count tower = channels * patch * patch * h + h  // patch embedding (conv) + bias
                 + patches * h                     // learned position embedding
                 + layers * block + 2 * h;         // blocks + post LayerNorm
+  // CLIP's tower (modeling_clip.py CLIPVisionEmbeddings, CLIPVisionTransformer): a patch conv without bias,
+  // a class embedding and one more learned position for it, and a pre-LayerNorm with bias: 4 h more, h less.
+  if (optional_string(vit, "model_type", vp).value_or("") == "clip_vision_model") tower += 3 * h;
   // SigLIP's attention-pooling head, present unless vision_use_head is false
   // (SiglipVisionConfig default true; modeling_siglip.py SiglipMultiheadAttentionPoolingHead):
   // probe h + in_proj 3h² + 3h + out_proj h² + h + LayerNorm 2h + MLP h·I + I + I·h + h.

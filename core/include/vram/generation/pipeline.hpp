@@ -172,6 +172,10 @@ struct ComponentConfig {
   // HunyuanVideo (hf_config)
   std::int64_t refiner_layers = 0;   ///< token refiner blocks over the text tokens
   std::int64_t template_tokens = 0;  ///< text encoder: prompt-template tokens cropped after encoding
+  /// llama_text of an image-to-video pipeline (HunyuanVideo-I2V's LLaVA): the positions the prompt's one image
+  /// placeholder expands to, every how-many-th of their states is handed on, and the assistant-header states
+  /// cropped after the prompt.
+  std::int64_t image_tokens = 0, image_interleave = 1, assistant_tokens = 0;
   bool mid_attention = false;        ///< VAE: self-attention in the mid block
   /// llama_text: the language model read by the core's config.json reader.
   std::shared_ptr<const Architecture> language_model;
@@ -248,6 +252,12 @@ struct LatentGeometry {
   std::int64_t tokens = 0;  ///< image tokens of one sample (latent / patch)
   std::int64_t reference_tokens = 0;  ///< tokens of the reference images' latents concatenated to them (Kontext)
 };
+
+/// A llama_text encoder's forward positions (its tokenized prompt with the image placeholder expanded)
+/// and the states it hands the denoiser (past the template and the assistant header, and the kept
+/// image states).
+std::int64_t encoder_positions(const ComponentConfig& c);
+std::int64_t handed_tokens(const ComponentConfig& c);
 
 /// The overlapping tiles AutoencoderKLAllegro decodes one at a time, in latent units: a tile of
 /// `frames` × `height` × `width` every `stride_*` (diffusers @58eb52c autoencoder_kl_allegro.py __init__:

@@ -166,7 +166,7 @@ namespace {
 std::int64_t language_model_tokens(const Setup& u) {
   std::int64_t t = 0;
   for (const auto* c : u.p->all(Role::text_encoder))
-    if (c->kind == ComponentKind::llama_text) t = std::max(t, c->config.tokens - c->config.template_tokens);
+    if (c->kind == ComponentKind::llama_text) t = std::max(t, handed_tokens(c->config));
   return t;
 }
 

@@ -46,8 +46,12 @@ void read_hunyuan(const json& j, const std::string& path, ComponentConfig& c) {
   const auto qk = io::optional_string(j, "qk_norm", path);
   if (qk && *qk != "rms_norm")
     throw InputError(path + "/qk_norm", "is \"" + *qk + "\"; the hunyuan_video kind has \"rms_norm\" on q and k");
+  // I2V: "latent_concat" widens the patch embedding (in_channels, counted); "token_replace" modulates the first
+  // frame's tokens from a second pass of the same embedders and norms (HunyuanVideoConditionEmbedding,
+  // HunyuanVideoTokenReplace*Block): no parameter of its own.
   if (const auto it = j.find("image_condition_type"); it != j.end() && !it->is_null())
-    throw InputError(path + "/image_condition_type", "image-conditioned HunyuanVideo (I2V) is not modelled; allowed: null");
+    if (!it->is_string() || (*it != "latent_concat" && *it != "token_replace"))
+      throw InputError(path + "/image_condition_type", "allowed: null, \"latent_concat\", \"token_replace\"");
   if (c.layers + c.single_layers < 1)
     throw InputError(path + "/num_layers", "the transformer needs at least one dual- or single-stream block");
 }

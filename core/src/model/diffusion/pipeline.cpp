@@ -44,6 +44,18 @@ Role role_of(ComponentKind k) {
 
 std::int64_t dtype_bytes(StoredDtype d) { return d == StoredDtype::fp32 ? 4 : 2; }
 
+// diffusers @58eb52c pipeline_hunyuan_video_image2video.py _get_llama_prompt_embeds: the <image> token becomes
+// image_emb_len positions; the states kept are those past crop_start (shifted by the image) without the 4
+// assistant-header ones, and image_embeds[:, ::image_embed_interleave].
+std::int64_t encoder_positions(const ComponentConfig& c) {
+  return c.image_tokens > 0 ? checked::add(c.tokens, c.image_tokens - 1) : c.tokens;
+}
+
+std::int64_t handed_tokens(const ComponentConfig& c) {
+  const std::int64_t prompt = c.tokens - c.template_tokens - c.assistant_tokens;
+  return c.image_tokens > 0 ? prompt + checked::ceil_div(c.image_tokens, c.image_interleave) : prompt;
+}
+
 const Component* Pipeline::find(std::string_view name) const {
   for (const auto& c : components)
     if (c.name == name) return &c;
@@ -110,6 +122,11 @@ void read_transformer_fields(const json& j, const std::string& p, ComponentConfi
   c.output_hidden_states = io::optional_bool(j, "output_hidden_states", p).value_or(true);
   if (c.template_tokens >= c.tokens && c.template_tokens > 0)
     throw InputError(p + "/template_tokens", "must be below tokens (the prompt template is cropped from them)");
+  c.image_tokens = field(j, "image_tokens", p);
+  c.image_interleave = io::optional_int(j, "image_interleave", p, {1, 1024}).value_or(1);
+  c.assistant_tokens = field(j, "assistant_tokens", p);
+  if (c.assistant_tokens > 0 && c.template_tokens + c.assistant_tokens >= c.tokens)
+    throw InputError(p + "/assistant_tokens", "with template_tokens must stay below tokens (both are cropped from them)");
   c.cross_dim = field(j, "cross_dim", p);
   c.qk_norm = io::optional_enum(j, "qk_norm", p, kQkNorms).value_or(QkNorm::none);
   c.dual_attention_layers = int_list(j, "dual_attention_layers", p);
