@@ -223,3 +223,27 @@ TEST_CASE("language-model text encoders: every hidden state where the pipeline a
   const Term g = text_encoder_forward(*pipeline("Efficient-Large-Model/Sana_1600M_1024px_diffusers").find("text_encoder"), 1, 2);
   CHECK(g.bytes == Bytes::of(300LL * 2 * (4 * 2304 + 3 * 9216)));
 }
+
+TEST_CASE("CogView4-6B: joint attention over GLM text and image tokens, RoPE on the image part",
+          "[generation][cogview4]") {
+  const auto& p = pipeline("THUDM/CogView4-6B");
+  // Per block (dim 4096, time_embed_dim 512): AdaLayerNormZero 512 → 12 × 4096 (25,214,976), q/k/v/out with biases
+  // (67,125,248), the GELU feed-forward 4096 → 16384 → 4096 (134,238,208). Patch and text projections 64 → 4096 and
+  // 4096 → 4096 (17,047,552); the timestep embedder 4096 → 512 → 512 (2,360,320) and the size conditions 1536 → 512 →
+  // 512 (1,049,600); norm_out 512 → 8192 (4,202,496) and proj_out 4096 → 64 (262,208).
+  CHECK(p.find("transformer")->inventory.params() ==
+        28LL * (25'214'976 + 67'125'248 + 134'238'208) + 17'047'552 + 2'360'320 + 1'049'600 + 4'202'496 + 262'208);
+  // GlmModel: per layer q 4096² + 4096, k and v 4096 × 256 + 256 (q/k/v biases; o_proj without), o 4096², the SwiGLU
+  // 3 × 4096 × 13696 and two RMSNorms: 203,960,832; 40 of them, the 151,552-token embedding and the final norm.
+  CHECK(p.find("text_encoder")->inventory.params() == 40LL * 203'960'832 + 151'552LL * 4096 + 4096);
+  CHECK(p.cfg == CfgMode::separate);
+  // 1024² → 64 × 64 = 4096 image tokens beside the prompt's at most 1024; RoPE on the keys' image part holds 6 hidden
+  // per joint token and 14 B per image element, above the feed-forward's (2 × 4096 + 2 × 16384) × 2 B.
+  DenoiseShape s;
+  s.tokens = s.full_tokens = latent_geometry(p, GenerationSettings{}, 1024, 1024, 1).tokens;
+  CHECK(s.tokens == 4096);
+  s.text_tokens = 1024;
+  const Term w = denoiser_working_set(*p.find("transformer"), s);
+  CHECK(w.bytes == Bytes::of(5120LL * 6 * 4096 * 2 + 4096LL * 4096 * 14 + 4096LL * 128 * 2 * 4));
+  CHECK(consistent(w));
+}

@@ -198,6 +198,39 @@ Term allegro_working_set(const Component& d, const DenoiseShape& s) {
             "joined by torch.cat)");
 }
 
+constexpr std::string_view kCogView4Source =
+    "diffusers @58eb52c transformer_cogview4.py CogView4TransformerBlock.forward (both streams' residual and modulated "
+    "norm held through the attention; the feed-forward run on each stream) and CogView4AttnProcessor (text and image "
+    "joined by torch.cat, q, k, v over the joint sequence, LayerNorm on q and k, RoPE on their image part in place: "
+    "embeddings.py apply_rotary_emb, x.float() * cos + x_rotated.float() * sin); CogView4RotaryPosEmbed (cos and sin "
+    "[image tokens, head_dim] in fp32)";
+
+/// CogView4's block peaks when RoPE turns the keys' image part: residual and norm of both streams,
+/// the joined sequence, q, k and v over every joint token, and the rotated copy with its fp32
+/// products over the image tokens; its feed-forward (residual, norm, projection and GELU over the
+/// image tokens) stays below at CogView4-6B's width.
+Term cogview4_working_set(const Component& d, const DenoiseShape& s) {
+  const Count h = d.config.hidden, image = Count(s.tokens) * s.batch, joint = (Count(s.tokens) + s.text_tokens) * s.batch;
+  Term rope = Term::sum(terms(
+      Term::product({Factor::of(joint, "joint tokens"),
+                     Factor::of(6 * h, "elements/token (residual, norm: 2; joined sequence, q, k, v: 4 per hidden)"),
+                     Factor::bytes(s.elem)})
+          .named("held through the attention"),
+      Term::product({Factor::of(image, "image tokens"), Factor::of(h, "hidden"),
+                     Factor::bytes(s.elem + 12, "rotated copy + fp32 products ×2 and sum")})
+          .named("RoPE temporaries")));
+  Term mlp = Term::product({Factor::of(image, "image tokens"),
+                            Factor::of(2 * h + Count(2) * d.config.ffn, "elements/token (residual, norm; projection, GELU)"),
+                            Factor::bytes(s.elem)})
+                 .named("feed-forward");
+  Term tables = Term::product({Factor::of(s.tokens, "image tokens"), Factor::of(d.config.head_dim, "head_dim"),
+                               Factor::of(2, "cos, sin"), Factor::bytes(4, "fp32")})
+                    .named("RoPE cos/sin tables");
+  return Term::sum(terms(Term::max_of(terms(std::move(rope).named("RoPE on keys"), std::move(mlp))).named("largest block phase"),
+                         std::move(tables)))
+      .cite(kCogView4Source);
+}
+
 /// Down-path outputs the UNet keeps for its skip connections.
 Term unet_skips(const Component& d, const DenoiseShape& s) {
   const ComponentConfig& c = d.config;
@@ -310,7 +343,8 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::mochi_dit:
     case ComponentKind::qwen_image:
     case ComponentKind::sana:
-    case ComponentKind::allegro: {
+    case ComponentKind::allegro:
+    case ComponentKind::cogview4: {
       Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
                   : d.kind == ComponentKind::qwen_image ? qwen_image_working_set(d, s)
                   : d.kind == ComponentKind::sana       ? sana_working_set(d, s)
@@ -320,6 +354,7 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
                   : d.kind == ComponentKind::mmdit      ? mmdit_working_set(d, s)
                   : d.kind == ComponentKind::pixart_dit ? pixart_working_set(d, s)
                   : d.kind == ComponentKind::allegro    ? allegro_working_set(d, s)
+                  : d.kind == ComponentKind::cogview4   ? cogview4_working_set(d, s)
                   : d.kind == ComponentKind::cogvideox  ? cogvideox_working_set(d, s)
                                                         : wan_working_set(d, s);
       if (s.attention == GenAttention::efficient) return base;

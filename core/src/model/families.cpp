@@ -106,7 +106,7 @@ void read_decoder_sizes(Architecture& a, const json& cfg, const std::string& pat
   // Newer configs state it inside rope_parameters (Qwen3.5).
   const json* rope = optional_object(cfg, "rope_parameters", path, "the rotary embedding's parameters");
   const double partial = cfg.contains("partial_rotary_factor") || rope == nullptr
-                             ? io::optional_number(cfg, "partial_rotary_factor", path, 0.0, 1.0).value_or(1.0)
+                             ? io::optional_number(cfg, "partial_rotary_factor", path, 0.0, 1.0).value_or(mt == "glm" ? 0.5 : 1.0)
                              : io::optional_number(*rope, "partial_rotary_factor", join_path(path, "rope_parameters"),
                                                    0.0, 1.0)
                                    .value_or(1.0);
@@ -119,7 +119,8 @@ void read_decoder_sizes(Architecture& a, const json& cfg, const std::string& pat
 void read_block_layout(BlockLayout& s, const json& cfg, const std::string& path, const std::string& mt) {
   const bool attention_bias = optional_bool(cfg, "attention_bias", path).value_or(false);
   s.qkv_bias = attention_bias || is_one_of(mt, {"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl"});
-  s.o_bias = attention_bias;
+  // GLM-4 (transformers modeling_glm.py GlmAttention): attention_bias adds q/k/v biases only, o_proj has none.
+  s.o_bias = attention_bias && mt != "glm";
   s.mlp_bias = optional_bool(cfg, "mlp_bias", path).value_or(false);
   s.qk_norm = is_one_of(mt, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2"});
   s.norms_per_layer = is_one_of(mt, {"gemma2", "gemma3", "gemma3_text"}) ? 4 : 2;
@@ -337,7 +338,7 @@ Architecture parse_family(const json& cfg, const std::string& path, const std::s
                                            "qwen3",       "qwen3_moe", "gemma",   "gemma2",    "gemma3",
                                            "gemma3_text", "phi3",      "granite", "gpt_oss",   "llama4_text",
                                            "llama4",      "mistral3",  "olmo2",   "internlm2", "yi",
-                                           "starcoder2",  "cohere",    "exaone",  "deepseek",  "mllama_text_model"};
+                                           "starcoder2",  "cohere",    "exaone",  "deepseek",  "mllama_text_model", "glm"};
   for (const char* known : kLlamaLike) {
     if (mt == known) return parse_llama_like(cfg, path, mt);
   }

@@ -49,8 +49,9 @@ enum class ComponentKind : std::uint8_t {
   vae_dc,         ///< AutoencoderDC (deep compression, 32×): ResBlock and EfficientViT levels, no temporal axis
   allegro,        ///< AllegroTransformer3DModel: PixArt-style blocks over all video tokens, 3D RoPE, cross-attention to T5
   vae_allegro,    ///< AutoencoderKLAllegro: 2D resnets with temporal convs, decoded only in overlapping 3D tiles
+  cogview4,       ///< CogView4Transformer2DModel: joint attention over text + image tokens, 2D RoPE on the image part
 };
-inline constexpr std::array<Choice<ComponentKind>, 24> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 25> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -73,7 +74,8 @@ inline constexpr std::array<Choice<ComponentKind>, 24> kComponentKinds{{{Compone
                                                                       {ComponentKind::sana, "sana"},
                                                                       {ComponentKind::vae_dc, "vae_dc"},
                                                                       {ComponentKind::allegro, "allegro"},
-                                                                      {ComponentKind::vae_allegro, "vae_allegro"}}};
+                                                                      {ComponentKind::vae_allegro, "vae_allegro"},
+                                                                      {ComponentKind::cogview4, "cogview4"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);

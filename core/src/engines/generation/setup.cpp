@@ -177,7 +177,8 @@ std::int64_t language_model_tokens(const Setup& u) {
 std::int64_t text_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
   // The language model's tokens after the prompt template is cropped; CLIP gives only its pooled vector.
-  if (k == ComponentKind::hunyuan_video || k == ComponentKind::qwen_image) return language_model_tokens(u);
+  if (k == ComponentKind::hunyuan_video || k == ComponentKind::qwen_image || k == ComponentKind::cogview4)
+    return language_model_tokens(u);
   if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox && k != ComponentKind::mochi_dit)
     return 0;
   std::int64_t t5 = 0, clip = 0;

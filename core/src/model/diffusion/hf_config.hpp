@@ -64,6 +64,10 @@ void read_allegro(const nlohmann::json& j, const std::string& path, ComponentCon
 void read_allegro_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
 Inventory allegro_vae(const ComponentConfig& c);
 
+/// CogView4Transformer2DModel.__init__ arguments and its inventory (cogview4.cpp).
+void read_cogview4(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+Inventory cogview4_transformer(const ComponentConfig& c);
+
 /// LTXVideoTransformer3DModel (diffusers v0.35 transformer_ltx.py).
 Inventory ltx_transformer(const ComponentConfig& c);
 /// AutoencoderKLLTXVideo (diffusers v0.35 autoencoder_kl_ltx.py): convolutions
