@@ -131,6 +131,21 @@ TEST_CASE("a pasted Allegro VAE or transformer config is checked before it is co
         "/model/components/2/hf_config/temporal_compression_ratio");
   CHECK(refused(2, "block_out_channels", {128, 250, 512, 512}) == "/model/components/2/hf_config/block_out_channels/1");
   CHECK(refused(2, "sample_size", 100) == "/model/components/2/hf_config/sample_size");
+  // Seven levels compress 64×: a 128-pixel tile would step by 0 latent rows past its 120-pixel overlap.
+  json deep = base;
+  deep["components"][2]["hf_config"]["block_out_channels"] = {32, 32, 32, 32, 32, 32, 32};
+  deep["components"][2]["hf_config"]["temporal_downsample_blocks"] = {true, true, false, false, false, false, false};
+  deep["components"][2]["hf_config"]["temporal_upsample_blocks"] = {false, true, true, false, false, false, false};
+  deep["components"][2]["hf_config"]["sample_size"] = 128;
+  json s = video();
+  s["model"] = deep;
+  CHECK(error_path(s) == "/model/components/2/hf_config/sample_size");
+  deep["components"][2]["hf_config"]["sample_size"] = 192;  // one latent row of stride
+  s["model"] = deep;
+  CHECK(error_path(s) != "/model/components/2/hf_config/sample_size");
+  deep["components"][2]["hf_config"]["block_out_channels"] = {32, 32, 32, 32, 32, 32, 32, 32};
+  s["model"] = deep;
+  CHECK(error_path(s) == "/model/components/2/hf_config/block_out_channels");
   CHECK(refused(2, "temporal_downsample_blocks", {true}) == "/model/components/2/hf_config/temporal_downsample_blocks");
   CHECK(refused(1, "patch_size_t", 2) == "/model/components/1/hf_config/patch_size_t");
   CHECK(refused(1, "cross_attention_dim", 4096) == "/model/components/1/hf_config/cross_attention_dim");

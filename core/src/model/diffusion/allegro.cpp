@@ -135,6 +135,9 @@ void read_allegro_vae(const json& j, const std::string& path, ComponentConfig& c
   check_class(j, path, "AutoencoderKLAllegro");
   c.block_channels = int_list(j, "block_out_channels", path, 0, {128, 256, 512, 512});
   const std::size_t n = c.block_channels.size();
+  if (n > 7)
+    throw InputError(path + "/block_out_channels", "lists " + std::to_string(n) + " levels; at most 7 (the spatial "
+                                                   "compression 2^(levels - 1) is at most 64)");
   for (std::size_t i = 0; i < n; ++i)
     if (c.block_channels[i] % 32 != 0)
       throw InputError(path + "/block_out_channels/" + std::to_string(i), "must be a multiple of 32 (GroupNorm groups)");
@@ -160,9 +163,10 @@ void read_allegro_vae(const json& j, const std::string& path, ComponentConfig& c
     throw InputError(path + "/temporal_compression_ratio", "must divide the tiles' 24 frames and 8-frame overlap; "
                                                            "allowed: 1, 2, 4, 8");
   c.tile_sample_size = io::optional_int(j, "sample_size", path, {64, 4096}).value_or(320);
-  if (c.tile_sample_size % c.spatial != 0 || c.tile_sample_size <= 120)
-    throw InputError(path + "/sample_size", "is the tile's pixel edge: above the 120-pixel overlap and a multiple of " +
-                                                std::to_string(c.spatial));
+  // The tiles overlap by 120 rows: a stride of at least one latent row needs sample_size ≥ 120 + spatial.
+  if (c.tile_sample_size % c.spatial != 0 || c.tile_sample_size < 120 + c.spatial)
+    throw InputError(path + "/sample_size", "is the tile's pixel edge: at least the 120-pixel overlap + " +
+                                                std::to_string(c.spatial) + " and a multiple of " + std::to_string(c.spatial));
   // force_upcast is not acted on: AllegroPipeline.decode_latents decodes in the VAE's own dtype.
   (void)io::optional_bool(j, "force_upcast", path);
 }
