@@ -247,3 +247,52 @@ TEST_CASE("CogView4-6B: joint attention over GLM text and image tokens, RoPE on 
   CHECK(w.bytes == Bytes::of(5120LL * 6 * 4096 * 2 + 4096LL * 4096 * 14 + 4096LL * 128 * 2 * 4));
   CHECK(consistent(w));
 }
+
+TEST_CASE("HiDream-I1-Full: MoE double- and single-stream blocks over T5 and per-block Llama tokens",
+          "[generation][hidream]") {
+  const auto& p = pipeline("HiDream-ai/HiDream-I1-Full");
+  // Width 2560; SwiGLU widths: routed 256 · ceil(int(2 · 10240 / 3) / 256) = 6912, shared (5120) 3584.
+  const Part& t = *p.find("transformer");
+  CHECK(t.config.ffn == 6912);
+  CHECK(t.config.shared_ffn == 3584);
+  // MoE feed-forward: shared 3 · 2560 · 3584 + 4 experts of 3 · 2560 · 6912 + the gate 4 · 2560 = 239,872,000.
+  // Double block: 12 × 2560 modulation (78,673,920), image and text q/k/v/out (52,449,280), four RMSNorms
+  // (10,240), the MoE and a dense text SwiGLU (53,084,160). Single block: 6 × 2560 (39,336,960), one attention
+  // (26,224,640), two RMSNorms (5,120) and the MoE. Embedders 64 → 2560, 256 → 2560 → 2560, 2048 → 2560 → 2560
+  // (19,182,080 together), 49 caption projections 4096 → 2560 without bias (513,802,240), the final 2560 → 5120
+  // and 2560 → 64 (13,276,224).
+  const std::int64_t moe = 239'872'000;
+  CHECK(t.inventory.params() == 16LL * (78'673'920 + 52'449'280 + 10'240 + moe + 53'084'160) +
+                                    32LL * (39'336'960 + 26'224'640 + 5'120 + moe) + 19'182'080 + 513'802'240 +
+                                    13'276'224);
+  CHECK(t.inventory.params() == 17'105'733'184);  // 34.21 GB in bf16
+  // The transformer's text: T5's 128 tokens, the Llama's 128, and each block's own Llama layer (128 more).
+  const Report r = test::run(image("HiDream-ai/HiDream-I1-Full"));
+  std::int64_t denoise = -1;
+  for (const auto& [key, text] : r.details)
+    if (key == "phases")
+      for (const auto& ph : json::parse(text))
+        if (ph["phase"] == "denoise") denoise = ph["working_bytes"].get<std::int64_t>();
+  DenoiseShape s;
+  s.tokens = s.full_tokens = 4096;
+  s.text_tokens = 384;
+  s.batch = 2;  // CFG batched
+  const Term w = denoiser_working_set(t, s);
+  // RoPE returning over (4096 + 384) × 2 joint tokens: 18 copies of the 2560-wide hidden state.
+  CHECK(w.bytes == Bytes::of(8960LL * 2560 * 18 * 2));
+  CHECK(denoise > w.bytes.in_bytes());
+  CHECK(denoise - w.bytes.in_bytes() < 16 << 20);  // the latents and their doubled input beside it
+  // Any size is rescaled to 1024² pixels at its aspect ratio, each side floored to 16.
+  const Report wide = test::run(image("HiDream-ai/HiDream-I1-Full", {{"width", 1920}, {"height", 1080}}));
+  CHECK(wide.warnings.size() >= 1);
+  // A transformer config whose llama_layers do not name one layer per block is refused.
+  json model = json::parse(test::read_file(std::string(VRAM_SOURCE_DIR) + "/models/pipelines/HiDream-ai__HiDream-I1-Full.json"));
+  model["components"][4]["hf_config"]["llama_layers"].erase(0);
+  json bad = image("HiDream-ai/HiDream-I1-Full");
+  bad["model"] = model;
+  CHECK(error_path(bad) == "/model/components/4/hf_config/llama_layers");
+  model["components"][4]["hf_config"]["llama_layers"].push_back(31);
+  model["components"][4]["hf_config"]["num_activated_experts"] = 5;
+  bad["model"] = model;
+  CHECK(error_path(bad) == "/model/components/4/hf_config/num_activated_experts");
+}

@@ -231,6 +231,25 @@ Term cogview4_working_set(const Component& d, const DenoiseShape& s) {
       .cite(kCogView4Source);
 }
 
+/// HiDream's blocks peak when RoPE returns over the joint sequence: residual and modulated norm,
+/// in a double-stream block each stream's q, k, v and their joined copies (6 per hidden; 3 in a
+/// single-stream block), the fp32 copies of q and k and their rotated fp32 results (8) and the
+/// two casts back (2). The MoE feed-forward stays below even with every token on one expert:
+/// its working set (expert cache, gathered tokens, w1, w3, SiLU and product over 4 × 6912 / 2560)
+/// comes to about 15 per hidden.
+Term hidream_working_set(const Component& d, const DenoiseShape& s) {
+  const Count joint = (Count(s.tokens) + s.text_tokens) * s.batch;
+  const Count per_hidden = d.config.layers > 0 ? 18 : 15;
+  return Term::product({Factor::of(joint, "joint tokens"), Factor::of(d.config.hidden, "hidden"),
+                        Factor::of(per_hidden, "copies (residual, norm; q, k, v per stream and joined; fp32 q, k and "
+                                               "their rotations; the casts back)"),
+                        Factor::bytes(s.elem)})
+      .named("RoPE over the joint sequence")
+      .cite("diffusers @58eb52c transformer_hidream_image.py HiDreamAttnProcessor (q_rms_norm, k_rms_norm; image and "
+            "text q, k, v joined by torch.cat; apply_rope: xq.float(), xk.float() and their rotations in fp32, then "
+            "type_as) and MOEFeedForwardSwiGLU.moe_infer (expert_cache, the tokens of one expert at a time)");
+}
+
 /// Down-path outputs the UNet keeps for its skip connections.
 Term unet_skips(const Component& d, const DenoiseShape& s) {
   const ComponentConfig& c = d.config;
@@ -344,7 +363,8 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::qwen_image:
     case ComponentKind::sana:
     case ComponentKind::allegro:
-    case ComponentKind::cogview4: {
+    case ComponentKind::cogview4:
+    case ComponentKind::hidream: {
       Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
                   : d.kind == ComponentKind::qwen_image ? qwen_image_working_set(d, s)
                   : d.kind == ComponentKind::sana       ? sana_working_set(d, s)
@@ -355,6 +375,7 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
                   : d.kind == ComponentKind::pixart_dit ? pixart_working_set(d, s)
                   : d.kind == ComponentKind::allegro    ? allegro_working_set(d, s)
                   : d.kind == ComponentKind::cogview4   ? cogview4_working_set(d, s)
+                  : d.kind == ComponentKind::hidream    ? hidream_working_set(d, s)
                   : d.kind == ComponentKind::cogvideox  ? cogvideox_working_set(d, s)
                                                         : wan_working_set(d, s);
       if (s.attention == GenAttention::efficient) return base;

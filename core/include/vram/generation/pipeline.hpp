@@ -50,8 +50,9 @@ enum class ComponentKind : std::uint8_t {
   allegro,        ///< AllegroTransformer3DModel: PixArt-style blocks over all video tokens, 3D RoPE, cross-attention to T5
   vae_allegro,    ///< AutoencoderKLAllegro: 2D resnets with temporal convs, decoded only in overlapping 3D tiles
   cogview4,       ///< CogView4Transformer2DModel: joint attention over text + image tokens, 2D RoPE on the image part
+  hidream,        ///< HiDreamImageTransformer2DModel: double- and single-stream blocks, MoE feed-forward, per-block Llama tokens
 };
-inline constexpr std::array<Choice<ComponentKind>, 25> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 26> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -75,7 +76,8 @@ inline constexpr std::array<Choice<ComponentKind>, 25> kComponentKinds{{{Compone
                                                                       {ComponentKind::vae_dc, "vae_dc"},
                                                                       {ComponentKind::allegro, "allegro"},
                                                                       {ComponentKind::vae_allegro, "vae_allegro"},
-                                                                      {ComponentKind::cogview4, "cogview4"}}};
+                                                                      {ComponentKind::cogview4, "cogview4"},
+                                                                      {ComponentKind::hidream, "hidream"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -193,6 +195,8 @@ struct ComponentConfig {
   // Sana (hf_config): cross-attention heads and width; AutoencoderDC: EfficientViT levels (else ResBlock), the
   // multiscale kernels of their attention, interpolating upsamples and strided-conv downsamples.
   std::int64_t cross_heads = 0, cross_head_dim = 0;
+  // HiDream-I1 (hf_config): routed experts of the image feed-forward, how many each token takes, the shared expert's width.
+  std::int64_t experts = 0, active_experts = 0, shared_ffn = 0;
   std::vector<bool> encoder_vit, decoder_vit;
   std::int64_t multiscales = 0;
   bool interpolate_up = false, conv_down = false;

@@ -233,7 +233,7 @@ std::string_view weights_id(const Setup& u, const Placed& x) {
   return "weights";
 }
 
-constexpr std::array<Choice<ComponentKind>, 25> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
+constexpr std::array<Choice<ComponentKind>, 26> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
                                                              {ComponentKind::t5_encoder, "Weights: T5 encoder"},
                                                              {ComponentKind::clip_vision, "Weights: CLIP image encoder"},
                                                              {ComponentKind::flux, "Weights: FLUX transformer"},
@@ -257,7 +257,8 @@ constexpr std::array<Choice<ComponentKind>, 25> kWeightLabels{{{ComponentKind::c
                                                              {ComponentKind::vae_dc, "Weights: DC-AE"},
                                                              {ComponentKind::allegro, "Weights: Allegro transformer"},
                                                              {ComponentKind::vae_allegro, "Weights: Allegro VAE"},
-                                                             {ComponentKind::cogview4, "Weights: CogView4 transformer"}}};
+                                                             {ComponentKind::cogview4, "Weights: CogView4 transformer"},
+                                                             {ComponentKind::hidream, "Weights: HiDream transformer"}}};
 
 void write_components(const Setup& u, const PhaseBudget& b, const Term& context, Report& r) {
   for (const auto& res : b.resident)

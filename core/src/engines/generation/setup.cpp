@@ -179,6 +179,14 @@ std::int64_t text_tokens(const Setup& u) {
   // The language model's tokens after the prompt template is cropped; CLIP gives only its pooled vector.
   if (k == ComponentKind::hunyuan_video || k == ComponentKind::qwen_image || k == ComponentKind::cogview4)
     return language_model_tokens(u);
+  // HiDream: T5's tokens and the Llama's, then each block's own Llama layer projected beside them (diffusers @58eb52c
+  // transformer_hidream_image.py forward: initial_encoder_hidden_states + cur_llama31_encoder_hidden_states).
+  if (k == ComponentKind::hidream) {
+    std::int64_t t5 = 0;
+    for (const auto* c : u.p->all(Role::text_encoder))
+      if (c->kind == ComponentKind::t5_encoder) t5 = std::max(t5, c->config.tokens);
+    return t5 + 2 * language_model_tokens(u);
+  }
   if (k != ComponentKind::flux && k != ComponentKind::mmdit && k != ComponentKind::cogvideox && k != ComponentKind::mochi_dit)
     return 0;
   std::int64_t t5 = 0, clip = 0;

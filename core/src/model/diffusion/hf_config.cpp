@@ -162,11 +162,12 @@ void read_config(ComponentKind k, const json& j, const std::string& path, Compon
     case ComponentKind::allegro: read_allegro(j, path, c); return;
     case ComponentKind::vae_allegro: read_allegro_vae(j, path, c); return;
     case ComponentKind::cogview4: read_cogview4(j, path, c); return;
+    case ComponentKind::hidream: read_hidream(j, path, c); return;
     default: break;
   }
   throw InputError(path, "a verbatim config.json is read for t5_encoder, cogvideox, vae_cogvideox, ltx_video, "
                          "vae_ltx, hunyuan_video, vae_hunyuan, llama_text, mochi_dit, vae_mochi, sana, vae_dc, allegro, "
-                         "vae_allegro and cogview4 components; "
+                         "vae_allegro, cogview4 and hidream components; "
                          "give this kind's facts in \"config\"");
 }
 

@@ -64,6 +64,10 @@ void read_allegro(const nlohmann::json& j, const std::string& path, ComponentCon
 void read_allegro_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
 Inventory allegro_vae(const ComponentConfig& c);
 
+/// HiDreamImageTransformer2DModel.__init__ arguments and its inventory (hidream.cpp).
+void read_hidream(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+Inventory hidream_transformer(const ComponentConfig& c);
+
 /// CogView4Transformer2DModel.__init__ arguments and its inventory (cogview4.cpp).
 void read_cogview4(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
 Inventory cogview4_transformer(const ComponentConfig& c);

@@ -283,6 +283,7 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::allegro: return pixart_dit(c.config);
     case ComponentKind::vae_allegro: return hf::allegro_vae(c.config);
     case ComponentKind::cogview4: return hf::cogview4_transformer(c.config);
+    case ComponentKind::hidream: return hf::hidream_transformer(c.config);
     case ComponentKind::cogvideox: return hf::cogvideox_transformer(c.config);
     case ComponentKind::vae_cogvideox: return hf::cogvideox_vae(c.config);
     case ComponentKind::ltx_video: return hf::ltx_transformer(c.config);

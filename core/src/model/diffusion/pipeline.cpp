@@ -30,7 +30,8 @@ Role role_of(ComponentKind k) {
     case ComponentKind::qwen_image:
     case ComponentKind::sana:
     case ComponentKind::allegro:
-    case ComponentKind::cogview4: return Role::denoiser;
+    case ComponentKind::cogview4:
+    case ComponentKind::hidream: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
     case ComponentKind::vae_cogvideox:
@@ -251,7 +252,8 @@ Component read_component(const json& j, const std::string& p) {
                              c.kind == ComponentKind::llama_text || c.kind == ComponentKind::mochi_dit ||
                              c.kind == ComponentKind::vae_mochi || c.kind == ComponentKind::sana ||
                              c.kind == ComponentKind::vae_dc || c.kind == ComponentKind::allegro ||
-                             c.kind == ComponentKind::vae_allegro || c.kind == ComponentKind::cogview4;
+                             c.kind == ComponentKind::vae_allegro || c.kind == ComponentKind::cogview4 ||
+                             c.kind == ComponentKind::hidream;
   if (const auto hf = j.find("hf_config"); hf != j.end())
     hf::read_config(c.kind, *hf, p + "/hf_config", c.config);
   else if (verbatim_only)
