@@ -109,9 +109,7 @@ Count al_decoder(const ComponentConfig& c) {
 
 void read_allegro(const json& j, const std::string& path, ComponentConfig& c) {
   check_class(j, path, "AllegroTransformer3DModel");
-  c.heads = io::optional_int(j, "num_attention_heads", path, kWidth).value_or(24);
-  c.head_dim = io::optional_int(j, "attention_head_dim", path, kWidth).value_or(96);
-  c.hidden = c.heads * c.head_dim;
+  read_attention_width(j, path, c, 24, 96);
   c.ffn = 4 * c.hidden;  // FeedForward(dim) with its default mult 4
   c.layers = io::optional_int(j, "num_layers", path, kWidth).value_or(32);
   c.in_channels = io::optional_int(j, "in_channels", path, kWidth).value_or(4);

@@ -16,9 +16,7 @@ using nlohmann::json;
 void read_cogview4(const json& j, const std::string& path, ComponentConfig& c) {
   check_class(j, path, "CogView4Transformer2DModel");
   // The class defaults (30 layers of 64 × 40) are CogView3-Plus-like; CogView4-6B's config sets 28 of 32 × 128.
-  c.heads = io::optional_int(j, "num_attention_heads", path, kWidth).value_or(64);
-  c.head_dim = io::optional_int(j, "attention_head_dim", path, kWidth).value_or(40);
-  c.hidden = c.heads * c.head_dim;
+  read_attention_width(j, path, c, 64, 40);
   c.ffn = 4 * c.hidden;  // FeedForward(dim, dim_out=dim) with its default mult 4
   c.layers = io::optional_int(j, "num_layers", path, kWidth).value_or(30);
   c.in_channels = io::optional_int(j, "in_channels", path, kWidth).value_or(16);

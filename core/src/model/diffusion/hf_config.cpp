@@ -25,6 +25,13 @@ void add(Inventory& inv, Count in, Count out, Count count, bool bias) {
   if (bias) inv.other = Count(inv.other) + count * out;
 }
 
+void read_attention_width(const json& j, const std::string& path, ComponentConfig& c, std::int64_t heads,
+                          std::int64_t head_dim) {
+  c.heads = io::optional_int(j, "num_attention_heads", path, kWidth).value_or(heads);
+  c.head_dim = io::optional_int(j, "attention_head_dim", path, kWidth).value_or(head_dim);
+  c.hidden = checked::mul(c.heads, c.head_dim);
+}
+
 void check_class(const json& j, const std::string& path, std::string_view expected) {
   const auto name = io::optional_string(j, "_class_name", path);
   if (name && *name != expected)

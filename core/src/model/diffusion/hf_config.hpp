@@ -32,6 +32,11 @@ void add(Inventory& inv, checked::Count in, checked::Count out, checked::Count c
 std::vector<std::int64_t> int_list(const nlohmann::json& j, std::string_view key, const std::string& path, std::size_t n,
                                    std::vector<std::int64_t> fallback, std::int64_t min = 1);
 
+/// num_attention_heads × attention_head_dim (absent: the class defaults `heads` and `head_dim`) into
+/// heads, head_dim and hidden.
+void read_attention_width(const nlohmann::json& j, const std::string& path, ComponentConfig& c, std::int64_t heads,
+                          std::int64_t head_dim);
+
 /// Refuses a config whose `_class_name` names another class than `expected`.
 void check_class(const nlohmann::json& j, const std::string& path, std::string_view expected);
 

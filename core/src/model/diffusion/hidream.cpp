@@ -39,9 +39,7 @@ void add_moe(Inventory& inv, const ComponentConfig& c, Count count) {
 
 void read_hidream(const json& j, const std::string& path, ComponentConfig& c) {
   check_class(j, path, "HiDreamImageTransformer2DModel");
-  c.heads = io::optional_int(j, "num_attention_heads", path, kWidth).value_or(20);
-  c.head_dim = io::optional_int(j, "attention_head_dim", path, kWidth).value_or(128);
-  c.hidden = c.heads * c.head_dim;
+  read_attention_width(j, path, c, 20, 128);
   c.layers = io::optional_int(j, "num_layers", path, {0, 1024}).value_or(16);
   c.single_layers = io::optional_int(j, "num_single_layers", path, {0, 1024}).value_or(32);
   if (c.layers + c.single_layers < 1)
