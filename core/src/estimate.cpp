@@ -172,13 +172,43 @@ void require_estimated(const Scenario& s) {
   }
 }
 
-Report estimate(const Scenario& s, const EstimateOptions& options) {
+namespace {
+
+/// A report to fill: room for the usual components and metrics, so that
+/// filling it does not regrow its lists.
+Report empty_report(bool explain) {
   Report r;
-  r.explain = options.explain;
+  r.explain = explain;
+  r.components.reserve(8);
+  r.metrics.reserve(16);
+  return r;
+}
+
+Report run_estimate(const Scenario& s, const EstimateOptions& options, Report r);
+
+}  // namespace
+
+Report estimate(const Scenario& s, const EstimateOptions& options) {
+  Report r = empty_report(options.explain);
   if (r.explain) {
     r.defaults_used = s.defaults_used;
     r.warnings = s.warnings;
   }
+  return run_estimate(s, options, std::move(r));
+}
+
+Report estimate(Scenario&& s, const EstimateOptions& options) {
+  Report r = empty_report(options.explain);
+  if (r.explain) {
+    r.defaults_used = std::move(s.defaults_used);
+    r.warnings = std::move(s.warnings);
+  }
+  return run_estimate(s, options, std::move(r));
+}
+
+namespace {
+
+Report run_estimate(const Scenario& s, const EstimateOptions& options, Report r) {
   try {
     run_engine(s, r, options.memo, options.sweep);
   } catch (const ArithmeticOverflow&) {
@@ -210,7 +240,9 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
   io::ObjectText fit;
   if (r.reservation) {
     const FitVerdict v = fit_verdict(r, s.gpu.memory, s.headroom);
-    fit.set("headroom", 1.0 - r.reservation->ratio(s.gpu.memory))
+    // The share the engine leaves free, to a millionth: the reservation is a floor of
+    // memory × utilisation, whose exact ratio would print as 17 digits of noise.
+    fit.set("headroom", std::round((1.0 - r.reservation->ratio(s.gpu.memory)) * 1e6) / 1e6)
         .set("usable_formula", format_iec(*r.reservation) + " the engine reserves + " + format_iec(v.outside) +
                                    " it allocates outside the reservation (CUDA context, CUDA graphs) = " +
                                    format_iec(r.usable) + " of " + format_iec(s.gpu.memory) +
@@ -225,6 +257,8 @@ Report estimate(const Scenario& s, const EstimateOptions& options) {
   r.detail("measure", io::measure_json(s));
   return r;
 }
+
+}  // namespace
 
 json error_json(const std::string& path, const std::string& message) {
   return {{"ok", false}, {"error", {{"path", path}, {"message", message}}}};

@@ -83,6 +83,21 @@ TEST_CASE("estimate_json never throws and returns the error shape", "[estimate][
   CHECK(json::parse(estimate_json("not json", test::catalog()))["ok"] == false);
 }
 
+TEST_CASE("the fit detail states vLLM's headroom to a millionth, and an rvalue scenario keeps its notes", "[estimate]") {
+  const std::string text = R"({"model": "meta-llama/Llama-3.1-8B", "inference": {"context": 8192}})";
+  const std::string out = estimate_json(text, test::catalog());
+  const json r = json::parse(out);
+  // The reservation is floor(memory × 0.9): 1 − 76,526,243,021 / 85,029,158,912 is 0.1 less some 1e-12.
+  CHECK(r["details"]["fit"]["headroom"].get<double>() == 0.1);
+  CHECK(out.find("\"headroom\":0.1,") != std::string::npos);
+  Scenario s = parse_scenario_text(text, test::catalog());
+  const Report by_ref = estimate(s);
+  const Report by_move = estimate(std::move(s));
+  CHECK(!by_move.defaults_used.empty());
+  CHECK(by_move.defaults_used == by_ref.defaults_used);
+  CHECK(by_move.warnings == by_ref.warnings);
+}
+
 TEST_CASE("forward-pass activation terms", "[activations]") {
   CHECK(residual_stream_bytes(8192, 4096, 2).in_bytes() == 2LL * 8192 * 4096 * 2);
   CHECK(mlp_transient_bytes(8192, 14336, true, 2).in_bytes() == 3LL * 8192 * 14336 * 2);

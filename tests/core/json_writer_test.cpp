@@ -1,6 +1,7 @@
 #include "vram/io/json_writer.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 using namespace vram::io;
@@ -70,6 +71,31 @@ TEST_CASE("the text buffer grows past its capacity and keeps its text across a m
   CHECK(moved.size() == 0);
   moved.put("again");
   CHECK(moved.take() == "again");
+}
+
+TEST_CASE("a text buffer on the caller's storage moves to the heap only when it is full", "[json]") {
+  char store[16];
+  std::memset(store, '#', sizeof store);
+  TextBuffer b(store, sizeof store);
+  b.put("0123456789");
+  CHECK(b.view().data() == store);  // still in the caller's bytes
+  CHECK(std::string_view(store, 10) == "0123456789");
+  b.put("abcdefghij");  // 20 bytes: past the 16 given
+  CHECK(b.view().data() != store);
+  CHECK(b.view() == "0123456789abcdefghij");
+  CHECK(std::string_view(store, 10) == "0123456789");  // the caller's bytes are left as they were
+  CHECK(b.take() == "0123456789abcdefghij");
+  b.put("after");  // a taken buffer starts again on the heap
+  CHECK(b.take() == "after");
+
+  char small[8];
+  TextBuffer c(small, sizeof small);
+  c.put("abc");
+  TextBuffer moved(std::move(c));  // storage that belongs to the caller is copied, not taken
+  CHECK(moved.view().data() != small);
+  CHECK(c.size() == 0);  // NOLINT(bugprone-use-after-move): the source is left empty
+  moved.put("defghijkl");
+  CHECK(moved.take() == "abcdefghijkl");
 }
 
 TEST_CASE("ObjectText builds one object", "[json]") {

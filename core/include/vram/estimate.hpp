@@ -35,6 +35,8 @@ struct EstimateOptions {
 /// on an H100 80GB with 10 % headroom: weights 13,000,000,000 × 2 B =
 /// 26,000,000,000 B ≈ 24.21 GiB, plus the engine's runtime terms.
 Report estimate(const Scenario& scenario, const EstimateOptions& options = {});
+/// The same, taking the scenario's defaults and warnings rather than copying them.
+Report estimate(Scenario&& scenario, const EstimateOptions& options = {});
 
 /// Throws the engine layer's "not estimated yet" `InputError` at /workload for
 /// workloads this version reads but does not estimate (training, image, video).

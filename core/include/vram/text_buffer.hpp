@@ -38,11 +38,23 @@ class TextBuffer {
  public:
   TextBuffer() = default;
   explicit TextBuffer(std::size_t capacity) { grow(capacity); }
-  ~TextBuffer() { std::free(begin_); }
+  /// Writes into the caller's n bytes at `initial` (a stack array that
+  /// outlives the buffer) until they are full, and only then into the heap:
+  /// a short-lived text then costs no allocation but its take().
+  TextBuffer(char* initial, std::size_t n) : begin_(initial), cur_(initial), end_(initial + n), borrowed_(true) {}
+  ~TextBuffer() {
+    if (!borrowed_) std::free(begin_);
+  }
   TextBuffer(const TextBuffer&) = delete;
   TextBuffer& operator=(const TextBuffer&) = delete;
-  TextBuffer(TextBuffer&& o) noexcept : begin_(o.begin_), cur_(o.cur_), end_(o.end_) {
+  /// Only a heap buffer moves (borrowed storage stays with its owner).
+  TextBuffer(TextBuffer&& o) : begin_(o.begin_), cur_(o.cur_), end_(o.end_) {
     o.begin_ = o.cur_ = o.end_ = nullptr;
+    if (o.borrowed_) {
+      o.borrowed_ = false;
+      borrowed_ = true;
+      grow(0);  // into a heap block of its own
+    }
   }
   TextBuffer& operator=(TextBuffer&&) = delete;
 
@@ -71,6 +83,7 @@ class TextBuffer {
   char* begin_ = nullptr;
   char* cur_ = nullptr;
   char* end_ = nullptr;
+  bool borrowed_ = false;  ///< [begin_, end_) is the caller's, not a heap block
 };
 
 /// The same appends for a std::string, so one text routine serves both.

@@ -80,6 +80,15 @@ std::uint64_t escape_marks(std::uint64_t w) {
 /// word padded with spaces. In a text of eight bytes or more that word is its
 /// last eight bytes with those before p shifted out; `begin` is the text's start.
 const char* find_escape(const char* begin, const char* p, const char* end) {
+  // Sixteen bytes a step while they last: one test and one branch for two words.
+  for (; end - p >= 16; p += 16) {
+    std::uint64_t lo, hi;
+    std::memcpy(&lo, p, 8);
+    std::memcpy(&hi, p + 8, 8);
+    const std::uint64_t m_lo = escape_marks(lo), m_hi = escape_marks(hi);
+    if ((m_lo | m_hi) == 0) continue;
+    return m_lo != 0 ? p + __builtin_ctzll(m_lo) / 8 : p + 8 + __builtin_ctzll(m_hi) / 8;
+  }
   for (; end - p >= 8; p += 8) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);

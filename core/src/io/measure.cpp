@@ -217,7 +217,8 @@ void write_readings(JsonWriter& w, const Reading (&rs)[N]) {
 }  // namespace
 
 std::string measure_json(const Scenario& s) {
-  JsonWriter w(1024);
+  char store[2048];
+  JsonWriter w(store, sizeof store);
   w.begin_object();
   if (s.workload == Workload::inference && s.inference().engine == Engine::vllm) {
     w.key("kind").value("command").key("text").value(vllm_command(s));

@@ -156,7 +156,8 @@ void append_group(TextBuffer& out, const Term& t) {
 }  // namespace
 
 std::string render(const Term& t) {
-  TextBuffer out(384);  // most formulas fit; the longest (a sampler step) takes one more growth
+  char store[768];  // most formulas fit here; the longest (a sampler step) moves to the heap
+  TextBuffer out(store, sizeof store);
   if (t.op == Op::given) {
     append_named_figure(out, t);
   } else {
@@ -213,7 +214,8 @@ Component component(std::string_view id, std::string_view label, const Term& t, 
 
 std::string render_kv_pool(Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
                            std::int64_t groups, std::int64_t block_size, std::int64_t tokens) {
-  TextBuffer out(160);
+  char store[256];
+  TextBuffer out(store, sizeof store);
   append_format(out, available, kGiB);
   out.put(" / ("sv);
   append_exact(out, page);

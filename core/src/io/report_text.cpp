@@ -24,7 +24,8 @@ void write_ranges(io::JsonWriter& w, const Report& r) {
 }  // namespace
 
 std::string to_json_text(const Report& r) {
-  io::JsonWriter w(12288);
+  char store[12288];  // a report with its details fits; the text is copied out once
+  io::JsonWriter w(store, sizeof store);
   w.begin_object().key("ok").value(true).key("v").value(1);
   w.key("components").begin_array();
   for (const auto& c : r.components) {

@@ -20,6 +20,8 @@ class JsonWriter {
  public:
   JsonWriter() = default;
   explicit JsonWriter(std::size_t capacity) : out_(capacity) {}
+  /// Writes into the caller's n bytes at `initial` first (see TextBuffer).
+  JsonWriter(char* initial, std::size_t n) : out_(initial, n) {}
 
   JsonWriter& begin_object() { return open('{'); }
   JsonWriter& end_object() { return close('}'); }
@@ -99,7 +101,8 @@ class ObjectText {
   }
 
  private:
-  JsonWriter w_{256};  // most detail objects fit without growing
+  char store_[1024];  // most detail objects fit: no allocation but the text handed over
+  JsonWriter w_{store_, sizeof store_};
 };
 
 /// `s` as a JSON string literal, quotes included, in ASCII: every non-ASCII

@@ -39,7 +39,9 @@ void keep_up_to(std::vector<std::int64_t>& sizes, std::int64_t limit) {
 }
 
 std::vector<std::int64_t> default_sizes(const Version& v, std::int64_t max_seqs, std::int64_t max_tokens) {
-  std::vector<std::int64_t> sizes{1, 2, 4};
+  std::vector<std::int64_t> sizes;
+  sizes.reserve(3 + 64);  // every list below: [1, 2, 4] and at most 64 more
+  sizes.assign({1, 2, 4});
   if (!v.v1_engine()) {
     for (std::int64_t x = 8; x <= 256; x += 8) sizes.push_back(x);
     keep_up_to(sizes, (max_seqs + 7) / 8 * 8);  // V0 pads the batch to a multiple of 8
