@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <string>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 using namespace vram::io;
@@ -183,5 +185,25 @@ TEST_CASE("malformed UTF-8 becomes U+FFFD, one byte at a time", "[json]") {
     CAPTURE(in);
     CHECK(out == want);
     CHECK_NOTHROW(nlohmann::json::parse(out));
+  }
+}
+
+TEST_CASE("random texts are written as nlohmann's ASCII dump writes them, into a buffer that already holds text", "[json]") {
+  // Pieces of every kind (plain runs, escapes, two- to four-byte UTF-8) at
+  // every alignment; 0x7f is left out (nlohmann escapes it, JSON need not).
+  const std::vector<std::string> pieces = {"a",  "plain text ", "\"", "\\",  "\n", "\x01", "\x1f", "×",
+                                           "≈", "\xF0\x9F\x98\x80", "0123456789abcdef", " ", "é"};
+  std::uint32_t seed = 12345;
+  auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
+  for (int round = 0; round < 500; ++round) {
+    std::string text;
+    const int n = static_cast<int>(next() % 24);
+    for (int k = 0; k < n; ++k) text += pieces[next() % pieces.size()];
+    TextBuffer out(static_cast<std::size_t>(1 + next() % 16));
+    out.put(std::string(next() % 9, '.'));  // the writer appends at any offset
+    const std::size_t before = out.size();
+    append_json_string(out, text);
+    CAPTURE(round, text);
+    CHECK(std::string(out.view().substr(before)) == nlohmann::json(text).dump(-1, ' ', true));
   }
 }

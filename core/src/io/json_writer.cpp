@@ -75,75 +75,78 @@ std::uint64_t escape_marks(std::uint64_t w) {
   return (w | ~(printable & not_quote & not_slash)) & ~kLow7;
 }
 
-/// The first byte in [p, end) that needs an escape, or end: eight bytes at a
-/// time (little-endian: the first byte is the lowest), the last few as one
-/// word padded with spaces. In a text of eight bytes or more that word is its
-/// last eight bytes with those before p shifted out; `begin` is the text's start.
-const char* find_escape(const char* begin, const char* p, const char* end) {
-  // Sixteen bytes a step while they last: one test and one branch for two words.
-  for (; end - p >= 16; p += 16) {
-    std::uint64_t lo, hi;
-    std::memcpy(&lo, p, 8);
-    std::memcpy(&hi, p + 8, 8);
-    const std::uint64_t m_lo = escape_marks(lo), m_hi = escape_marks(hi);
-    if ((m_lo | m_hi) == 0) continue;
-    return m_lo != 0 ? p + __builtin_ctzll(m_lo) / 8 : p + 8 + __builtin_ctzll(m_hi) / 8;
-  }
-  for (; end - p >= 8; p += 8) {
+/// True for a byte a JSON string cannot hold as it is (see escape_marks).
+bool needs_escape(unsigned char c) {
+  return c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
+}
+
+/// Copies [p, end) to `o` up to the first byte that needs an escape and
+/// returns that byte's position (or end); `o` advances by the bytes copied.
+/// Eight bytes a step: each word is stored before it is tested, so the scan
+/// and the copy are one pass, and a word with an escape in it is stored whole
+/// but `o` advances only past its plain bytes (the caller's room covers the
+/// whole source). The last few bytes go one at a time.
+const char* copy_plain(const char* p, const char* end, char*& o) {
+  for (; end - p >= 8; p += 8, o += 8) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);
-    if (const std::uint64_t m = escape_marks(w)) return p + __builtin_ctzll(m) / 8;
+    std::memcpy(o, &w, 8);
+    if (const std::uint64_t m = escape_marks(w)) {
+      const int k = __builtin_ctzll(m) / 8;
+      o += k;
+      return p + k;
+    }
   }
-  const auto n = static_cast<unsigned>(end - p);
-  if (n == 0) return end;
-  constexpr std::uint64_t kSpaces = 0x2020202020202020ULL;
-  std::uint64_t w = kSpaces;
-  if (end - begin >= 8) {
-    std::memcpy(&w, end - 8, 8);
-    w = (w >> (8 * (8 - n))) | (kSpaces << (8 * n));
-  } else {
-    std::memcpy(&w, p, n);
+  for (; p < end; ++p, ++o) {
+    if (needs_escape(static_cast<unsigned char>(*p))) return p;
+    *o = *p;
   }
-  const std::uint64_t m = escape_marks(w);
-  return m != 0 ? p + __builtin_ctzll(m) / 8 : end;
+  return end;
+}
+
+/// The escape for the byte (or UTF-8 sequence) at s[i]; answers the index after it.
+std::size_t append_escape(TextBuffer& out, std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  if (c >= 0x80) {
+    // Non-ASCII as \u escapes: the text stays ASCII, which JavaScript's
+    // TextDecoder turns into a string several times faster than UTF-8.
+    const std::uint32_t cp = next_code_point(s, i);
+    if (cp >= 0x10000) {
+      append_u_escape(out, 0xD800 + ((cp - 0x10000) >> 10));
+      append_u_escape(out, 0xDC00 + ((cp - 0x10000) & 0x3FF));
+    } else {
+      append_u_escape(out, cp);
+    }
+    return i;
+  }
+  switch (c) {
+    case '"': out.put("\\\""sv); break;
+    case '\\': out.put("\\\\"sv); break;
+    case '\n': out.put("\\n"sv); break;
+    case '\r': out.put("\\r"sv); break;
+    case '\t': out.put("\\t"sv); break;
+    case '\b': out.put("\\b"sv); break;
+    case '\f': out.put("\\f"sv); break;
+    default: append_u_escape(out, c);
+  }
+  return i + 1;
 }
 
 }  // namespace
 
 void append_json_string(TextBuffer& out, std::string_view s) {
-  out.put('"');
-  const char* p = s.data();
-  const char* const end = p + s.size();
+  const char* const begin = s.data();
+  const char* const end = begin + s.size();
+  const char* p = begin;
+  // Room for the opening quote, every remaining byte unescaped and the closing quote.
+  char* o = out.room(s.size() + 2);
+  *o++ = '"';
   for (;;) {
-    const char* q = find_escape(s.data(), p, end);
-    out.put(std::string_view(p, static_cast<std::size_t>(q - p)));
-    if (q == end) break;
-    const auto c = static_cast<unsigned char>(*q);
-    if (c >= 0x80) {
-      // Non-ASCII as \u escapes: the text stays ASCII, which JavaScript's
-      // TextDecoder turns into a string several times faster than UTF-8.
-      std::size_t i = static_cast<std::size_t>(q - s.data());
-      const std::uint32_t cp = next_code_point(s, i);
-      if (cp >= 0x10000) {
-        append_u_escape(out, 0xD800 + ((cp - 0x10000) >> 10));
-        append_u_escape(out, 0xDC00 + ((cp - 0x10000) & 0x3FF));
-      } else {
-        append_u_escape(out, cp);
-      }
-      p = s.data() + i;
-      continue;
-    }
-    p = q + 1;
-    switch (c) {
-      case '"': out.put("\\\""sv); break;
-      case '\\': out.put("\\\\"sv); break;
-      case '\n': out.put("\\n"sv); break;
-      case '\r': out.put("\\r"sv); break;
-      case '\t': out.put("\\t"sv); break;
-      case '\b': out.put("\\b"sv); break;
-      case '\f': out.put("\\f"sv); break;
-      default: append_u_escape(out, c);
-    }
+    p = copy_plain(p, end, o);
+    out.commit(o);
+    if (p == end) break;
+    p = begin + append_escape(out, s, static_cast<std::size_t>(p - begin));
+    o = out.room(static_cast<std::size_t>(end - p) + 1);
   }
   out.put('"');
 }
