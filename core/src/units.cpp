@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ostream>
+#include <type_traits>
 
 #include "vram/text_buffer.hpp"
 
@@ -44,10 +45,18 @@ void append_format(Out& out, Bytes b, Unit unit, int decimals) {
   // before they are printed, so this only keeps the function total.
   const std::int64_t scaled = std::fabs(want) < 4.6e18 ? static_cast<std::int64_t>(want) : 0;
   const std::int64_t mag = scaled < 0 ? -scaled : scaled;
+  // A text buffer is written in place; a string through a copy.
   char buf[48];
-  char* p = buf;
+  char* const first = [&] {
+    if constexpr (std::is_same_v<Out, TextBuffer>) {
+      return out.room(sizeof buf);
+    } else {
+      return buf;
+    }
+  }();
+  char* p = first;
   if (scaled < 0) *p++ = '-';
-  p = std::to_chars(p, buf + 24, mag / scale).ptr;
+  p = std::to_chars(p, first + 24, mag / scale).ptr;
   if (decimals > 0) {
     *p++ = '.';
     std::int64_t frac = mag % scale;
@@ -58,7 +67,11 @@ void append_format(Out& out, Bytes b, Unit unit, int decimals) {
   }
   *p++ = ' ';
   for (char c : unit.label) *p++ = c;
-  put_text(out, std::string_view(buf, static_cast<std::size_t>(p - buf)));
+  if constexpr (std::is_same_v<Out, TextBuffer>) {
+    out.commit(p);
+  } else {
+    put_text(out, std::string_view(buf, static_cast<std::size_t>(p - buf)));
+  }
 }
 template void append_format(std::string&, Bytes, Unit, int);
 template void append_format(TextBuffer&, Bytes, Unit, int);
@@ -136,8 +149,16 @@ void append_grouped(Out& out, std::int64_t n) {
     groups[g++] = top % 1000;
     top /= 1000;
   }
+  // A text buffer is written in place (a sign, 19 digits and 6 commas at most); a string through a copy.
   char buf[32];
-  char* p = buf;
+  char* const first = [&] {
+    if constexpr (std::is_same_v<Out, TextBuffer>) {
+      return out.room(sizeof buf);
+    } else {
+      return buf;
+    }
+  }();
+  char* p = first;
   if (n < 0) *p++ = '-';
   const int skip = top >= 100 ? 0 : (top >= 10 ? 1 : 2);  // no leading zeros
   for (int k = skip; k < 3; ++k) *p++ = kTriples[3 * top + static_cast<std::uint32_t>(k)];
@@ -146,7 +167,11 @@ void append_grouped(Out& out, std::int64_t n) {
     std::memcpy(p, &kTriples[3 * groups[--g]], 3);
     p += 3;
   }
-  put_text(out, std::string_view(buf, static_cast<std::size_t>(p - buf)));
+  if constexpr (std::is_same_v<Out, TextBuffer>) {
+    out.commit(p);
+  } else {
+    put_text(out, std::string_view(buf, static_cast<std::size_t>(p - buf)));
+  }
 }
 template void append_grouped(std::string&, std::int64_t);
 template void append_grouped(TextBuffer&, std::int64_t);

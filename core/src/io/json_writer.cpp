@@ -186,10 +186,11 @@ JsonWriter& JsonWriter::value(std::string_view s) {
 }
 
 JsonWriter& JsonWriter::value(std::int64_t n) {
-  separate();
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, n);
-  out_.put(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+  // Straight into the buffer: a comma, a sign and 19 digits at most.
+  char* p = out_.room(24);
+  if (!first_) *p++ = ',';
+  first_ = false;
+  out_.commit(std::to_chars(p, p + 21, n).ptr);
   return *this;
 }
 
