@@ -243,15 +243,24 @@ Report run_estimate(const Scenario& s, const EstimateOptions& options, Report r)
     // The share the engine leaves free, to a millionth: the reservation is a floor of
     // memory × utilisation, whose exact ratio would print as 17 digits of noise.
     fit.set("headroom", std::round((1.0 - r.reservation->ratio(s.gpu.memory)) * 1e6) / 1e6)
-        .set("usable_formula", format_iec(*r.reservation) + " the engine reserves + " + format_iec(v.outside) +
-                                   " it allocates outside the reservation (CUDA context, CUDA graphs) = " +
-                                   format_iec(r.usable) + " of " + format_iec(s.gpu.memory) +
-                                   "; the engine's reservation is the headroom");
+        .set_text("usable_formula", [&](TextBuffer& t) {
+          append_format(t, *r.reservation, kGiB);
+          t.put(" the engine reserves + ");
+          append_format(t, v.outside, kGiB);
+          t.put(" it allocates outside the reservation (CUDA context, CUDA graphs) = ");
+          append_format(t, r.usable, kGiB);
+          t.put(" of ");
+          append_format(t, s.gpu.memory, kGiB);
+          t.put("; the engine's reservation is the headroom");
+        });
   } else {
-    fit.set("headroom", s.headroom)
-        .set("usable_formula", format_iec(s.gpu.memory) + " × (1 − " +
-                                   std::to_string(static_cast<int>(s.headroom * 100 + 0.5)) +
-                                   " % headroom) = " + format_iec(r.usable));
+    fit.set("headroom", s.headroom).set_text("usable_formula", [&](TextBuffer& t) {
+      append_format(t, s.gpu.memory, kGiB);
+      t.put(" × (1 − ");
+      append_grouped(t, static_cast<int>(s.headroom * 100 + 0.5));
+      t.put(" % headroom) = ");
+      append_format(t, r.usable, kGiB);
+    });
   }
   r.detail("fit", fit.str());
   r.detail("measure", io::measure_json(s));

@@ -3,6 +3,7 @@
 // that are the report's metrics. Presentation text only: no figure is computed.
 #include "vram/io/measure.hpp"
 
+#include <charconv>
 #include <string>
 
 #include "vram/choice.hpp"
@@ -46,27 +47,52 @@ std::string model_arg(const Scenario& s, std::string_view placeholder) {
   return id ? s.model_ref : std::string(placeholder);
 }
 
-std::string vllm_command(const Scenario& s) {
+/// A whole number as a command line takes it (no thousands separators).
+void put_int(TextBuffer& t, std::int64_t n) {
+  char* p = t.room(21);
+  t.commit(std::to_chars(p, p + 21, n).ptr);
+}
+
+/// An option and its whole-number value: " --name N".
+void put_option(TextBuffer& t, std::string_view option, std::int64_t n) {
+  t.put(option);
+  t.put(' ');
+  put_int(t, n);
+}
+
+void vllm_command(TextBuffer& t, const Scenario& s) {
   const InferenceSettings& inf = s.inference();
   const VllmSettings& v = inf.vllm;
-  std::string c;
-  if (!v.version.empty()) c += "pip install vllm==" + v.version + "\n";
-  c += "vllm serve " + model_arg(s, "/path/to/model") + " \\\n  --max-model-len " + std::to_string(inf.context);
-  c += " --gpu-memory-utilization " + format_decimal(v.gpu_memory_utilization, 4);
-  if (s.parallel.tensor > 1) c += " \\\n  --tensor-parallel-size " + std::to_string(s.parallel.tensor);
-  if (s.parallel.pipeline > 1) c += " --pipeline-parallel-size " + std::to_string(s.parallel.pipeline);
-  if (s.weights.kind == FormatKind::fp8) c += " --quantization fp8";  // online FP8 on a 16-bit checkpoint
-  if (inf.kv.kind == KvKind::fp8) c += " \\\n  --kv-cache-dtype " + inf.kv.name;
-  if (v.max_num_seqs) c += " --max-num-seqs " + std::to_string(*v.max_num_seqs);
-  if (v.max_num_batched_tokens) c += " --max-num-batched-tokens " + std::to_string(*v.max_num_batched_tokens);
-  if (v.block_size != 16) c += " --block-size " + std::to_string(v.block_size);
-  if (v.enforce_eager) c += " --enforce-eager";
-  if (v.mamba_cache_dtype != MambaDtype::auto_dtype)
-    c += " --mamba-cache-dtype " + std::string(name_of(kMambaDtypes, v.mamba_cache_dtype));
-  if (v.mamba_ssm_cache_dtype != MambaDtype::auto_dtype)
-    c += " --mamba-ssm-cache-dtype " + std::string(name_of(kMambaDtypes, v.mamba_ssm_cache_dtype));
-  if (v.language_model_only) c += " \\\n  --limit-mm-per-prompt '{\"image\": 0, \"video\": 0}'";
-  return c;
+  if (!v.version.empty()) {
+    t.put("pip install vllm==");
+    t.put(v.version);
+    t.put('\n');
+  }
+  t.put("vllm serve ");
+  t.put(model_arg(s, "/path/to/model"));
+  put_option(t, " \\\n  --max-model-len", inf.context);
+  t.put(" --gpu-memory-utilization ");
+  t.put(format_decimal(v.gpu_memory_utilization, 4));
+  if (s.parallel.tensor > 1) put_option(t, " \\\n  --tensor-parallel-size", s.parallel.tensor);
+  if (s.parallel.pipeline > 1) put_option(t, " --pipeline-parallel-size", s.parallel.pipeline);
+  if (s.weights.kind == FormatKind::fp8) t.put(" --quantization fp8");  // online FP8 on a 16-bit checkpoint
+  if (inf.kv.kind == KvKind::fp8) {
+    t.put(" \\\n  --kv-cache-dtype ");
+    t.put(inf.kv.name);
+  }
+  if (v.max_num_seqs) put_option(t, " --max-num-seqs", *v.max_num_seqs);
+  if (v.max_num_batched_tokens) put_option(t, " --max-num-batched-tokens", *v.max_num_batched_tokens);
+  if (v.block_size != 16) put_option(t, " --block-size", v.block_size);
+  if (v.enforce_eager) t.put(" --enforce-eager");
+  if (v.mamba_cache_dtype != MambaDtype::auto_dtype) {
+    t.put(" --mamba-cache-dtype ");
+    t.put(name_of(kMambaDtypes, v.mamba_cache_dtype));
+  }
+  if (v.mamba_ssm_cache_dtype != MambaDtype::auto_dtype) {
+    t.put(" --mamba-ssm-cache-dtype ");
+    t.put(name_of(kMambaDtypes, v.mamba_ssm_cache_dtype));
+  }
+  if (v.language_model_only) t.put(" \\\n  --limit-mm-per-prompt '{\"image\": 0, \"video\": 0}'");
 }
 
 std::string llama_command(const Scenario& s) {
@@ -221,7 +247,10 @@ std::string measure_json(const Scenario& s) {
   JsonWriter w(store, sizeof store);
   w.begin_object();
   if (s.workload == Workload::inference && s.inference().engine == Engine::vllm) {
-    w.key("kind").value("command").key("text").value(vllm_command(s));
+    char store[512];
+    TextBuffer command(store, sizeof store);
+    vllm_command(command, s);
+    w.key("kind").value("command").key("text").value(command.view());
     write_readings(w, kVllmReadings);
   } else if (s.workload == Workload::inference && s.inference().engine == Engine::llama_cpp) {
     w.key("kind").value("command").key("text").value(llama_command(s));

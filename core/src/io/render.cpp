@@ -155,9 +155,7 @@ void append_group(TextBuffer& out, const Term& t) {
 
 }  // namespace
 
-std::string render(const Term& t) {
-  char store[768];  // most formulas fit here; the longest (a sampler step) moves to the heap
-  TextBuffer out(store, sizeof store);
+void render_into(TextBuffer& out, const Term& t) {
   if (t.op == Op::given) {
     append_named_figure(out, t);
   } else {
@@ -179,6 +177,12 @@ std::string render(const Term& t) {
     out.put("; "sv);
     append_template(out, t.note, t.note_args.data(), t.note_args.size());
   }
+}
+
+std::string render(const Term& t) {
+  char store[768];  // most formulas fit here; the longest (a sampler step) moves to the heap
+  TextBuffer out(store, sizeof store);
+  render_into(out, t);
   return out.take();
 }
 
@@ -212,10 +216,8 @@ Component component(std::string_view id, std::string_view label, const Term& t, 
   return c;
 }
 
-std::string render_kv_pool(Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
-                           std::int64_t groups, std::int64_t block_size, std::int64_t tokens) {
-  char store[256];
-  TextBuffer out(store, sizeof store);
+void render_kv_pool(TextBuffer& out, Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
+                    std::int64_t groups, std::int64_t block_size, std::int64_t tokens) {
   append_format(out, available, kGiB);
   out.put(" / ("sv);
   append_exact(out, page);
@@ -232,7 +234,6 @@ std::string render_kv_pool(Bytes available, Bytes page, std::int64_t group_size,
   out.put(" tokens = "sv);
   append_grouped(out, tokens);
   out.put(" tokens"sv);
-  return out.take();
 }
 
 }  // namespace vram::io

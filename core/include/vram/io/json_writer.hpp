@@ -94,6 +94,16 @@ class ObjectText {
     w_.key(k).raw(json);
     return *this;
   }
+  /// A string value that `write(TextBuffer&)` appends (a formula, a joined
+  /// text), built on the stack rather than as a string of its own.
+  template <typename F>
+  ObjectText& set_text(std::string_view k, F&& write) {
+    char store[768];
+    TextBuffer t(store, sizeof store);
+    write(t);
+    w_.key(k).value(t.view());
+    return *this;
+  }
   /// Closes the object and hands over its text.
   std::string str() {
     w_.end_object();

@@ -20,11 +20,14 @@
 
 #include "vram/budget/term.hpp"
 #include "vram/report.hpp"
+#include "vram/text_buffer.hpp"
 
 namespace vram::io {
 
 /// The formula of `t`, ending in "= N B ≈ X GiB" (or "= N B/token" for a per-unit term).
 std::string render(const Term& t);
+/// The same formula appended to `out` (no string of its own).
+void render_into(TextBuffer& out, const Term& t);
 
 /// A report line from a term: the formula and the source (followed by
 /// `more_source`, when given) are rendered only when `explain`; the figure and
@@ -34,7 +37,7 @@ Component component(std::string_view id, std::string_view label, const Term& t, 
 
 /// vLLM's KV pool in blocks and tokens: "A GiB / (P B per layer-block × G layers)
 /// = N blocks; N / K groups × B tokens = T tokens".
-std::string render_kv_pool(Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
-                           std::int64_t groups, std::int64_t block_size, std::int64_t tokens);
+void render_kv_pool(TextBuffer& out, Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
+                    std::int64_t groups, std::int64_t block_size, std::int64_t tokens);
 
 }  // namespace vram::io

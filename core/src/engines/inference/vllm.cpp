@@ -452,9 +452,13 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
   io::ObjectText e;
   e.set("engine", "vllm");
   e.set("version", inf.vllm.version.empty() ? "0.19" : inf.vllm.version);
-  e.set("modelled_as", "0." + std::to_string(c.ver.minor) + (c.ver.v1_engine() ? " (V1)" : " (V0)"));
+  e.set_text("modelled_as", [&](TextBuffer& t) {
+    t.put("0.");
+    append_grouped(t, c.ver.minor);
+    t.put(c.ver.v1_engine() ? " (V1)" : " (V0)");
+  });
   e.set("requested_bytes", c.requested.bytes.in_bytes());
-  e.set("requested_formula", io::render(c.requested));
+  e.set_text("requested_formula", [&](TextBuffer& t) { io::render_into(t, c.requested); });
   e.set("max_num_batched_tokens", c.lim.max_num_batched_tokens);
   e.set("max_num_seqs", c.lim.max_num_seqs);
   e.set("scheduler_defaults", c.lim.why);
@@ -466,18 +470,22 @@ void add_engine_detail(const Setting& c, const StageAccount& bn, const KvPool& p
                       Term::given(bn.non_torch.bytes).named("non-torch"));
   if (graphs_profiled(c.ver, c.s.gpu.rocm_arch)) spent.push_back(Term::given(bn.graphs.bytes).named("CUDA graphs (profiled)"));
   const Term available = Term::difference(std::move(spent));
-  e.set("kv_available_formula", io::render(available));
+  e.set_text("kv_available_formula", [&](TextBuffer& t) { io::render_into(t, available); });
   e.set("kv_blocks", pool.blocks);
   e.set("kv_capacity_tokens", pool.tokens);
   e.set("kv_groups", bn.layout.groups);
   e.set("kv_group_size", bn.layout.group_size);
   e.set("kv_page_bytes", bn.layout.page_bytes.in_bytes());
   e.set("max_concurrency", std::round(pool.max_concurrency * 100.0) / 100.0);
-  e.set("kv_pool_formula", io::render_kv_pool(bn.kv_available, bn.layout.page_bytes, bn.layout.group_size,
-                                               pool.blocks, bn.layout.groups,
-                                               bn.layout.block_size > 0 ? bn.layout.block_size : inf.vllm.block_size,
-                                               pool.tokens));
-  e.set("source", std::string(kWorkerSource) + "; " + std::string(kKvSource));
+  e.set_text("kv_pool_formula", [&](TextBuffer& t) {
+    io::render_kv_pool(t, bn.kv_available, bn.layout.page_bytes, bn.layout.group_size, pool.blocks, bn.layout.groups,
+                       bn.layout.block_size > 0 ? bn.layout.block_size : inf.vllm.block_size, pool.tokens);
+  });
+  e.set_text("source", [](TextBuffer& t) {
+    t.put(kWorkerSource);
+    t.put("; ");
+    t.put(kKvSource);
+  });
   r.detail("engine", e.str());
 }
 
