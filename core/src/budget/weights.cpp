@@ -1,6 +1,7 @@
 #include "vram/budget/weights.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 #include "vram/io/render.hpp"
@@ -76,25 +77,31 @@ void merge_parts(std::vector<WeightsEstimate::Part>& parts) {
   std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
 }
 
-/// Calls `run(codec, layers)` for each run of consecutive layers in [first, end)
-/// in which tensor `t` has one codec: llama.cpp mixtures choose the type of some
-/// tensors layer by layer, and an ignore list may keep one layer's module in 16
-/// bits. Each layer's codec is looked up once: the one that ends a run starts the next.
+/// Calls `run(codec, layers)` once for each codec tensor `t` has on the layers
+/// in [first, end), with the number of those layers: llama.cpp mixtures choose
+/// the type of some tensors layer by layer, and an ignore list may keep one
+/// layer's module in 16 bits. A tensor's bytes are linear in its layer count, so
+/// a codec's layers are sized at once wherever they lie (a Q4_K_M attn_v
+/// alternates types some forty times over 80 layers but has two codecs).
 template <typename Run>
-void for_each_codec_run(const WeightFormat& format, const Tensor& t, const Architecture& a, std::int32_t first,
-                        std::int32_t end, Run&& run) {
-  const Codec* c = &codec_for(format, t, a, first);
-  for (std::int32_t i = first; i < end;) {
-    std::int32_t j = i + 1;
-    const Codec* next = nullptr;
-    for (; j < end; ++j) {
-      next = &codec_for(format, t, a, j);
-      if (next != c) break;
+void for_each_codec_layers(const WeightFormat& format, const Tensor& t, const Architecture& a, std::int32_t first,
+                           std::int32_t end, Run&& run) {
+  std::array<std::pair<const Codec*, std::int32_t>, 8> seen{};
+  std::size_t n = 0;
+  for (std::int32_t i = first; i < end; ++i) {
+    const Codec* c = &codec_for(format, t, a, i);
+    std::size_t k = 0;
+    while (k < n && seen[k].first != c) ++k;
+    if (k == n) {
+      if (n == seen.size()) {  // more codecs than kept apart: this layer alone
+        run(*c, 1);
+        continue;
+      }
+      seen[n++] = {c, 0};
     }
-    run(*c, j - i);
-    i = j;
-    c = next;
+    ++seen[k].second;
   }
+  for (std::size_t k = 0; k < n; ++k) run(*seen[k].first, seen[k].second);
 }
 }  // namespace
 
@@ -139,8 +146,8 @@ WeightsEstimate weights_on_gpu(const Model& model, const WeightFormat& format, c
                                  t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
     const bool by_layer = (format.gguf() && varies_by_layer) || (format.keeps_per_layer() && t.quantizable);
     if (by_layer && end - first > 1) {
-      // A run of layers of one type is sized at once (stored_bytes is linear in count).
-      for_each_codec_run(format, t, model.arch, first, end,
+      // The layers of one type are sized at once (stored_bytes is linear in count).
+      for_each_codec_layers(format, t, model.arch, first, end,
                          [&](const Codec& c, std::int32_t n) { add(c, s, count * n, per_layer * n); });
     } else {
       const std::int64_t n = t.layer >= 0 ? end - first : 1;
