@@ -1,6 +1,7 @@
 #include "vram/io/render.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "vram/text_buffer.hpp"
 
@@ -189,12 +190,12 @@ std::string render(const Term& t) {
 namespace {
 
 /// The sources of a term's parts, each once, in the order the formula shows them
-/// (a sum of terms from several mechanisms cites each mechanism's source).
-void collect_sources(const Term& t, std::string& out) {
+/// (a sum of terms from several mechanisms cites each mechanism's source). A
+/// source is a literal: one already cited is the same text, found by comparing
+/// the few cited so far rather than by searching the joined text.
+void collect_sources(const Term& t, std::vector<std::string_view>& out) {
   if (!t.source.empty()) {
-    if (out.find(t.source) != std::string::npos) return;
-    if (!out.empty()) out += "; ";
-    out += t.source;
+    if (std::find(out.begin(), out.end(), t.source) == out.end()) out.push_back(t.source);
     return;
   }
   for (const Term& part : t.parts) collect_sources(part, out);
@@ -208,10 +209,15 @@ Component component(std::string_view id, std::string_view label, const Term& t, 
   c.range = t.range;
   if (!explain) return c;
   c.formula = render(t);
-  collect_sources(t, c.source);
-  if (!more_source.empty()) {
+  std::vector<std::string_view> sources;
+  collect_sources(t, sources);
+  if (!more_source.empty()) sources.push_back(more_source);
+  std::size_t size = 0;
+  for (const auto& s : sources) size += s.size() + 2;
+  c.source.reserve(size);
+  for (const auto& s : sources) {
     if (!c.source.empty()) c.source += "; ";
-    c.source += more_source;
+    c.source += s;
   }
   return c;
 }
