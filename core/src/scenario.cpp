@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "vram/engines/transformers_version.hpp"
 #include "vram/error.hpp"
@@ -65,8 +66,8 @@ std::string lower_case(std::string_view id) {
 
 /// A catalog id, with the close ids named when it is unknown. An id that
 /// differs from one catalog id only in case (the Hugging Face Hub ignores
-/// case) is read as that id, with a warning.
-void resolve_catalog_id(const std::string& id, const Catalog& catalog, Scenario& out) {
+/// case) is read as that id, with a warning. Answers the catalog entry.
+const CatalogModel* resolve_catalog_id(const std::string& id, const Catalog& catalog, Scenario& out) {
   const CatalogModel* cm = catalog.find_model(id);
   if (cm == nullptr) {
     std::string near;
@@ -85,6 +86,7 @@ void resolve_catalog_id(const std::string& id, const Catalog& catalog, Scenario&
   }
   out.model = cm->shared;
   out.model_ref = cm->id;
+  return cm;
 }
 
 /// model.weights_bytes or model.weights_by_dtype: the exact checkpoint size.
@@ -106,7 +108,9 @@ void read_checkpoint_size(const json& m, Scenario& out) {
   out.weights_bytes_given = total;
 }
 
-void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
+/// The model: a catalog entry (answered, so that its checkpoint format is read
+/// in place), a bare parameter count or a pasted config.json (nullptr).
+const CatalogModel* parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
   const auto it = s.find("model");
   if (it == s.end()) {
     throw InputError(
@@ -114,7 +118,7 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
         "is required: a catalog id (e.g. \"meta-llama/Llama-3.1-8B\"), {\"params\": N} or {\"config\": {...}}");
   }
   const json& m = *it;
-  if (m.is_string()) return resolve_catalog_id(m.get<std::string>(), catalog, out);
+  if (m.is_string()) return resolve_catalog_id(m.get_ref<const std::string&>(), catalog, out);
   if (!m.is_object()) {
     throw InputError("/model", "must be a catalog id string, {\"params\": N} or {\"config\": {...}}; got " +
                                    io::describe_value(m));
@@ -137,6 +141,7 @@ void parse_model_ref(const json& s, const Catalog& catalog, Scenario& out) {
     throw InputError("/model", "needs params (a parameter count) or config (a Hugging Face config.json)");
   }
   read_checkpoint_size(m, out);
+  return nullptr;
 }
 
 void parse_gpu(const json& hw, const Catalog& catalog, Scenario& out);
@@ -693,26 +698,27 @@ Workload parse_workload(const json& s, Scenario& out) {
 }
 
 /// Weights: the scenario's format, else the checkpoint's own (its quantization_config).
-void parse_weights(const json& s, const Catalog& catalog, Scenario& out) {
+void parse_weights(const json& s, const CatalogModel* cm, Scenario& out) {
   const std::string native = out.model->arch.native_dtype.empty() ? "bf16" : out.model->arch.native_dtype;
   bool checkpoint_quantized = false;
   // The checkpoint's own format: a catalog model's is read in place, not copied.
-  WeightFormat read;
-  const WeightFormat* own = &read;
-  if (const CatalogModel* cm = catalog.find_model(out.model_ref); cm != nullptr && s.at("model").is_string()) {
+  std::optional<WeightFormat> read;
+  const WeightFormat* own = nullptr;
+  if (cm != nullptr) {
     own = &cm->own_format;
     checkpoint_quantized = cm->quantized;
   } else if (s.at("model").is_object() && s.at("model").contains("config")) {
-    read = format_from_quantization_config(s.at("model").at("config"), "/model/config", native, checkpoint_quantized);
+    own = &read.emplace(
+        format_from_quantization_config(s.at("model").at("config"), "/model/config", native, checkpoint_quantized));
   } else {
-    read = native_format(native);
+    own = &read.emplace(native_format(native));
   }
   if (const auto wf = s.find("weights"); wf != s.end() && !wf->is_null()) {
     out.weights = parse_weight_format(*wf, "/weights", native);
     // The same format as the checkpoint keeps the checkpoint's ignore list.
     if (checkpoint_quantized && own->name == out.weights.name) out.weights.keep_unquantized = own->keep_unquantized;
   } else {
-    out.weights = own == &read ? std::move(read) : *own;
+    out.weights = read ? std::move(*read) : *own;
     out.defaults_used.push_back(
         "weights = " + out.weights.name +
         (checkpoint_quantized ? " (the checkpoint's quantization_config)" : " (the checkpoint's dtype)"));
@@ -888,8 +894,7 @@ Scenario parse_scenario(const json& s, const Catalog& catalog) {
   if (pipeline) {
     parse_pipeline_ref(s, catalog, out);
   } else {
-    parse_model_ref(s, catalog, out);
-    parse_weights(s, catalog, out);
+    parse_weights(s, parse_model_ref(s, catalog, out), out);
   }
   parse_hardware(s, catalog, out);
   if (auto h = io::optional_number(s, "headroom", "", 0.0, 0.9)) {
