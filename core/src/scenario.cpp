@@ -511,9 +511,12 @@ void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
   }
   if (st.engine != Engine::llama_cpp) return;
   const LlamaCppSettings& ls = st.llama_cpp;
-  auto note = [&](const char* key, const std::string& value) {
-    if (!llama_block.is_object() || !llama_block.contains(key))
-      out.defaults_used.push_back(std::string("llama_cpp.") + key + " = " + value);
+  auto note = [&](std::string_view key, std::string_view value) {
+    if (llama_block.is_object() && llama_block.contains(key)) return;
+    std::string line;  // one string, built in place
+    line.reserve(14 + key.size() + value.size());
+    line.append("llama_cpp.").append(key).append(" = ").append(value);
+    out.defaults_used.push_back(std::move(line));
   };
   note("n_gpu_layers", "all layers and the output layer");
   note("n_ubatch", std::to_string(ls.n_ubatch));
