@@ -776,7 +776,10 @@ namespace {
 // llama.cpp use_more_bits(i, n): the first and last eighth of the layers and every
 // third layer in between get the larger type (src/llama-quant.cpp).
 bool use_more_bits(std::int64_t i, std::int64_t n) {
-  return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
+  if (i < n / 8 || i >= 7 * n / 8) return true;
+  // 0 <= i - n/8 < n here: a 32-bit remainder (a 64-bit one by a constant is a
+  // call to a 128-bit multiply in WebAssembly, and this runs for every layer).
+  return static_cast<std::uint32_t>(i - n / 8) % 3 == 2;
 }
 
 // llama_ftype ids (llama.h) of the file types whose mixture rules differ.
