@@ -34,6 +34,28 @@ Bytes scale_floor(Bytes b, double factor) {
   return Bytes::of(to_int64_checked(std::floor(static_cast<double>(b.in_bytes()) * factor)));
 }
 
+namespace {
+/// Where a short text of at most N bytes goes: straight into a text buffer's
+/// room, or into `buf` for a string (which takes a copy at text_end).
+template <class Out, std::size_t N>
+char* text_start(Out& out, char (&buf)[N]) {
+  if constexpr (std::is_same_v<Out, TextBuffer>) {
+    return out.room(N);
+  } else {
+    return buf;
+  }
+}
+/// Ends the text text_start began, at `end`.
+template <class Out, std::size_t N>
+void text_end(Out& out, char (&buf)[N], char* end) {
+  if constexpr (std::is_same_v<Out, TextBuffer>) {
+    out.commit(end);
+  } else {
+    put_text(out, std::string_view(buf, static_cast<std::size_t>(end - buf)));
+  }
+}
+}  // namespace
+
 template <class Out>
 void append_format(Out& out, Bytes b, Unit unit, int decimals) {
   // Fixed-point text of b / divisor, rounded half away from zero at `decimals` places.
@@ -45,15 +67,8 @@ void append_format(Out& out, Bytes b, Unit unit, int decimals) {
   // before they are printed, so this only keeps the function total.
   const std::int64_t scaled = std::fabs(want) < 4.6e18 ? static_cast<std::int64_t>(want) : 0;
   const std::int64_t mag = scaled < 0 ? -scaled : scaled;
-  // A text buffer is written in place; a string through a copy.
   char buf[48];
-  char* const first = [&] {
-    if constexpr (std::is_same_v<Out, TextBuffer>) {
-      return out.room(sizeof buf);
-    } else {
-      return buf;
-    }
-  }();
+  char* const first = text_start(out, buf);
   char* p = first;
   if (scaled < 0) *p++ = '-';
   p = std::to_chars(p, first + 24, mag / scale).ptr;
@@ -67,11 +82,7 @@ void append_format(Out& out, Bytes b, Unit unit, int decimals) {
   }
   *p++ = ' ';
   for (char c : unit.label) *p++ = c;
-  if constexpr (std::is_same_v<Out, TextBuffer>) {
-    out.commit(p);
-  } else {
-    put_text(out, std::string_view(buf, static_cast<std::size_t>(p - buf)));
-  }
+  text_end(out, buf, p);
 }
 template void append_format(std::string&, Bytes, Unit, int);
 template void append_format(TextBuffer&, Bytes, Unit, int);
@@ -149,16 +160,8 @@ void append_grouped(Out& out, std::int64_t n) {
     groups[g++] = top % 1000;
     top /= 1000;
   }
-  // A text buffer is written in place (a sign, 19 digits and 6 commas at most); a string through a copy.
-  char buf[32];
-  char* const first = [&] {
-    if constexpr (std::is_same_v<Out, TextBuffer>) {
-      return out.room(sizeof buf);
-    } else {
-      return buf;
-    }
-  }();
-  char* p = first;
+  char buf[32];  // a sign, 19 digits and 6 commas at most
+  char* p = text_start(out, buf);
   if (n < 0) *p++ = '-';
   const int skip = top >= 100 ? 0 : (top >= 10 ? 1 : 2);  // no leading zeros
   for (int k = skip; k < 3; ++k) *p++ = kTriples[3 * top + static_cast<std::uint32_t>(k)];
@@ -167,11 +170,7 @@ void append_grouped(Out& out, std::int64_t n) {
     std::memcpy(p, &kTriples[3 * groups[--g]], 3);
     p += 3;
   }
-  if constexpr (std::is_same_v<Out, TextBuffer>) {
-    out.commit(p);
-  } else {
-    put_text(out, std::string_view(buf, static_cast<std::size_t>(p - buf)));
-  }
+  text_end(out, buf, p);
 }
 template void append_grouped(std::string&, std::int64_t);
 template void append_grouped(TextBuffer&, std::int64_t);
