@@ -134,6 +134,32 @@ std::size_t append_escape(TextBuffer& out, std::string_view s, std::size_t i) {
 
 }  // namespace
 
+namespace {
+
+/// A well-formed two- or three-byte UTF-8 sequence at p (the ×, ≈ and − of
+/// every formula) as its code point, with its length in `len`; 0 for anything
+/// else, which append_escape then reads.
+std::uint32_t short_code_point(const char* p, const char* end, int& len) {
+  const auto b0 = static_cast<unsigned char>(p[0]);
+  if (b0 >= 0xC2 && b0 <= 0xDF && end - p >= 2) {
+    const auto b1 = static_cast<unsigned char>(p[1]);
+    if ((b1 & 0xC0) != 0x80) return 0;
+    len = 2;
+    return ((b0 & 0x1Fu) << 6) | (b1 & 0x3Fu);
+  }
+  if (b0 >= 0xE0 && b0 <= 0xEF && end - p >= 3) {
+    const auto b1 = static_cast<unsigned char>(p[1]), b2 = static_cast<unsigned char>(p[2]);
+    if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) return 0;
+    const std::uint32_t cp = ((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
+    if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;  // overlong or a surrogate
+    len = 3;
+    return cp;
+  }
+  return 0;
+}
+
+}  // namespace
+
 void append_json_string(TextBuffer& out, std::string_view s) {
   const char* const begin = s.data();
   const char* const end = begin + s.size();
@@ -143,11 +169,27 @@ void append_json_string(TextBuffer& out, std::string_view s) {
   *o++ = '"';
   for (;;) {
     p = copy_plain(p, end, o);
-    out.commit(o);
     if (p == end) break;
+    int len = 0;
+    if (const std::uint32_t cp = short_code_point(p, end, len)) {
+      // In line: six bytes of \uXXXX for two or three, and the room the rest needs.
+      out.commit(o);
+      o = out.room(static_cast<std::size_t>(end - p) + 6);
+      o[0] = '\\';
+      o[1] = 'u';
+      o[2] = kHex[(cp >> 12) & 15];
+      o[3] = kHex[(cp >> 8) & 15];
+      o[4] = kHex[(cp >> 4) & 15];
+      o[5] = kHex[cp & 15];
+      o += 6;
+      p += len;
+      continue;
+    }
+    out.commit(o);
     p = begin + append_escape(out, s, static_cast<std::size_t>(p - begin));
     o = out.room(static_cast<std::size_t>(end - p) + 1);
   }
+  out.commit(o);
   out.put('"');
 }
 
