@@ -14,15 +14,19 @@ namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
 
-void append_u_escape(TextBuffer& out, std::uint32_t unit) {
-  char* e = out.room(6);
+/// Writes \uXXXX for a UTF-16 unit at e; answers the end.
+char* write_u_escape(char* e, std::uint32_t unit) {
   e[0] = '\\';
   e[1] = 'u';
   e[2] = kHex[(unit >> 12) & 15];
   e[3] = kHex[(unit >> 8) & 15];
   e[4] = kHex[(unit >> 4) & 15];
   e[5] = kHex[unit & 15];
-  out.commit(e + 6);
+  return e + 6;
+}
+
+void append_u_escape(TextBuffer& out, std::uint32_t unit) {
+  out.commit(write_u_escape(out.room(6), unit));
 }
 
 /// The UTF-8 sequence at s[i] as one code point, advancing i past it; a
@@ -174,14 +178,7 @@ void append_json_string(TextBuffer& out, std::string_view s) {
     if (const std::uint32_t cp = short_code_point(p, end, len)) {
       // In line: six bytes of \uXXXX for two or three, and the room the rest needs.
       out.commit(o);
-      o = out.room(static_cast<std::size_t>(end - p) + 6);
-      o[0] = '\\';
-      o[1] = 'u';
-      o[2] = kHex[(cp >> 12) & 15];
-      o[3] = kHex[(cp >> 8) & 15];
-      o[4] = kHex[(cp >> 4) & 15];
-      o[5] = kHex[cp & 15];
-      o += 6;
+      o = write_u_escape(out.room(static_cast<std::size_t>(end - p) + 6), cp);
       p += len;
       continue;
     }
