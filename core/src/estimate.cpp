@@ -184,50 +184,9 @@ Report empty_report(bool explain) {
   return r;
 }
 
-Report run_estimate(const Scenario& s, const EstimateOptions& options, Report r);
-
-}  // namespace
-
-Report estimate(const Scenario& s, const EstimateOptions& options) {
-  Report r = empty_report(options.explain);
-  if (r.explain) {
-    r.defaults_used = s.defaults_used;
-    r.warnings = s.warnings;
-  }
-  return run_estimate(s, options, std::move(r));
-}
-
-Report estimate(Scenario&& s, const EstimateOptions& options) {
-  Report r = empty_report(options.explain);
-  if (r.explain) {
-    r.defaults_used = std::move(s.defaults_used);
-    r.warnings = std::move(s.warnings);
-  }
-  return run_estimate(s, options, std::move(r));
-}
-
-namespace {
-
-Report run_estimate(const Scenario& s, const EstimateOptions& options, Report r) {
-  try {
-    run_engine(s, r, options.memo, options.sweep);
-  } catch (const ArithmeticOverflow&) {
-    throw absurd_figure(s, "a figure of the budget");
-  }
-  check_plausible(s, r);
-  apply_fit(r, s.gpu.memory, s.headroom);
-  if (!r.explain) return r;
-  // llama.cpp allocates through ggml, not a torch caching allocator.
-  const bool torch = s.workload != Workload::inference || s.inference().engine != Engine::llama_cpp;
-  if (torch && r.find_metric("peak_reserved_bytes") == nullptr) {
-    Bytes reserved;
-    for (const auto& c : r.components)
-      if (c.torch_allocator) reserved += c.bytes;
-    r.metric("peak_reserved_bytes", static_cast<double>(reserved.in_bytes()));
-  }
-  if (r.find_metric("peak_device_bytes") == nullptr)
-    r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
-  if (s.workload == Workload::training && s.model) add_training_capacity(s, r, options.memo);
+/// The report's details: the GPU, the weight format, the fit verdict's
+/// formula and how to measure the scenario.
+void add_details(const Scenario& s, Report& r) {
   io::ObjectText gpu;
   gpu.set("id", s.gpu.id)
       .set("name", s.gpu.name)
@@ -264,10 +223,51 @@ Report run_estimate(const Scenario& s, const EstimateOptions& options, Report r)
   }
   r.detail("fit", fit.str());
   r.detail("measure", io::measure_json(s));
+}
+
+Report run_estimate(const Scenario& s, const EstimateOptions& options, Report r) {
+  try {
+    run_engine(s, r, options.memo, options.sweep);
+  } catch (const ArithmeticOverflow&) {
+    throw absurd_figure(s, "a figure of the budget");
+  }
+  check_plausible(s, r);
+  apply_fit(r, s.gpu.memory, s.headroom);
+  if (!r.explain) return r;
+  // llama.cpp allocates through ggml, not a torch caching allocator.
+  const bool torch = s.workload != Workload::inference || s.inference().engine != Engine::llama_cpp;
+  if (torch && r.find_metric("peak_reserved_bytes") == nullptr) {
+    Bytes reserved;
+    for (const auto& c : r.components)
+      if (c.torch_allocator) reserved += c.bytes;
+    r.metric("peak_reserved_bytes", static_cast<double>(reserved.in_bytes()));
+  }
+  if (r.find_metric("peak_device_bytes") == nullptr)
+    r.metric("peak_device_bytes", static_cast<double>(r.total.in_bytes()));
+  if (s.workload == Workload::training && s.model) add_training_capacity(s, r, options.memo);
+  add_details(s, r);
   return r;
 }
 
 }  // namespace
+
+Report estimate(const Scenario& s, const EstimateOptions& options) {
+  Report r = empty_report(options.explain);
+  if (r.explain) {
+    r.defaults_used = s.defaults_used;
+    r.warnings = s.warnings;
+  }
+  return run_estimate(s, options, std::move(r));
+}
+
+Report estimate(Scenario&& s, const EstimateOptions& options) {
+  Report r = empty_report(options.explain);
+  if (r.explain) {
+    r.defaults_used = std::move(s.defaults_used);
+    r.warnings = std::move(s.warnings);
+  }
+  return run_estimate(s, options, std::move(r));
+}
 
 json error_json(const std::string& path, const std::string& message) {
   return {{"ok", false}, {"error", {{"path", path}, {"message", message}}}};
