@@ -788,49 +788,66 @@ enum : std::int64_t {
   kFtypeQ4_K_S = 14, kFtypeQ4_K_M = 15, kFtypeQ5_K_M = 17, kFtypeQ2_K_S = 21, kFtypeBF16 = 32,
 };
 
-/// The mixture's choice for the attention V, attention output and FFN down
-/// tensors of layer i of n; nullptr where the base type stays.
-const Codec* gguf_raised(const WeightFormat& f, const Tensor& t, const Architecture& a, std::int64_t i) {
+/// The GGUF mixture's codec for a tensor whatever its layer, or nullptr where
+/// the layer decides (gguf_layer_rule).
+const Codec* gguf_whole_codec(const WeightFormat& f, const Tensor& t, const Architecture& a) {
+  // A bare parameter count has no tensor shapes for the mixture: every weight takes the base type.
+  if (a.family == Family::bare) return &f.linear;
+  if (!t.quantizable && t.role != TensorRole::embedding && t.role != TensorRole::lm_head) {
+    return &f.mix.f32;  // norms, biases, routers' small tensors stay F32
+  }
+  if (t.rows == 1) return &f.mix.f32;
+  if (t.role == TensorRole::lm_head) {
+    const std::int64_t ft = f.gguf_ftype;
+    if (ft == kFtypeQ8_0 || ft == kFtypeF16 || ft == kFtypeBF16 || ft == kFtypeF32) return &f.linear;
+    return &f.mix.q6_k;
+  }
+  if (t.role == TensorRole::embedding) return &f.linear;
+  if (t.role == TensorRole::router) return &f.mix.f32;
+  return nullptr;
+}
+
+/// The mixture's choice for the layers of a tensor gguf_whole_codec leaves to
+/// the layer: the attention V, attention output and FFN down tensors are raised
+/// on some layers (src/llama-quant.cpp llama_tensor_get_type); the others take
+/// the file's base type, or Q8_0 where a row is not a whole number of blocks.
+GgufLayerRule gguf_layer_rule(const WeightFormat& f, const Tensor& t, const Architecture& a) {
+  const Codec& base = f.linear.group > 1 && t.cols % f.linear.group != 0 ? f.mix.q8_0 : f.linear;
   const std::int64_t n = a.layers;
   const bool v = t.role == TensorRole::attn_v;
   const bool down = t.role == TensorRole::mlp_down || t.role == TensorRole::expert_down;
+  const bool out = t.role == TensorRole::attn_o;
+  GgufLayerRule r{0, nullptr, nullptr, &base};
   switch (f.gguf_ftype) {
     case kFtypeQ4_K_M:
-    case kFtypeQ5_K_M: return (v || down) && use_more_bits(i, n) ? &f.mix.q6_k : nullptr;
+    case kFtypeQ5_K_M:
+      if (v || down) r.more_bits = &f.mix.q6_k;
+      break;
     case kFtypeQ4_K_S:
-      if (v && i < 4) return &f.mix.q5_k;
-      return down && i < n / 8 ? &f.mix.q5_k : nullptr;
+      if (v) r = {4, &f.mix.q5_k, nullptr, &base};
+      if (down) r = {n / 8, &f.mix.q5_k, nullptr, &base};
+      break;
     case kFtypeQ3_K_M:
-      if (v) return i < 2 ? &f.mix.q5_k : &f.mix.q4_k;
-      if (down) return i < n / 16 ? &f.mix.q5_k : (use_more_bits(i, n) ? &f.mix.q4_k : &f.mix.q3_k);
-      return t.role == TensorRole::attn_o ? &f.mix.q4_k : nullptr;
-    case kFtypeQ3_K_L: return v || down || t.role == TensorRole::attn_o ? &f.mix.q5_k : nullptr;
+      if (v) r = {2, &f.mix.q5_k, nullptr, &f.mix.q4_k};
+      if (down) r = {n / 16, &f.mix.q5_k, &f.mix.q4_k, &f.mix.q3_k};
+      if (out) r.rest = &f.mix.q4_k;
+      break;
+    case kFtypeQ3_K_L:
+      if (v || down || out) r.rest = &f.mix.q5_k;
+      break;
     case kFtypeQ2_K:
     case kFtypeQ2_K_S:
-      if (v) return a.heads / std::max<std::int64_t>(1, a.kv_heads) >= 4 ? &f.mix.q4_k : &f.mix.q3_k;
-      return down ? &f.mix.q3_k : nullptr;
-    default: return nullptr;
+      if (v) r.rest = a.heads / std::max<std::int64_t>(1, a.kv_heads) >= 4 ? &f.mix.q4_k : &f.mix.q3_k;
+      if (down) r.rest = &f.mix.q3_k;
+      break;
+    default: break;
   }
+  return r;
 }
 
 const Codec& gguf_codec(const WeightFormat& f, const Tensor& t, const Architecture& a, std::int64_t layer) {
-  // A bare parameter count has no tensor shapes for the mixture: every weight takes the base type.
-  if (a.family == Family::bare) return f.linear;
-  if (!t.quantizable && t.role != TensorRole::embedding && t.role != TensorRole::lm_head) {
-    return f.mix.f32;  // norms, biases, routers' small tensors stay F32
-  }
-  if (t.rows == 1) return f.mix.f32;
-  if (t.role == TensorRole::lm_head) {
-    const std::int64_t ft = f.gguf_ftype;
-    if (ft == kFtypeQ8_0 || ft == kFtypeF16 || ft == kFtypeBF16 || ft == kFtypeF32) return f.linear;
-    return f.mix.q6_k;
-  }
-  if (t.role == TensorRole::embedding) return f.linear;
-  if (t.role == TensorRole::router) return f.mix.f32;
-  if (const Codec* raised = gguf_raised(f, t, a, layer)) return *raised;
-  // Rows whose length is not a multiple of the block fall back to a 32-element type.
-  if (f.linear.group > 1 && t.cols % f.linear.group != 0) return f.mix.q8_0;
-  return f.linear;
+  if (const Codec* whole = gguf_whole_codec(f, t, a)) return *whole;
+  return gguf_layer_rule(f, t, a).at(layer, a.layers);
 }
 
 }  // namespace
@@ -850,6 +867,26 @@ const Codec& codec_for(const WeightFormat& f, const Tensor& t, const Architectur
   }
   if (!t.quantizable) return f.other;
   return f.linear;
+}
+
+const Codec& GgufLayerRule::at(std::int64_t i, std::int64_t n) const {
+  if (i < first_layers) return *first;
+  return more_bits != nullptr && use_more_bits(i, n) ? *more_bits : *rest;
+}
+
+LayerCodecs::LayerCodecs(const WeightFormat& format, const Tensor& tensor, const Architecture& arch)
+    : format_(format), tensor_(tensor), arch_(arch) {
+  if (!format.gguf()) return;  // keep lists and per-role rules: codec_for per layer
+  fixed_ = gguf_whole_codec(format, tensor, arch);
+  if (fixed_ != nullptr) return;
+  rule_ = gguf_layer_rule(format, tensor, arch);
+  if (rule_.first_layers <= 0 && rule_.more_bits == nullptr) fixed_ = rule_.rest;
+}
+
+const Codec& LayerCodecs::at(std::int64_t layer) const {
+  if (fixed_ != nullptr) return *fixed_;
+  if (rule_.rest == nullptr) return codec_for(format_, tensor_, arch_, layer);
+  return rule_.at(layer, arch_.layers);
 }
 
 std::int64_t activation_elem_bytes(const WeightFormat& weights) {

@@ -360,3 +360,35 @@ TEST_CASE("the KV-cache dtype a ModelOpt quantization_config declares", "[format
   const json fp8_method = {{"quantization_config", {{"quant_method", "fp8"}, {"kv_cache_quant_algo", "FP8"}}}};
   CHECK(format_from_quantization_config(fp8_method, "/config", "bf16", found).checkpoint_kv.empty());
 }
+
+TEST_CASE("LayerCodecs gives each layer the codec codec_for gives it, for every GGUF file type", "[formats][gguf]") {
+  const char* types[] = {"F32",    "F16",    "BF16",   "Q8_0",   "Q6_K",   "Q5_K_M", "Q5_K_S", "Q4_K_M",
+                         "Q4_K_S", "Q4_0",   "Q3_K_L", "Q3_K_M", "Q3_K_S", "Q2_K",   "Q2_K_S", "IQ4_XS"};
+  Architecture a;
+  a.layers = 61;
+  a.heads = 32;
+  a.kv_heads = 8;
+  const TensorRole roles[] = {TensorRole::attn_q,   TensorRole::attn_v,     TensorRole::attn_o,
+                              TensorRole::mlp_down, TensorRole::expert_down, TensorRole::mlp_up,
+                              TensorRole::norm,     TensorRole::router};
+  int raised_somewhere = 0;
+  for (const char* type : types) {
+    const WeightFormat f = parse_weight_format(json(std::string("gguf:") + type), "/weights", "bf16");
+    for (const TensorRole role : roles) {
+      for (const std::int64_t cols : {4096, 4000}) {  // 4000: not a multiple of a 256-element block
+        const bool weight = role != TensorRole::norm;
+        const Tensor t{role, 0, weight ? 1024 : 1, cols, 1, TensorStage::text, Shard::rows, weight};
+        const LayerCodecs codecs(f, t, a);
+        bool differs = false;
+        for (std::int64_t i = 0; i < a.layers; ++i) {
+          const Codec& expected = codec_for(f, t, a, i);
+          CHECK(&codecs.at(i) == &expected);
+          if (codecs.fixed() != nullptr) CHECK(codecs.fixed() == &expected);
+          differs = differs || &expected != &codec_for(f, t, a, 0);
+        }
+        if (differs) ++raised_somewhere;
+      }
+    }
+  }
+  CHECK(raised_somewhere > 0);  // the per-layer path is exercised, not only the fixed one
+}

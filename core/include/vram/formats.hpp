@@ -180,6 +180,35 @@ const Codec& codec_for(const WeightFormat& format, const Tensor& tensor, const A
 /// The same for layer `layer` of a tensor entry that spans several layers.
 const Codec& codec_for(const WeightFormat& format, const Tensor& tensor, const Architecture& arch, std::int64_t layer);
 
+/// How a GGUF mixture types layer i of n of one tensor entry: the first
+/// `first_layers` take `first`, then the layers llama.cpp's use_more_bits picks
+/// take `more_bits` (where set) and the others `rest`.
+struct GgufLayerRule {
+  std::int64_t first_layers = 0;
+  const Codec* first = nullptr;
+  const Codec* more_bits = nullptr;
+  const Codec* rest = nullptr;
+  const Codec& at(std::int64_t i, std::int64_t n) const;
+};
+
+/// The codecs of the layers of one tensor entry, with the work that does not
+/// depend on the layer done once: `fixed()` is the codec every layer takes
+/// (nullptr where the GGUF mixture or a per-layer rule can differ between
+/// layers) and `at(i)` is codec_for(format, tensor, arch, i).
+class LayerCodecs {
+ public:
+  LayerCodecs(const WeightFormat& format, const Tensor& tensor, const Architecture& arch);
+  const Codec* fixed() const { return fixed_; }
+  const Codec& at(std::int64_t layer) const;
+
+ private:
+  const WeightFormat& format_;
+  const Tensor& tensor_;
+  const Architecture& arch_;
+  const Codec* fixed_ = nullptr;
+  GgufLayerRule rule_;  ///< a GGUF mixture's rule where the layer decides (rest is set)
+};
+
 /// Bytes per element of a safetensors dtype ("BF16" → 2). Throws `InputError`
 /// at `path` for an unknown name.
 std::int64_t safetensors_dtype_bytes(const std::string& dtype, const std::string& path);

@@ -86,10 +86,12 @@ void merge_parts(std::vector<WeightsEstimate::Part>& parts) {
 template <typename Run>
 void for_each_codec_layers(const WeightFormat& format, const Tensor& t, const Architecture& a, std::int32_t first,
                            std::int32_t end, Run&& run) {
+  const LayerCodecs codecs(format, t, a);
+  if (const Codec* whole = codecs.fixed()) return run(*whole, end - first);
   std::array<std::pair<const Codec*, std::int32_t>, 8> seen{};
   std::size_t n = 0;
   for (std::int32_t i = first; i < end; ++i) {
-    const Codec* c = &codec_for(format, t, a, i);
+    const Codec* c = &codecs.at(i);
     std::size_t k = 0;
     while (k < n && seen[k].first != c) ++k;
     if (k == n) {
