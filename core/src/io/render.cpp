@@ -1,6 +1,7 @@
 #include "vram/io/render.hpp"
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "vram/text_buffer.hpp"
@@ -189,15 +190,34 @@ std::string render(const Term& t) {
 
 namespace {
 
+/// The distinct sources of a term, kept in place up to a dozen (a component
+/// cites a few) and on the heap beyond.
+class SourceList {
+ public:
+  void add(std::string_view s) {
+    if (std::find(begin(), end(), s) != end()) return;
+    if (n_ < few_.size()) {
+      few_[n_++] = s;
+      return;
+    }
+    if (more_.empty()) more_.assign(few_.begin(), few_.end());
+    more_.push_back(s);
+  }
+  const std::string_view* begin() const { return more_.empty() ? few_.data() : more_.data(); }
+  const std::string_view* end() const { return more_.empty() ? few_.data() + n_ : more_.data() + more_.size(); }
+
+ private:
+  std::array<std::string_view, 12> few_;
+  std::size_t n_ = 0;
+  std::vector<std::string_view> more_;
+};
+
 /// The sources of a term's parts, each once, in the order the formula shows them
 /// (a sum of terms from several mechanisms cites each mechanism's source). A
 /// source is a literal: one already cited is the same text, found by comparing
 /// the few cited so far rather than by searching the joined text.
-void collect_sources(const Term& t, std::vector<std::string_view>& out) {
-  if (!t.source.empty()) {
-    if (std::find(out.begin(), out.end(), t.source) == out.end()) out.push_back(t.source);
-    return;
-  }
+void collect_sources(const Term& t, SourceList& out) {
+  if (!t.source.empty()) return out.add(t.source);
   for (const Term& part : t.parts) collect_sources(part, out);
 }
 
@@ -209,9 +229,9 @@ Component component(std::string_view id, std::string_view label, const Term& t, 
   c.range = t.range;
   if (!explain) return c;
   c.formula = render(t);
-  std::vector<std::string_view> sources;
+  SourceList sources;
   collect_sources(t, sources);
-  if (!more_source.empty()) sources.push_back(more_source);
+  if (!more_source.empty()) sources.add(more_source);
   std::size_t size = 0;
   for (const auto& s : sources) size += s.size() + 2;
   c.source.reserve(size);
