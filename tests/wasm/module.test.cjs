@@ -181,3 +181,26 @@ test('catalog().defaults are the defaults the core applies (the page keeps none 
   }
   assert.equal(d.generation_defaults.offload, 'none');
 });
+
+// The module's small-object allocator (wasm/small_alloc.cpp) keeps freed blocks
+// for reuse: a steady stream of estimates, a report over the 12 KB stack block,
+// errors and plans must not grow the memory once each kind has run once.
+test('repeated estimates, errors and plans reuse freed memory', () => {
+  const fresh = [
+    JSON.stringify({ model: 'deepseek-ai/DeepSeek-V3', hardware: { gpu: 'H200', count: 8 }, inference: { context: 32768, tensor_parallel: 8 } }),
+    JSON.stringify({ model: 'meta-llama/Llama-3.1-70B', weights: 'gguf:Q4_K_M', hardware: { gpu: 'RTX-4090', count: 2 },
+      inference: { engine: 'llama.cpp', context: 8192, pipeline_parallel: 2 } }),
+    JSON.stringify({ model: 'meta-llama/Llama-3.1-8B', inference: { context: 0 } }),
+    JSON.stringify({ workload: 'training', model: 'meta-llama/Llama-3.1-8B', training: { framework: 'torchtune', method: 'lora' } }),
+  ];
+  const round = () => {
+    for (const t of fresh) assert.equal(typeof JSON.parse(mod.estimate(t)).ok, 'boolean');
+    assert.equal(JSON.parse(mod.plan(fresh[0])).ok, true);
+  };
+  for (let i = 0; i < 20; i++) round();
+  const before = mod.HEAPU8.length;
+  for (let i = 0; i < 400; i++) round();
+  assert.equal(mod.HEAPU8.length, before, 'the module memory grew over 400 identical rounds');
+  assert.equal(JSON.parse(mod.estimate(fresh[2])).ok, false);
+  assert.equal(JSON.parse(mod.estimate(fresh[0])).components.length, 7);
+});
