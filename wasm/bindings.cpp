@@ -6,12 +6,14 @@
 #include <emscripten/val.h>
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
 #include "vram/estimate.hpp"
 #include "vram/io/inspect.hpp"
+#include "vram/io/json_writer.hpp"
 #include "vram/io/json_read.hpp"
 #include "vram/io/reconcile.hpp"
 #include "vram/plan.hpp"
@@ -33,7 +35,7 @@ EM_JS(emscripten::EM_VAL, vram_text_to_js, (const char* text, int length), {
   return Emval.toHandle(Module.vramTextDecoder.decode(HEAPU8.subarray(text, text + length)));
 });
 
-emscripten::val to_js(const std::string& text) {
+emscripten::val to_js(std::string_view text) {
   return emscripten::val::take_ownership(vram_text_to_js(text.data(), static_cast<int>(text.size())));
 }
 
@@ -113,8 +115,22 @@ std::string dumped(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+/// The report goes to JavaScript from the writer's own storage (a stack block
+/// that holds most reports), not through a copy into a string.
 emscripten::val estimate(emscripten::val scenario) {
-  return with_scenario(scenario, "estimate", [](const std::string& t) { return vram::estimate_json(t, catalog()); });
+  try {
+    std::string text, error;
+    if (!scenario_arg(scenario, "estimate", text, error)) return to_js(error);
+    char store[12288];
+    vram::io::JsonWriter w(store, sizeof store);
+    error = guarded([&] {
+      vram::write_estimate_json(w, text, catalog());
+      return std::string();
+    });
+    return to_js(error.empty() ? w.view() : std::string_view(error));
+  } catch (...) {  // only memory exhaustion gets here
+    return to_js(R"({"ok":false,"error":{"path":"","message":"internal error: out of memory"}})");
+  }
 }
 
 emscripten::val reconcile(emscripten::val log, emscripten::val scenario) {

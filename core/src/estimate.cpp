@@ -282,4 +282,8 @@ std::string estimate_json(const std::string& text, const Catalog& catalog) {
   return text_or_error([&] { return to_json_text(estimate(parse_scenario_text(text, catalog))); });
 }
 
+void write_estimate_json(io::JsonWriter& w, const std::string& text, const Catalog& catalog) {
+  write_json(w, estimate(parse_scenario_text(text, catalog)));
+}
+
 }  // namespace vram

@@ -49,6 +49,9 @@ std::string model_summary_json(const Scenario& scenario);
 /// Parses and estimates; bad input becomes {"ok": false, "error": {path, message}}.
 /// Returns JSON text. Never throws.
 std::string estimate_json(const std::string& scenario_text, const Catalog& catalog);
+/// Parses, estimates and writes the report with `w`; bad input throws (an
+/// InputError naming the field) before anything is written.
+void write_estimate_json(io::JsonWriter& w, const std::string& scenario_text, const Catalog& catalog);
 
 /// Turns any exception into the contract's error object.
 nlohmann::json error_json(const std::string& path, const std::string& message);

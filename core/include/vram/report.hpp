@@ -78,8 +78,14 @@ std::string explained(const Report& r, F&& f) {
   return r.explain ? std::string(f()) : std::string();
 }
 
+namespace io {
+class JsonWriter;
+}
+
 /// `{"ok": true, "v": 1, ...}` per the contract, as JSON text.
 std::string to_json_text(const Report& report);
+/// The same written by `w` (a face that hands the text on without a copy).
+void write_json(io::JsonWriter& w, const Report& report);
 
 /// A readable text form for the terminal.
 std::string to_text(const Report& report);

@@ -23,9 +23,7 @@ void write_ranges(io::JsonWriter& w, const Report& r) {
 
 }  // namespace
 
-std::string to_json_text(const Report& r) {
-  char store[12288];  // a report with its details fits; the text is copied out once
-  io::JsonWriter w(store, sizeof store);
+void write_json(io::JsonWriter& w, const Report& r) {
   w.begin_object().key("ok").value(true).key("v").value(1);
   w.key("components").begin_array();
   for (const auto& c : r.components) {
@@ -61,6 +59,12 @@ std::string to_json_text(const Report& r) {
   for (const auto& [k, text] : r.details) w.key(k).raw(text);
   w.end_object();
   w.end_object();
+}
+
+std::string to_json_text(const Report& r) {
+  char store[12288];  // a report with its details fits; the text is copied out once
+  io::JsonWriter w(store, sizeof store);
+  write_json(w, r);
   return w.take();
 }
 
