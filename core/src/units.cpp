@@ -56,6 +56,61 @@ void text_end(Out& out, char (&buf)[N], char* end) {
 }
 }  // namespace
 
+namespace {
+/// "000" to "999": a three-digit group is one table copy, not three divisions.
+constexpr std::array<char, 3000> kTriples = [] {
+  std::array<char, 3000> t{};
+  for (int i = 0; i < 1000; ++i) {
+    t[3 * i] = static_cast<char>('0' + i / 100);
+    t[3 * i + 1] = static_cast<char>('0' + i / 10 % 10);
+    t[3 * i + 2] = static_cast<char>('0' + i % 10);
+  }
+  return t;
+}();
+}  // namespace
+
+namespace {
+/// v / 10^9 and v % 10^9 from a floating-point quotient, corrected by one step
+/// (its error is far below one): 64-bit multiplies are single WebAssembly
+/// instructions, 64-bit divisions by a constant are library calls.
+void split_billion(std::uint64_t v, std::uint64_t& high, std::uint32_t& low) {
+  constexpr std::uint64_t kBillion = 1'000'000'000;
+  std::uint64_t q = static_cast<std::uint64_t>(static_cast<double>(v) * 1e-9);
+  std::uint64_t whole = q * kBillion;
+  if (whole > v) {
+    --q;
+    whole -= kBillion;
+  } else if (v - whole >= kBillion) {
+    ++q;
+    whole += kBillion;
+  }
+  high = q;
+  low = static_cast<std::uint32_t>(v - whole);
+}
+
+/// Nine digits of n < 10^9, leading zeros kept.
+char* write_nine(char* p, std::uint32_t n) {
+  std::memcpy(p, &kTriples[3 * (n / 1'000'000)], 3);
+  std::memcpy(p + 3, &kTriples[3 * (n / 1000 % 1000)], 3);
+  std::memcpy(p + 6, &kTriples[3 * (n % 1000)], 3);
+  return p + 9;
+}
+}  // namespace
+
+char* write_decimal(char* out, std::uint64_t v) {
+  if (v <= 0xFFFFFFFFu) return std::to_chars(out, out + 10, static_cast<std::uint32_t>(v)).ptr;
+  std::uint64_t high = 0;
+  std::uint32_t low = 0;
+  split_billion(v, high, low);
+  return write_nine(write_decimal(out, high), low);
+}
+
+char* write_decimal(char* out, std::int64_t v) {
+  if (v >= 0) return write_decimal(out, static_cast<std::uint64_t>(v));
+  *out++ = '-';
+  return write_decimal(out, std::uint64_t{0} - static_cast<std::uint64_t>(v));
+}
+
 template <class Out>
 void append_format(Out& out, Bytes b, Unit unit, int decimals) {
   // Fixed-point text of b / divisor, rounded half away from zero at `decimals` places.
@@ -71,7 +126,7 @@ void append_format(Out& out, Bytes b, Unit unit, int decimals) {
   char* const first = text_start(out, buf);
   char* p = first;
   if (scaled < 0) *p++ = '-';
-  p = std::to_chars(p, first + 24, mag / scale).ptr;
+  p = write_decimal(p, static_cast<std::uint64_t>(mag / scale));
   if (decimals > 0) {
     *p++ = '.';
     std::int64_t frac = mag % scale;
@@ -106,17 +161,19 @@ std::string format_decimal(double value, int max_decimals) {
   }
   const std::int64_t scaled = static_cast<std::int64_t>(want);
   const std::int64_t mag = scaled < 0 ? -scaled : scaled;
-  std::string out = scaled < 0 ? "-" : "";
-  out += std::to_string(mag / scale);
+  char buf[32];  // a sign, 19 digits, a point and 6 decimals at most
+  char* p = buf;
+  if (scaled < 0) *p++ = '-';
+  p = write_decimal(p, static_cast<std::uint64_t>(mag / scale));
   std::int64_t frac = mag % scale;
   if (frac != 0) {
-    out += '.';
+    *p++ = '.';
     for (std::int64_t unit = scale / 10; unit > 0 && frac != 0; unit /= 10) {
-      out += static_cast<char>('0' + frac / unit);
+      *p++ = static_cast<char>('0' + frac / unit);
       frac %= unit;
     }
   }
-  return out;
+  return std::string(buf, static_cast<std::size_t>(p - buf));
 }
 
 std::string format_iec(Bytes b) {
@@ -126,31 +183,18 @@ std::string format_si(Bytes b) {
   return format(b, kGB);
 }
 
-namespace {
-/// "000" to "999": a three-digit group is one table copy, not three divisions.
-constexpr std::array<char, 3000> kTriples = [] {
-  std::array<char, 3000> t{};
-  for (int i = 0; i < 1000; ++i) {
-    t[3 * i] = static_cast<char>('0' + i / 100);
-    t[3 * i + 1] = static_cast<char>('0' + i / 10 % 10);
-    t[3 * i + 2] = static_cast<char>('0' + i % 10);
-  }
-  return t;
-}();
-}  // namespace
 
 template <class Out>
 void append_grouped(Out& out, std::int64_t n) {
   // The magnitude as unsigned: −INT64_MIN does not exist in int64.
   std::uint64_t mag = n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
-  // Three-digit groups, lowest first. Nine digits are split off in 64-bit
-  // arithmetic and the groups inside them in 32-bit: a 64-bit division by a
-  // constant becomes a 128-bit multiply call in WebAssembly.
+  // Three-digit groups, lowest first: nine digits at a time are split off
+  // (split_billion) and the groups inside them in 32-bit arithmetic.
   std::uint32_t groups[7];
   int g = 0;
   while (mag >= 1'000'000'000) {
-    const auto low = static_cast<std::uint32_t>(mag % 1'000'000'000);
-    mag /= 1'000'000'000;
+    std::uint32_t low = 0;
+    split_billion(mag, mag, low);
     groups[g++] = low % 1000;
     groups[g++] = low / 1000 % 1000;
     groups[g++] = low / 1'000'000;

@@ -1,8 +1,12 @@
 #include "vram/units.hpp"
 
 #include <catch2/catch.hpp>
+#include <charconv>
 #include <climits>
+#include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
 
 using namespace vram;
 
@@ -121,4 +125,48 @@ TEST_CASE("the most negative integer prints without undefined behaviour", "[unit
   CHECK(group_thousands(-1234) == "-1,234");
   CHECK(format_decimal(1e300, 2) == "1e+300");
   CHECK(format_decimal(std::numeric_limits<double>::quiet_NaN(), 2) == "NaN");
+}
+
+TEST_CASE("write_decimal prints what std::to_chars prints, at every magnitude and both edges", "[units]") {
+  const auto ours = [](auto v) {
+    char buf[24];
+    return std::string(buf, write_decimal(buf, v));
+  };
+  const auto theirs = [](auto v) {
+    char buf[24];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+  };
+  std::vector<std::uint64_t> values = {0, 1, 9, 10, 999'999'999, 1'000'000'000, 1'000'000'001, 0xFFFFFFFFu,
+                                       0x100000000u, 999'999'999'999'999'999u, 1'000'000'000'000'000'000u,
+                                       (std::uint64_t{1} << 53) - 1, std::uint64_t{1} << 53, (std::uint64_t{1} << 53) + 1,
+                                       0x7FFFFFFFFFFFFFFFu, 0x8000000000000000u, 0xFFFFFFFFFFFFFFFFu};
+  // Every power of ten and its neighbours, where a floating-point quotient is nearest to being wrong.
+  for (std::uint64_t p = 10; p <= 1'000'000'000'000'000'000u; p *= 10) {
+    for (std::uint64_t d : {p - 1, p, p + 1}) values.push_back(d);
+    for (std::uint64_t k = 1; k < 10; ++k) values.push_back(k * p - 1);
+  }
+  std::uint64_t x = 0x9E3779B97F4A7C15u;  // a fixed xorshift sequence over all bit widths
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    values.push_back(x >> (i % 64));
+  }
+  // Thousands grouped from the plain digits, for the grouped writer that splits the same way.
+  const auto grouped = [&](std::int64_t v) {
+    const std::string digits = theirs(v);
+    const std::size_t sign = v < 0 ? 1 : 0;
+    std::string out = digits.substr(0, sign);
+    for (std::size_t i = sign; i < digits.size(); ++i) {
+      if (i > sign && (digits.size() - i) % 3 == 0) out += ',';
+      out += digits[i];
+    }
+    return out;
+  };
+  for (const std::uint64_t v : values) {
+    CHECK(ours(v) == theirs(v));
+    CHECK(ours(static_cast<std::int64_t>(v)) == theirs(static_cast<std::int64_t>(v)));
+    CHECK(group_thousands(static_cast<std::int64_t>(v)) == grouped(static_cast<std::int64_t>(v)));
+  }
+  CHECK(ours(std::numeric_limits<std::int64_t>::min()) == "-9223372036854775808");
 }

@@ -204,6 +204,13 @@ std::string group_thousands(std::int64_t n);
 template <class Out>
 void append_grouped(Out& out, std::int64_t n);
 
+/// The decimal digits of `v` written at `out` (20 bytes at most, a sign
+/// included), answering the end. A 64-bit value is split into 32-bit pieces
+/// with one multiply: in WebAssembly a 64-bit division by a constant is a call
+/// to a 128-bit multiply, and std::to_chars makes several per number.
+char* write_decimal(char* out, std::uint64_t v);
+char* write_decimal(char* out, std::int64_t v);
+
 /// A plain number with at most `max_decimals` decimals, trailing zeros dropped
 /// ("1.0005", "2", "0.95"), rounded half away from zero.
 std::string format_decimal(double value, int max_decimals);

@@ -1,10 +1,11 @@
 #include "vram/io/json_writer.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "vram/units.hpp"
 
 namespace vram::io {
 
@@ -229,7 +230,7 @@ JsonWriter& JsonWriter::value(std::int64_t n) {
   char* p = out_.room(24);
   if (!first_) *p++ = ',';
   first_ = false;
-  out_.commit(std::to_chars(p, p + 21, n).ptr);
+  out_.commit(write_decimal(p, n));
   return *this;
 }
 
@@ -242,7 +243,7 @@ JsonWriter& JsonWriter::value(double d) {
   // A whole number below 2^53 (byte counts, tokens) prints as an integer.
   if (std::fabs(d) < 9007199254740992.0 && d == std::trunc(d)) {
     char buf[24];
-    const char* end = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(d)).ptr;
+    const char* end = write_decimal(buf, static_cast<std::int64_t>(d));
     out_.put(std::string_view(buf, static_cast<std::size_t>(end - buf)));
     return *this;
   }
@@ -255,7 +256,7 @@ JsonWriter& JsonWriter::value(double d) {
       char buf[40];
       char* p = buf;
       if (micros < 0) *p++ = '-';
-      p = std::to_chars(p, buf + sizeof buf, mag / 1'000'000).ptr;
+      p = write_decimal(p, static_cast<std::uint64_t>(mag / 1'000'000));
       std::int64_t frac = mag % 1'000'000;
       if (frac != 0) {
         *p++ = '.';
