@@ -1,5 +1,6 @@
 #include "vram/io/render.hpp"
 
+#include <array>
 #include <catch2/catch.hpp>
 #include <cctype>
 #include <cmath>
@@ -167,6 +168,19 @@ TEST_CASE("render writes factors, the exact figure and the rounded one", "[rende
         "state instead");
   const Term fixed = Term::product({Factor::gib(0.25)}, Rounding::nearest).named("workspaces").noted("measured");
   CHECK(io::render(fixed) == "workspaces: 0.25 GiB = 268,435,456 B ≈ 0.25 GiB; measured");
+}
+
+TEST_CASE("a unit or note template fills each {} in turn and leaves other braces alone", "[render]") {
+  const auto note = [](std::string_view text, std::array<std::int64_t, 4> args) {
+    return io::render(Term::product({Factor::of(1, "x")}).per_unit("t").noted(text, args));
+  };
+  CHECK(note("{}", {1234}) == "1 x = 1 B/t; 1,234");
+  CHECK(note("{}{} and {}", {1, 2, 3000}) == "1 x = 1 B/t; 12 and 3,000");
+  CHECK(note("a { b } {{}} c {", {5}) == "1 x = 1 B/t; a { b } {5} c {");
+  CHECK(note("ends with {", {}) == "1 x = 1 B/t; ends with {");
+  CHECK(note("{} {} {} {} {}", {1, 2, 3, 4}) == "1 x = 1 B/t; 1 2 3 4 0");  // past the arguments: 0
+  const Term unit = Term::product({Factor::of(8, "cells ({} streams × {})").with(2, 4096), Factor::bytes(2)});
+  CHECK(io::render(unit) == "8 cells (2 streams × 4,096) × 2 B = 16 B ≈ 0.00 GiB");
 }
 
 TEST_CASE("render groups named parts and names the parts a max does not take", "[render]") {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <utility>
 
 #include "vram/io/render.hpp"
 
@@ -74,7 +75,11 @@ void merge_parts(std::vector<WeightsEstimate::Part>& parts) {
       }
     }
   }
-  std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+  // Largest first, equal sizes in their order: an insertion sort of the few parts
+  // (std::stable_sort would take a heap buffer for them).
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    for (std::size_t j = i; j > 0 && parts[j - 1].bytes < parts[j].bytes; --j) std::swap(parts[j - 1], parts[j]);
+  }
 }
 
 /// Calls `run(codec, layers)` once for each codec tensor `t` has on the layers

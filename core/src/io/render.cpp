@@ -16,16 +16,16 @@ using Op = Term::Op;
 
 /// `text` with each "{}" replaced by the next argument, thousands grouped.
 void append_template(TextBuffer& out, std::string_view text, const std::int64_t* args, std::size_t n) {
-  std::size_t next = 0;
-  for (;;) {
-    const std::size_t hole = text.find("{}");
-    if (hole == std::string_view::npos) break;
-    out.put(text.substr(0, hole));
+  // The texts are a few words: a byte loop finds the holes sooner than a call to memchr.
+  std::size_t next = 0, from = 0;
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] != '{' || text[i + 1] != '}') continue;
+    out.put(text.substr(from, i - from));
     append_grouped(out, next < n ? args[next] : 0);
     ++next;
-    text.remove_prefix(hole + 2);
+    from = ++i + 1;
   }
-  out.put(text);
+  out.put(text.substr(from));
 }
 
 /// "8,192 tokens", "2 B (bf16)", "0.9 gpu_memory_utilization".
