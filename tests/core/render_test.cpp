@@ -135,6 +135,7 @@ void check_report(const Report& r) {
   for (const auto& c : r.components) {
     INFO(std::string(c.id) << ": " << c.formula);
     REQUIRE(!c.formula.empty());
+    CHECK(c.formula.find("{}") == std::string::npos);  // every template hole filled
     const Value v = group_value(c.formula);
     CHECK(v.v == static_cast<long double>(c.bytes.in_bytes()));
     if (c.range) CHECK((c.range->low <= c.bytes && c.bytes <= c.range->high));

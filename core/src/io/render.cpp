@@ -36,7 +36,10 @@ void append_factor(TextBuffer& out, const Factor& f) {
     out.put(format_decimal(f.value, 4));
   if (!f.unit.empty()) {
     out.put(' ');
-    append_template(out, f.unit, f.args.data(), f.args.size());
+    if (f.templated)
+      append_template(out, f.unit, f.args.data(), f.args.size());
+    else
+      out.put(f.unit);
   }
   if (!f.tag.empty()) {
     out.put(" ("sv);

@@ -65,8 +65,9 @@ enum class Rounding : std::uint8_t { exact, floor, ceil, nearest };
 struct Factor {
   double value = 0;         ///< the figure as shown (for integers, `count` as a double)
   std::int64_t count = 0;   ///< the figure itself when `integer` (exact at any size)
-  std::string_view unit;    ///< a literal; each "{}" takes the next of `args`
+  std::string_view unit;    ///< a literal; where `templated`, each "{}" takes the next of `args`
   bool integer = true;
+  bool templated = false;   ///< set by with(): the unit has "{}" holes (others are written as they are)
   std::int64_t scale = 1;   ///< what one unit stands for: 2^30 for "GiB", 1 otherwise
   std::string_view tag;     ///< a name shown in parentheses after the unit ("bf16"); must outlive the term
   std::array<std::int64_t, 2> args{};
@@ -107,6 +108,7 @@ struct Factor {
   constexpr Factor with(std::int64_t a, std::int64_t b = 0) const {
     Factor f = *this;
     f.args = {a, b};
+    f.templated = true;
     return f;
   }
 };
