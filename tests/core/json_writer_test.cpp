@@ -207,3 +207,22 @@ TEST_CASE("random texts are written as nlohmann's ASCII dump writes them, into a
     CHECK(std::string(out.view().substr(before)) == nlohmann::json(text).dump(-1, ' ', true));
   }
 }
+
+TEST_CASE("the last bytes after an escape are read again as one word only where they were copied as they are", "[json]") {
+  // A run of plain bytes after an escape, then 1 to 7 more: the last word
+  // re-reads bytes of the same run, never the escape written before it.
+  const std::string kinds[] = {"\"", "\\", "\n", "\x01", "×", "≈", "é", "\xF0\x9F\x98\x80"};
+  for (std::size_t head = 0; head <= 9; ++head) {
+    for (std::size_t tail = 0; tail <= 17; ++tail) {
+      for (const std::string& a : kinds) {
+        for (const std::string& b : kinds) {
+          const std::string text = std::string(head, 'h') + a + std::string(tail, 't') + b + std::string(tail % 8, 'z');
+          std::string out;
+          append_json_string(out, text);
+          CAPTURE(head, tail, a, b);
+          REQUIRE(out == nlohmann::json(text).dump(-1, ' ', true));
+        }
+      }
+    }
+  }
+}

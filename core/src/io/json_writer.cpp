@@ -90,8 +90,11 @@ bool needs_escape(unsigned char c) {
 /// Eight bytes a step: each word is stored before it is tested, so the scan
 /// and the copy are one pass, and a word with an escape in it is stored whole
 /// but `o` advances only past its plain bytes (the caller's room covers the
-/// whole source). The last few bytes go one at a time.
+/// whole source). The last few bytes are the last eight read again where
+/// this call copied the ones before them (the same bytes are stored again),
+/// else one at a time.
 const char* copy_plain(const char* p, const char* end, char*& o) {
+  const char* const start = p;
   for (; end - p >= 8; p += 8, o += 8) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);
@@ -101,6 +104,17 @@ const char* copy_plain(const char* p, const char* end, char*& o) {
       o += k;
       return p + k;
     }
+  }
+  if (p < end && end - start >= 8) {
+    const char* const q = end - 8;
+    const auto skip = static_cast<int>(p - q);  // 1 to 7 bytes already copied
+    std::uint64_t w;
+    std::memcpy(&w, q, 8);
+    std::memcpy(o - skip, &w, 8);
+    const std::uint64_t m = escape_marks(w) & (~std::uint64_t{0} << (8 * skip));
+    const int k = m != 0 ? __builtin_ctzll(m) / 8 : 8;
+    o += k - skip;
+    return q + k;
   }
   for (; p < end; ++p, ++o) {
     if (needs_escape(static_cast<unsigned char>(*p))) return p;
