@@ -39,6 +39,18 @@ emscripten::val to_js(std::string_view text) {
   return emscripten::val::take_ownership(vram_text_to_js(text.data(), static_cast<int>(text.size())));
 }
 
+// The same for text that is ASCII by construction (an estimate's report: the
+// JSON writer escapes every non-ASCII character, and its keys are identifiers
+// from the code). Under node, Buffer's latin1 decoding copies the bytes as
+// they are, about twice as fast as TextDecoder there; browsers use TextDecoder.
+EM_JS(emscripten::EM_VAL, vram_ascii_to_js, (const char* text, int length), {
+  if (typeof Buffer === "function" && typeof Buffer.from === "function") {
+    return Emval.toHandle(Buffer.from(HEAPU8.buffer, text, length).toString("latin1"));
+  }
+  if (!Module.vramTextDecoder) Module.vramTextDecoder = new TextDecoder("utf-8");
+  return Emval.toHandle(Module.vramTextDecoder.decode(HEAPU8.subarray(text, text + length)));
+});
+
 template <typename F>
 std::string guarded(F&& f) {
   return vram::text_or_error(std::forward<F>(f));
@@ -127,7 +139,9 @@ emscripten::val estimate(emscripten::val scenario) {
       vram::write_estimate_json(w, text, catalog());
       return std::string();
     });
-    return to_js(error.empty() ? w.view() : std::string_view(error));
+    if (!error.empty()) return to_js(error);
+    const std::string_view report = w.view();
+    return emscripten::val::take_ownership(vram_ascii_to_js(report.data(), static_cast<int>(report.size())));
   } catch (...) {  // only memory exhaustion gets here
     return to_js(R"({"ok":false,"error":{"path":"","message":"internal error: out of memory"}})");
   }

@@ -204,3 +204,30 @@ test('repeated estimates, errors and plans reuse freed memory', () => {
   assert.equal(JSON.parse(mod.estimate(fresh[2])).ok, false);
   assert.equal(JSON.parse(mod.estimate(fresh[0])).components.length, 7);
 });
+
+// estimate() hands its report to JavaScript as ASCII (under node through Buffer's
+// latin1 decoding), so every report must be ASCII: non-ASCII text as \u escapes.
+test('every report estimate() returns is ASCII, and errors keep their UTF-8', () => {
+  const list = JSON.parse(mod.models()).models.map((m) => m.id);
+  assert.ok(list.length > 100);
+  const texts = [];
+  for (const id of list) {
+    texts.push({ model: id, hardware: { gpu: 'H100-SXM-80GB', count: 2 }, inference: { context: 4096, tensor_parallel: 2 } });
+    texts.push({ model: id, weights: 'gguf:Q4_K_M', inference: { engine: 'llama.cpp', context: 4096 } });
+    texts.push({ workload: 'training', model: id, training: { framework: 'unsloth', method: 'qlora' } });
+  }
+  for (const p of JSON.parse(mod.catalog()).pipelines || []) texts.push({ workload: p.modality === 'video' ? 'video' : 'image', model: p.id });
+  let reports = 0;
+  for (const s of texts) {
+    const out = mod.estimate(JSON.stringify(s));
+    const r = JSON.parse(out);
+    if (!r.ok) continue;
+    reports++;
+    assert.ok(/^[\x00-\x7f]*$/.test(out), `non-ASCII in the report of ${JSON.stringify(s).slice(0, 120)}`);
+    assert.ok(r.components.some((c) => /[×≈]/.test(c.formula)), 'the formulas keep their × and ≈');
+  }
+  assert.ok(reports > 200, `only ${reports} reports`);
+  const e = JSON.parse(mod.estimate(JSON.stringify({ model: 'ünknown/模型' })));
+  assert.equal(e.ok, false);
+  assert.ok(e.error.message.includes('ünknown/模型'), e.error.message);
+});
