@@ -1,6 +1,6 @@
 #include "vram/budget/runtime.hpp"
 
-#include "vram/io/render.hpp"
+#include <string_view>
 
 namespace vram {
 
@@ -64,13 +64,6 @@ Term blas_workspace_term(int cc, RocmArch rocm) {
                .cite(kCublasSource);
   if (cc >= 100) t.range = ByteRange{t.bytes, Bytes::of(std::int64_t{32} << 20)};  // 32 MiB from PyTorch 2.11
   return t;
-}
-
-Component cuda_context_component(Term context, bool explain) {
-  Component c = io::component("cuda_context", "CUDA context", context, explain);
-  c.outside_reservation = true;  // created before any engine reserves memory
-  c.torch_allocator = false;
-  return c;
 }
 
 int max_threads_per_sm(int cc) {

@@ -245,6 +245,13 @@ Component component(std::string_view id, std::string_view label, const Term& t, 
   return c;
 }
 
+Component cuda_context_component(Term context, bool explain) {
+  Component c = component("cuda_context", "CUDA context", context, explain);
+  c.outside_reservation = true;  // created before any engine reserves memory
+  c.torch_allocator = false;
+  return c;
+}
+
 void render_kv_pool(TextBuffer& out, Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
                     std::int64_t groups, std::int64_t block_size, std::int64_t tokens) {
   append_format(out, available, kGiB);

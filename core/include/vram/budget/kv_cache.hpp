@@ -13,8 +13,8 @@
 #include <string_view>
 
 #include "vram/budget/term.hpp"
+#include "vram/kv_dtype.hpp"
 #include "vram/model.hpp"
-#include "vram/scenario.hpp"
 #include "vram/units.hpp"
 
 namespace vram {

@@ -9,7 +9,6 @@
 
 #include "vram/budget/term.hpp"
 #include "vram/gpu_arch.hpp"
-#include "vram/report.hpp"
 #include "vram/units.hpp"
 
 namespace vram {
@@ -53,7 +52,5 @@ Term engine_context_term(int compute_capability, int sm_count, RocmArch rocm, bo
 /// parseChosenWorkspaceSize, aten/src/ATen/cuda/CUDABlas.cpp _parseChosenWorkspaceSize.
 Term blas_workspace_term(int compute_capability, RocmArch rocm);
 
-/// A context term (an engine's own composition) as a report line.
-Component cuda_context_component(Term context, bool explain);
 
 }  // namespace vram

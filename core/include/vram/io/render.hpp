@@ -35,6 +35,10 @@ void render_into(TextBuffer& out, const Term& t);
 Component component(std::string_view id, std::string_view label, const Term& t, bool explain,
                     std::string_view more_source = {});
 
+/// A CUDA context term (an engine's own composition) as its report line: made
+/// before any engine reserves memory, and not a torch allocation.
+Component cuda_context_component(Term context, bool explain);
+
 /// vLLM's KV pool in blocks and tokens: "A GiB / (P B per layer-block × G layers)
 /// = N blocks; N / K groups × B tokens = T tokens".
 void render_kv_pool(TextBuffer& out, Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,

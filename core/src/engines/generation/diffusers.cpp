@@ -265,7 +265,7 @@ void write_components(const Setup& u, const PhaseBudget& b, const Term& context,
     r.add(io::component(weights_id(u, *res.part), name_of(kWeightLabels, res.part->c->kind), res.weights, r.explain));
   for (const auto& w : b.working) r.add(io::component(w.id, w.label, w.term, r.explain));
   if (b.cache) r.add(io::component("allocator_cache", "Allocator cache (decode)", *b.cache, r.explain));
-  r.add(cuda_context_component(context, r.explain));
+  r.add(io::cuda_context_component(context, r.explain));
 }
 
 void write_metrics(const PhaseBudget& b, const Term& ctx, Report& r) {

@@ -452,7 +452,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
     add_kv(s, p, r);
     add_compute(s, p, r);
   }
-  r.add(cuda_context_component(p.context, r.explain));
+  r.add(io::cuda_context_component(p.context, r.explain));
 
   r.metric("weights_bytes", static_cast<double>(g.weights.bytes.in_bytes()));
   if (!is_bare(a)) {

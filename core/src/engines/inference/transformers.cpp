@@ -208,7 +208,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
     r.metric("activation_bytes", static_cast<double>(act.bytes.in_bytes()));
     allocated = allocated + kv.bytes + act.bytes;
   }
-  r.add(cuda_context_component(
+  r.add(io::cuda_context_component(
       engine_context_term(s.gpu.compute_capability, s.gpu.sm_count, s.gpu.rocm_arch, c.tp > 1), r.explain));
   r.metric("weights_bytes", static_cast<double>(w.bytes.in_bytes()));
   r.metric("peak_allocated_bytes", static_cast<double>(allocated.in_bytes()));

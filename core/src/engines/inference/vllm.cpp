@@ -425,7 +425,7 @@ void add_components(const Setting& c, const StageAccount& h, const Term& kv_need
     g.torch_allocator = false;  // vLLM measures the graph pools apart from its profiled peak
     r.add(std::move(g));
   }
-  r.add(cuda_context_component(vllm_context_term(c.comm, c.s.gpu.sm_count, c.s.gpu.rocm_arch), x));
+  r.add(io::cuda_context_component(vllm_context_term(c.comm, c.s.gpu.sm_count, c.s.gpu.rocm_arch), x));
 }
 
 /// Metrics as rank 0 logs them, and the pool of the bottleneck stage.

@@ -65,7 +65,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   const ByteRange alloc_range = range_over(r, 0, r.components.size());
   const Term reserve = allocator_reserve_term(acts.bytes + trans.bytes);
   r.add(io::component("allocator_cache", "Caching allocator reserve", reserve, x));
-  r.add(cuda_context_component(
+  r.add(io::cuda_context_component(
       engine_context_term(s.gpu.compute_capability, s.gpu.sm_count, s.gpu.rocm_arch, s.gpu_count > 1), x));
   const Bytes reserved = allocated + reserve.bytes;
   const Bytes device = reserved + r.components.back().bytes + (paged ? optimizer.bytes : Bytes{});

@@ -327,7 +327,7 @@ void diffusion_account(const Scenario& s, Report& r) {
   r.add(io::component("workspace", "Backward working set", work, x));
   const Term reserve = allocator_reserve_term(acts.bytes + work.bytes);
   r.add(io::component("allocator_cache", "Caching allocator reserve", reserve, x));
-  r.add(cuda_context_component(
+  r.add(io::cuda_context_component(
       engine_context_term(s.gpu.compute_capability, s.gpu.sm_count, s.gpu.rocm_arch, s.gpu_count > 1), x));
   write_metrics({&weights, &grads, &optimizer, &acts, &work}, weights, acts, reserve, r);
   if (x) write_details(u, tr, t, r);
