@@ -184,6 +184,19 @@ TEST_CASE("a unit or note template fills each {} in turn and leaves other braces
   CHECK(io::render(unit) == "8 cells (2 streams × 4,096) × 2 B = 16 B ≈ 0.00 GiB");
 }
 
+TEST_CASE("a layer split reads GPU by GPU, then the host", "[render][llamacpp]") {
+  CHECK(io::render_layers(0, 17, false) == "layers 0–16");
+  CHECK(io::render_layers(5, 6, false) == "layer 5");
+  CHECK(io::render_layers(3, 3, true) == "no layers + output");
+  const std::vector<io::SplitShare> gpus = {{true, 0, 17, false, Bytes::of(4'692'251'770)},
+                                            {true, 17, 32, true, Bytes::of(4'853'313'290)},
+                                            {false, 0, 0, false, Bytes{}}};
+  CHECK(io::render_layer_split(gpus, 0, false, Bytes::of(279'172'874)) ==
+        "GPU 0: layers 0–16, 4.37 GiB; GPU 1: layers 17–31 + output, 4.52 GiB; GPU 2: idle; host: token_embd, 0.26 GiB");
+  CHECK(io::render_layer_split({{true, 4, 32, true, Bytes::of(1LL << 32)}}, 4, false, Bytes::of(1LL << 30)) ==
+        "GPU 0: layers 4–31 + output, 4.00 GiB; host: token_embd + layers 0–3, 1.00 GiB");
+}
+
 TEST_CASE("render groups named parts and names the parts a max does not take", "[render]") {
   const Term a = Term::product({Factor::of(1024, "rows"), Factor::bytes(4)}).named("sampler step");
   const Term b = Term::product({Factor::of(512, "rows"), Factor::bytes(4)}).named("forward pass");

@@ -272,4 +272,23 @@ void render_kv_pool(TextBuffer& out, Bytes available, Bytes page, std::int64_t g
   out.put(" tokens"sv);
 }
 
+std::string render_layers(std::int64_t first, std::int64_t end, bool output) {
+  std::string t = end <= first       ? std::string("no layers")
+                  : end - first == 1 ? "layer " + std::to_string(first)
+                                     : "layers " + std::to_string(first) + "–" + std::to_string(end - 1);
+  return output ? t + " + output" : t;
+}
+
+std::string render_layer_split(const std::vector<SplitShare>& gpus, std::int64_t host_layers, bool host_output,
+                               Bytes host_total) {
+  std::string t;
+  for (std::size_t g = 0; g < gpus.size(); ++g) {
+    const SplitShare& x = gpus[g];
+    t += (t.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(g) + ": " +
+         (x.used ? render_layers(x.first_layer, x.end_layer, x.output) + ", " + format_iec(x.total) : "idle");
+  }
+  return t + "; host: token_embd" + (host_layers > 0 ? " + " + render_layers(0, host_layers, false) : std::string()) +
+         (host_output ? " + output" : "") + ", " + format_iec(host_total);
+}
+
 }  // namespace vram::io

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "vram/budget/term.hpp"
 #include "vram/report.hpp"
@@ -43,5 +44,26 @@ Component cuda_context_component(Term context, bool explain);
 /// = N blocks; N / K groups × B tokens = T tokens".
 void render_kv_pool(TextBuffer& out, Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
                     std::int64_t groups, std::int64_t block_size, std::int64_t tokens);
+
+/// A range of decoder layers as llama.cpp's split names it: "layers 0–16 + output",
+/// "layer 5", "no layers + output".
+std::string render_layers(std::int64_t first, std::int64_t end, bool output);
+
+/// One GPU of a layer split: its layers [first_layer, end_layer), the output
+/// layer or not, and its total; an unused GPU is "idle".
+struct SplitShare {
+  bool used = false;
+  std::int64_t first_layer = 0;
+  std::int64_t end_layer = 0;
+  bool output = false;
+  Bytes total;
+};
+
+/// "GPU 0: layers 0–16, 4.37 GiB; GPU 1: layers 17–31 + output, 4.52 GiB; host:
+/// token_embd + layers 0–3, 0.26 GiB": the GPUs in order, then what stays on
+/// the host (the token embeddings, the first `host_layers` layers, the output
+/// layer where `host_output`).
+std::string render_layer_split(const std::vector<SplitShare>& gpus, std::int64_t host_layers, bool host_output,
+                               Bytes host_total);
 
 }  // namespace vram::io

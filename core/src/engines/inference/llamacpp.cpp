@@ -37,14 +37,6 @@ const char* to_string(LlamaSplitMode m) {
   return "layer";
 }
 
-/// "layers 0–16 + output", "layer 5", "no layers + output".
-std::string layers_text(std::int64_t first, std::int64_t end, bool output) {
-  std::string t = end <= first       ? std::string("no layers")
-                  : end - first == 1 ? "layer " + std::to_string(first)
-                                     : "layers " + std::to_string(first) + "–" + std::to_string(end - 1);
-  return output ? t + " + output" : t;
-}
-
 }  // namespace
 
 std::int64_t kv_cells(std::int64_t context, std::int64_t n_seq_max) {
@@ -362,25 +354,20 @@ namespace {
 std::string gpu_json(const GpuShare& g, std::size_t index) {
   io::ObjectText o;
   o.set("gpu", static_cast<std::int64_t>(index)).set("used", g.used);
-  o.set("layers", layers_text(g.first_layer, g.end_layer, g.output));
+  o.set("layers", io::render_layers(g.first_layer, g.end_layer, g.output));
   o.set("first_layer", g.first_layer).set("end_layer", g.end_layer).set("n_layers", g.end_layer - g.first_layer);
   o.set("output", g.output).set("weights_bytes", g.weights.bytes.in_bytes()).set("kv_bytes", g.kv.in_bytes());
   o.set("compute_bytes", g.compute.in_bytes()).set("context_bytes", g.context.in_bytes());
   return o.set("total_bytes", g.total().in_bytes()).str();
 }
 
-/// "GPU 0: layers 0–16, 4.37 GiB; GPU 1: layers 17–31 + output, 4.52 GiB; host: token_embd, 0.26 GiB".
+/// The split in one line (io::render_layer_split).
 std::string split_formula(const Placement& p) {
-  std::string t;
-  for (std::size_t g = 0; g < p.gpus.size(); ++g) {
-    const GpuShare& x = p.gpus[g];
-    t += (t.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(g) + ": " +
-         (x.used ? layers_text(x.first_layer, x.end_layer, x.output) + ", " + format_iec(x.total()) : "idle");
-  }
-  const std::int64_t cpu = p.map.first_gpu_layer;
-  return t + "; host: token_embd" + (cpu > 0 ? " + " + layers_text(0, cpu, false) : std::string()) +
-         (p.map.output_device == parallel::kHost && !p.map.layer_device.empty() ? " + output" : "") + ", " +
-         format_iec(p.host_total());
+  std::vector<io::SplitShare> gpus;
+  gpus.reserve(p.gpus.size());
+  for (const GpuShare& x : p.gpus) gpus.push_back({x.used, x.first_layer, x.end_layer, x.output, x.total()});
+  return io::render_layer_split(gpus, p.map.first_gpu_layer,
+                                p.map.output_device == parallel::kHost && !p.map.layer_device.empty(), p.host_total());
 }
 
 void add_split_detail(const Scenario& s, const Placement& p, Report& r) {
