@@ -13,6 +13,7 @@
 #include "vram/error.hpp"
 #include "vram/io/json_writer.hpp"
 #include "vram/io/measure.hpp"
+#include "vram/io/render.hpp"
 #include "vram/plan/fit.hpp"
 #include "vram/plan/solve.hpp"
 #include "vram/plan/training_plan.hpp"
@@ -203,22 +204,11 @@ void add_details(const Scenario& s, Report& r) {
     // memory × utilisation, whose exact ratio would print as 17 digits of noise.
     fit.set("headroom", std::round((1.0 - r.reservation->ratio(s.gpu.memory)) * 1e6) / 1e6)
         .set_text("usable_formula", [&](TextBuffer& t) {
-          append_format(t, *r.reservation, kGiB);
-          t.put(" the engine reserves + ");
-          append_format(t, v.outside, kGiB);
-          t.put(" it allocates outside the reservation (CUDA context, CUDA graphs) = ");
-          append_format(t, r.usable, kGiB);
-          t.put(" of ");
-          append_format(t, s.gpu.memory, kGiB);
-          t.put("; the engine's reservation is the headroom");
+          io::render_usable_reserved(t, *r.reservation, v.outside, r.usable, s.gpu.memory);
         });
   } else {
     fit.set("headroom", s.headroom).set_text("usable_formula", [&](TextBuffer& t) {
-      append_format(t, s.gpu.memory, kGiB);
-      t.put(" × (1 − ");
-      append_grouped(t, static_cast<int>(s.headroom * 100 + 0.5));
-      t.put(" % headroom) = ");
-      append_format(t, r.usable, kGiB);
+      io::render_usable_headroom(t, s.gpu.memory, s.headroom, r.usable);
     });
   }
   r.detail("fit", fit.str());

@@ -197,6 +197,17 @@ TEST_CASE("a layer split reads GPU by GPU, then the host", "[render][llamacpp]")
         "GPU 0: layers 4–31 + output, 4.00 GiB; host: token_embd + layers 0–3, 1.00 GiB");
 }
 
+TEST_CASE("the usable memory reads as the engine's reservation or as the headroom", "[render][fit]") {
+  const Bytes gib = Bytes::of(1LL << 30);
+  TextBuffer a;
+  io::render_usable_headroom(a, gib * 80, 0.1, gib * 72);
+  CHECK(a.view() == "80.00 GiB × (1 − 10 % headroom) = 72.00 GiB");
+  TextBuffer b;
+  io::render_usable_reserved(b, gib * 72, Bytes::of(3LL << 29), Bytes::of(147LL << 29), gib * 80);
+  CHECK(b.view() == "72.00 GiB the engine reserves + 1.50 GiB it allocates outside the reservation (CUDA context, "
+                    "CUDA graphs) = 73.50 GiB of 80.00 GiB; the engine's reservation is the headroom");
+}
+
 TEST_CASE("render groups named parts and names the parts a max does not take", "[render]") {
   const Term a = Term::product({Factor::of(1024, "rows"), Factor::bytes(4)}).named("sampler step");
   const Term b = Term::product({Factor::of(512, "rows"), Factor::bytes(4)}).named("forward pass");

@@ -272,6 +272,25 @@ void render_kv_pool(TextBuffer& out, Bytes available, Bytes page, std::int64_t g
   out.put(" tokens"sv);
 }
 
+void render_usable_reserved(TextBuffer& out, Bytes reserved, Bytes outside, Bytes usable, Bytes memory) {
+  append_format(out, reserved, kGiB);
+  out.put(" the engine reserves + "sv);
+  append_format(out, outside, kGiB);
+  out.put(" it allocates outside the reservation (CUDA context, CUDA graphs) = "sv);
+  append_format(out, usable, kGiB);
+  out.put(" of "sv);
+  append_format(out, memory, kGiB);
+  out.put("; the engine's reservation is the headroom"sv);
+}
+
+void render_usable_headroom(TextBuffer& out, Bytes memory, double headroom, Bytes usable) {
+  append_format(out, memory, kGiB);
+  out.put(" × (1 − "sv);
+  append_grouped(out, static_cast<int>(headroom * 100 + 0.5));
+  out.put(" % headroom) = "sv);
+  append_format(out, usable, kGiB);
+}
+
 std::string render_layers(std::int64_t first, std::int64_t end, bool output) {
   std::string t = end <= first       ? std::string("no layers")
                   : end - first == 1 ? "layer " + std::to_string(first)

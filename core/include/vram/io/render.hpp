@@ -45,6 +45,14 @@ Component cuda_context_component(Term context, bool explain);
 void render_kv_pool(TextBuffer& out, Bytes available, Bytes page, std::int64_t group_size, std::int64_t blocks,
                     std::int64_t groups, std::int64_t block_size, std::int64_t tokens);
 
+/// The memory a scenario may use where the engine reserves its share itself
+/// (vLLM): "R GiB the engine reserves + O GiB it allocates outside the
+/// reservation (CUDA context, CUDA graphs) = U GiB of M GiB; the engine's
+/// reservation is the headroom".
+void render_usable_reserved(TextBuffer& out, Bytes reserved, Bytes outside, Bytes usable, Bytes memory);
+/// The memory a scenario may use under a headroom: "M GiB × (1 − H % headroom) = U GiB".
+void render_usable_headroom(TextBuffer& out, Bytes memory, double headroom, Bytes usable);
+
 /// A range of decoder layers as llama.cpp's split names it: "layers 0–16 + output",
 /// "layer 5", "no layers + output".
 std::string render_layers(std::int64_t first, std::int64_t end, bool output);
