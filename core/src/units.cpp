@@ -67,9 +67,7 @@ constexpr std::array<char, 3000> kTriples = [] {
   }
   return t;
 }();
-}  // namespace
 
-namespace {
 /// v / 10^9 and v % 10^9 from a floating-point quotient, corrected by one step
 /// (its error is far below one): 64-bit multiplies are single WebAssembly
 /// instructions, 64-bit divisions by a constant are library calls.
@@ -111,6 +109,22 @@ char* write_decimal(char* out, std::int64_t v) {
   return write_decimal(out, std::uint64_t{0} - static_cast<std::uint64_t>(v));
 }
 
+char* write_fixed(char* out, std::int64_t scaled, std::int64_t scale, bool trim) {
+  const std::uint64_t mag = scaled < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(scaled)
+                                       : static_cast<std::uint64_t>(scaled);
+  const auto s = static_cast<std::uint64_t>(scale);
+  if (scaled < 0) *out++ = '-';
+  out = write_decimal(out, mag / s);
+  std::uint64_t frac = mag % s;
+  if (s == 1 || (trim && frac == 0)) return out;
+  *out++ = '.';
+  for (std::uint64_t unit = s / 10; unit > 0 && !(trim && frac == 0); unit /= 10) {
+    *out++ = static_cast<char>('0' + frac / unit);
+    frac %= unit;
+  }
+  return out;
+}
+
 template <class Out>
 void append_format(Out& out, Bytes b, Unit unit, int decimals) {
   // Fixed-point text of b / divisor, rounded half away from zero at `decimals` places.
@@ -121,20 +135,9 @@ void append_format(Out& out, Bytes b, Unit unit, int decimals) {
   // Beyond 2^62 the fixed-point text cannot be formed; such figures are refused
   // before they are printed, so this only keeps the function total.
   const std::int64_t scaled = std::fabs(want) < 4.6e18 ? static_cast<std::int64_t>(want) : 0;
-  const std::int64_t mag = scaled < 0 ? -scaled : scaled;
   char buf[48];
   char* const first = text_start(out, buf);
-  char* p = first;
-  if (scaled < 0) *p++ = '-';
-  p = write_decimal(p, static_cast<std::uint64_t>(mag / scale));
-  if (decimals > 0) {
-    *p++ = '.';
-    std::int64_t frac = mag % scale;
-    for (std::int64_t u = scale / 10; u > 0; u /= 10) {
-      *p++ = static_cast<char>('0' + frac / u);
-      frac %= u;
-    }
-  }
+  char* p = write_fixed(first, scaled, scale, false);
   *p++ = ' ';
   for (char c : unit.label) *p++ = c;
   text_end(out, buf, p);
@@ -159,21 +162,9 @@ std::string format_decimal(double value, int max_decimals) {
     std::snprintf(big, sizeof big, "%.6g", value);
     return big;
   }
-  const std::int64_t scaled = static_cast<std::int64_t>(want);
-  const std::int64_t mag = scaled < 0 ? -scaled : scaled;
-  char buf[32];  // a sign, 19 digits, a point and 6 decimals at most
-  char* p = buf;
-  if (scaled < 0) *p++ = '-';
-  p = write_decimal(p, static_cast<std::uint64_t>(mag / scale));
-  std::int64_t frac = mag % scale;
-  if (frac != 0) {
-    *p++ = '.';
-    for (std::int64_t unit = scale / 10; unit > 0 && frac != 0; unit /= 10) {
-      *p++ = static_cast<char>('0' + frac / unit);
-      frac %= unit;
-    }
-  }
-  return std::string(buf, static_cast<std::size_t>(p - buf));
+  char buf[32];
+  const char* end = write_fixed(buf, static_cast<std::int64_t>(want), scale, true);
+  return std::string(buf, static_cast<std::size_t>(end - buf));
 }
 
 std::string format_iec(Bytes b) {
@@ -182,7 +173,6 @@ std::string format_iec(Bytes b) {
 std::string format_si(Bytes b) {
   return format(b, kGB);
 }
-
 
 template <class Out>
 void append_grouped(Out& out, std::int64_t n) {

@@ -170,3 +170,18 @@ TEST_CASE("write_decimal prints what std::to_chars prints, at every magnitude an
   }
   CHECK(ours(std::numeric_limits<std::int64_t>::min()) == "-9223372036854775808");
 }
+
+TEST_CASE("write_fixed prints a scaled integer in fixed point, whole or trimmed", "[units]") {
+  const auto fixed = [](std::int64_t scaled, std::int64_t scale, bool trim) {
+    char buf[32];
+    return std::string(buf, write_fixed(buf, scaled, scale, trim));
+  };
+  CHECK(fixed(123'456, 1000, false) == "123.456");
+  CHECK(fixed(-5, 100, false) == "-0.05");
+  CHECK(fixed(2400, 100, false) == "24.00");
+  CHECK(fixed(7, 1, false) == "7");
+  CHECK(fixed(900'000, 1'000'000, true) == "0.9");
+  CHECK(fixed(2'000'000, 1'000'000, true) == "2");
+  CHECK(fixed(-1'000'500, 1'000'000, true) == "-1.0005");
+  CHECK(fixed(std::numeric_limits<std::int64_t>::min(), 1'000'000, true) == "-9223372036854.775808");
+}

@@ -210,6 +210,10 @@ void append_grouped(Out& out, std::int64_t n);
 /// to a 128-bit multiply, and std::to_chars makes several per number.
 char* write_decimal(char* out, std::uint64_t v);
 char* write_decimal(char* out, std::int64_t v);
+/// `scaled` / `scale` in fixed point at `out` (scale a power of ten up to 10^6):
+/// a sign, the whole part and every decimal the scale holds, or with `trim`
+/// the decimals up to the last nonzero one ("0.9", "2"). 28 bytes at most.
+char* write_fixed(char* out, std::int64_t scaled, std::int64_t scale, bool trim);
 
 /// A plain number with at most `max_decimals` decimals, trailing zeros dropped
 /// ("1.0005", "2", "0.95"), rounded half away from zero.

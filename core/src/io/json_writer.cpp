@@ -266,20 +266,9 @@ JsonWriter& JsonWriter::value(double d) {
   if (std::fabs(d) < 1e12) {
     const std::int64_t micros = std::llround(d * 1e6);
     if (static_cast<double>(micros) / 1e6 == d) {
-      const std::int64_t mag = micros < 0 ? -micros : micros;
-      char buf[40];
-      char* p = buf;
-      if (micros < 0) *p++ = '-';
-      p = write_decimal(p, static_cast<std::uint64_t>(mag / 1'000'000));
-      std::int64_t frac = mag % 1'000'000;
-      if (frac != 0) {
-        *p++ = '.';
-        for (std::int64_t unit = 100'000; unit > 0 && frac != 0; unit /= 10) {
-          *p++ = static_cast<char>('0' + frac / unit);
-          frac %= unit;
-        }
-      }
-      out_.put(std::string_view(buf, static_cast<std::size_t>(p - buf)));
+      char buf[32];
+      const char* end = write_fixed(buf, micros, 1'000'000, true);
+      out_.put(std::string_view(buf, static_cast<std::size_t>(end - buf)));
       return *this;
     }
   }
