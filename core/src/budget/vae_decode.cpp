@@ -46,6 +46,14 @@ bool single_latent_frame(const DecodeShape& s) {
   return s.latent.latent_frames <= 1;
 }
 
+// diffusers @58eb52c autoencoders/autoencoder_kl_qwenimage.py (and autoencoder_kl_wan.py)
+// __init__: tile_sample_min_height/width 256, tile_sample_stride_height/width 192.
+constexpr std::int64_t kTile3dSample = 256;
+constexpr std::int64_t kTile3dStride = 192;
+
+/// Latents a tile of the causal 3D VAE covers per side (256 px / spatial compression).
+Count tile_latent_3d(const Component& vae) { return kTile3dSample / std::max<std::int64_t>(1, vae.config.spatial); }
+
 struct Level {
   Count channels_in = 0;
   Count pixels = 0;  ///< per frame, per sample
@@ -95,6 +103,7 @@ Terms levels_2d(const Component& vae, const DecodeShape& s) {
 /// Decoder levels of the causal 3D VAE (Wan VAE Decoder3d), low to high resolution.
 std::vector<Level> levels_3d_shape(const Component& vae, const DecodeShape& s, std::vector<Count>& out_channels) {
   const ComponentConfig& c = vae.config;
+  const std::pair<Count, Count> area = decode_call_area(s, tile_latent_3d(vae), tile_latent_3d(vae));
   std::vector<Count> dims{Count(c.base_dim) * c.dim_mult.back()};
   for (auto it = c.dim_mult.rbegin(); it != c.dim_mult.rend(); ++it) dims.push_back(Count(c.base_dim) * *it);
   std::vector<Level> levels;
@@ -102,7 +111,7 @@ std::vector<Level> levels_3d_shape(const Component& vae, const DecodeShape& s, s
   for (std::size_t l = 0; l + 1 < dims.size(); ++l) {
     Level v;
     v.channels_in = (c.halve_after_upsample && l > 0) ? dims[l] / 2 : dims[l];
-    v.pixels = Count(s.latent.latent_height << l) * (s.latent.latent_width << l);
+    v.pixels = Count(area.first << l) * (area.second << l);
     v.frames = frames;
     levels.push_back(v);
     out_channels.push_back(dims[l + 1]);
@@ -161,6 +170,29 @@ Term decoded_output(const DecodeShape& s, bool joined_by_cat) {
                         Factor::of(s.samples, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
                         Factor::of(Count(s.width) * s.height, "pixels"), Factor::bytes(s.elem)})
       .named("decoded output");
+}
+
+constexpr std::string_view kDecoder3dTiledSource =
+    "diffusers @58eb52c autoencoders/autoencoder_kl_qwenimage.py tiled_decode (as autoencoder_kl_wan.py): tiles of "
+    "256 × 256 px every 192 px, each decoded one latent frame per call like _decode with its own causal caches "
+    "(cleared per tile), every decoded tile held until the rows are blended, the rows joined by torch.cat and the "
+    "rows by torch.cat again";
+
+/// Whether the causal 3D VAE decodes in tiles: tiling asked and the latent larger than one tile.
+bool tiled_3d(const Component& vae, const DecodeShape& s) {
+  const auto area = decode_call_area(s, tile_latent_3d(vae), tile_latent_3d(vae));
+  return s.tiling && (area.first < s.latent.latent_height || area.second < s.latent.latent_width);
+}
+
+/// tiled_decode keeps every decoded tile (overlaps included, all frames) until the rows are blended and joined.
+Term decoded_tiles_3d(const Component& vae, const DecodeShape& s) {
+  const Count tile = tile_latent_3d(vae), stride = kTile3dStride / std::max<std::int64_t>(1, vae.config.spatial);
+  const Count rows = tiled_extent(s.latent.latent_height, tile, stride);
+  const Count cols = tiled_extent(s.latent.latent_width, tile, stride);
+  return Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
+                        Factor::of(rows * cols * vae.config.spatial * vae.config.spatial, "pixels of all tiles"),
+                        Factor::bytes(s.elem)})
+      .named("decoded tiles");
 }
 
 constexpr std::string_view kCogDecoderSource =
@@ -429,6 +461,9 @@ Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
     return Term::sum(terms(std::move(level), decoded_output(s, s.samples_at_once < s.samples))).cite(kDcSource);
   if (vae.kind == ComponentKind::vae_3d) {
     const bool single = single_latent_frame(s);
+    if (tiled_3d(vae, s))
+      return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, true), decoded_tiles_3d(vae, s)))
+          .cite(kDecoder3dTiledSource);
     return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, !single)))
         .cite(single ? kDecoder3dFirstCallSource : kDecoder3dSource);
   }

@@ -71,7 +71,7 @@ void check_runtime_options(const Setup& u) {
     return;
   }
   const ComponentKind vae = u.p->first(Role::vae)->kind;
-  if (g.vae_tiling && (vae == ComponentKind::vae_3d || vae == ComponentKind::vae_dc))
+  if (g.vae_tiling && vae == ComponentKind::vae_dc)
     throw InputError("/generation/vae_tiling", "tiled decoding is not modelled for " + u.p->id +
                                                    "'s VAE (" + std::string(name_of(kComponentKinds, vae)) +
                                                    "); allowed: false");
