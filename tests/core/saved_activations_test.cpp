@@ -98,3 +98,47 @@ TEST_CASE("layer widths on a tensor-parallel rank", "[training][saved_activation
   CHECK(d.mlp_width == 7168);
   CHECK(d.hidden == 4096);
 }
+
+TEST_CASE("op-level selective checkpointing keeps the block input, every other matmul and the attention output",
+          "[training][saved_activations][torchtitan]") {
+  const LayerDims d = small_layer();
+  // 10 tokens, bf16: the input 10 × 8 × 2; q, v, gate and down (8 + 4 + 16 + 8) × 10 × 2; the attention
+  // output 10 × 8 × 2; the log-sum-exp 10 × 2 heads × 4.
+  const Term gated = op_sac_saved_term(d, 10, 2);
+  CHECK(gated.bytes == Bytes::of(160 + 720 + 160 + 80));
+  CHECK(consistent(gated));
+  CHECK(gated.source.find("parallelize_llama.py") != std::string_view::npos);
+  // Ungated (six matmuls: q, k, v, o, up, down): q, v and the up projection.
+  LayerDims plain = d;
+  plain.gated = false;
+  CHECK(op_sac_saved_term(plain, 10, 2).bytes == Bytes::of(160 + 560 + 160 + 80));
+  // Less than the layer's eager saved tensors (3,600 B above), more than its input alone.
+  CHECK(gated.bytes < layer_saved_term(d, 10, 10, 2, TrainAttention::flash, LayerKernels::eager).bytes);
+}
+
+TEST_CASE("torchtitan's selective checkpointing is its op-level policy; others keep all but the attention scores",
+          "[training][torchtitan]") {
+  // Llama-3.1-8B, 8 × H100, FSDP, 2 × 8,192 tokens. Per layer under torchtitan's policy: 16,384 tokens ×
+  // (4,096 input + 4,096 q + 1,024 v + 14,336 gate + 4,096 down + 4,096 attention output) × 2 B + 16,384 ×
+  // 32 heads × 4 B = 1,042,284,544 B; 32 layers.
+  auto run = [](const char* framework, const char* ck) {
+    return test::run(nlohmann::json{{"workload", "training"},
+                                    {"model", "meta-llama/Llama-3.1-8B"},
+                                    {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 8}}},
+                                    {"training",
+                                     {{"framework", framework},
+                                      {"micro_batch", 2},
+                                      {"seq_len", 8192},
+                                      {"sharding", "fsdp"},
+                                      {"checkpointing", ck}}}});
+  };
+  const Report titan = run("torchtitan", "selective");
+  const Component* act = titan.find_component("activations");
+  REQUIRE(act != nullptr);
+  CHECK(act->formula.find("op-level selective checkpointing") != std::string::npos);
+  CHECK(act->formula.find("1,042,284,544 B) × 32 layers") != std::string::npos);
+  // transformers' selective keeps each layer's eager tensors (flash attention has no scores to drop): more.
+  CHECK(test::metric(run("transformers", "selective"), "activation_bytes") > test::metric(titan, "activation_bytes"));
+  // Full recomputation keeps only the layer inputs: less.
+  CHECK(test::metric(run("torchtitan", "full"), "activation_bytes") < test::metric(titan, "activation_bytes"));
+}

@@ -13,6 +13,11 @@ constexpr std::string_view kDoraSource =
     "(result = (m / ||W + s B A|| − 1) · x W + m / ||W + s B A|| · s B A x; the norm detached)";
 constexpr std::string_view kCheckpointSource =
     "Korthikanti et al. 2022 §5 (full recomputation keeps each layer's input); torch.utils.checkpoint (pytorch v2.8)";
+constexpr std::string_view kOpSacSource =
+    "torchtitan @e7c0cae torchtitan/models/llama3/parallelize_llama.py _apply_ac_to_transformer_block (op SAC: "
+    "_save_list = aten.mm, flash and efficient SDPA, reduce_scatter, max; every second aten.mm recomputed; "
+    "ptd_checkpoint_wrapper keeps the block's input), models/llama3/model/model.py (wq, wk, wv, wo; w2(silu(w1 x) "
+    "* w3 x)); pytorch v2.8 torch/utils/checkpoint.py create_selective_checkpoint_contexts";
 constexpr std::string_view kWorkSource = "pytorch v2.8 autograd: gradients of a layer's outputs and MLP intermediates";
 constexpr std::string_view kLossSource =
     "pytorch v2.8 F.cross_entropy = log_softmax + nll_loss (log_softmax saves its output); torchtune v0.6.1 "
@@ -70,6 +75,22 @@ Term layer_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t seq_
                                    Factor::bytes(checked::add(4, b), "fp32 probabilities + cast")}));
   }
   return sum_nonzero(std::move(parts)).named("saved by one layer").cite(kLayerSource);
+}
+
+Term op_sac_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t b) {
+  const Factor t = Factor::of(tokens, "tokens");
+  // Matmuls in call order: q, k, v, o, then gate (w1), up (w3), down (w2); gated MLPs have
+  // seven, so the odd ones are q, v, gate and down; ungated ones six: q, v and the first.
+  const std::int64_t saved_mm = checked::add(checked::add(d.q_dim, d.kv_dim), d.gated ? checked::add(d.mlp_width, d.hidden)
+                                                                                       : d.mlp_width);
+  return sum_nonzero(terms(Term::product({t, Factor::of(d.hidden, "hidden (block input)"), Factor::bytes(b)}),
+                           Term::product({t, Factor::of(saved_mm, d.gated ? "(q, v, gate, down: every other matmul)"
+                                                                         : "(q, v, first MLP: every other matmul)"),
+                                          Factor::bytes(b)}),
+                           Term::product({t, Factor::of(d.q_dim, "attention output"), Factor::bytes(b)}),
+                           Term::product({t, Factor::of(d.heads, "heads"), Factor::bytes(4, "fp32 log-sum-exp")})))
+      .named("saved by one layer (op-level selective checkpointing)")
+      .cite(kOpSacSource);
 }
 
 Term layer_backward_work_term(const LayerDims& d, std::int64_t tokens, std::int64_t b) {

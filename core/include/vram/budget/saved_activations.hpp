@@ -65,6 +65,14 @@ enum class LossKind : std::uint8_t {
 Term layer_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t seq_len, std::int64_t elem_bytes,
                       TrainAttention attention, LayerKernels kernels);
 
+/// What one layer keeps under op-level selective checkpointing (torchtitan's
+/// selective_ac_option "op"): the block's input (the checkpoint's own), the
+/// output of every other matmul (q, v, the MLP's first projection and, gated,
+/// its down projection: the 1st, 3rd, 5th and 7th of q, k, v, o, gate, up,
+/// down) and the attention kernel's output with its fp32 log-sum-exp;
+/// everything else is recomputed in backward.
+Term op_sac_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t elem_bytes);
+
 /// Gradient buffers alive while one layer runs backward: the residual
 /// gradient in and out (2 × hidden) and the MLP gradients (2 × width). Calibrated (range).
 Term layer_backward_work_term(const LayerDims& d, std::int64_t tokens, std::int64_t elem_bytes);

@@ -18,6 +18,12 @@
 namespace vram::training {
 
 /// What a framework does where the scenario does not say.
+/// What a framework's selective activation checkpointing keeps.
+enum class SelectiveKind : std::uint8_t {
+  attention_scores,    ///< everything but the attention scores (flash attention keeps none anyway)
+  every_other_matmul,  ///< torchtitan's op-level policy: block input, every other matmul, attention output
+};
+
 struct FrameworkProfile {
   Framework framework = Framework::transformers;
   // Under mixed precision the trainable parameters are counted as a 16-bit
@@ -44,6 +50,9 @@ struct FrameworkProfile {
   bool checkpoint_offload = false;
   /// DeepSpeed ZeRO's reduction bucket.
   bool zero_buckets = false;
+  /// What `checkpointing: selective` keeps: the layer's tensors without the attention
+  /// scores (Korthikanti et al. 2022 §5), or op-level policies' every other matmul output.
+  SelectiveKind selective = SelectiveKind::attention_scores;
   std::string_view source;  ///< the framework's code at a pinned version
 };
 

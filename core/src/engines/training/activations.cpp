@@ -34,6 +34,11 @@ Term saved_by_one_layer(const Plan& c, const LayerDims& d, LayerKernels kernels)
   return one;
 }
 
+/// Selective checkpointing by an op-level policy (torchtitan): the rest of a layer is recomputed in its backward.
+bool op_sac(const Plan& c) {
+  return c.t.checkpointing == Checkpointing::selective && c.p.selective == SelectiveKind::every_other_matmul;
+}
+
 /// Layers whose kept activations stay on the GPU: all of the stage, or the
 /// current and the prefetched one when they are offloaded to the host.
 std::int64_t resident_layers(const Plan& c, bool offload) {
@@ -50,7 +55,7 @@ Term kept_by_layers(const Plan& c, const LayerDims& d, bool offload, LayerKernel
     if (offload) inputs.source = kOffloadSource;
     return inputs;
   }
-  Term kept = Term::product(terms(saved_by_one_layer(c, d, kernels)),
+  Term kept = Term::product(terms(op_sac(c) ? op_sac_saved_term(d, c.tokens, c.b) : saved_by_one_layer(c, d, kernels)),
                             {Factor::of(n, offload ? "layers on the GPU (offloaded)" : "layers")});
   return offload ? std::move(kept).cite(kOffloadSource) : kept;
 }
@@ -72,7 +77,7 @@ LossKind loss_of(const Plan& c) {
 /// (transformers v4.56 Trainer.compute_loss returns the loss alone to training_step).
 Term layer_phase(const Plan& c, const LayerDims& d, LayerKernels kernels) {
   Terms parts;
-  if (c.t.checkpointing == Checkpointing::full)
+  if (c.t.checkpointing == Checkpointing::full || op_sac(c))
     parts.push_back(saved_by_one_layer(c, d, kernels).named("one layer recomputed"));
   parts.push_back(layer_backward_work_term(d, c.tokens, c.b));
   return sum_nonzero(std::move(parts)).named("through the layers");

@@ -10,7 +10,12 @@ FrameworkProfile torchtitan_profile() {
   p.framework = Framework::torchtitan;
   p.mixed_grad_bytes = 4;
   p.keep_logits = false;
-  p.source = "torchtitan v0.1 torchtitan/models/llama3/infra/parallelize.py apply_fsdp (MixedPrecisionPolicy)";
+  // selective_ac_option "op" in the llama3 configs: the op-level policy.
+  p.selective = SelectiveKind::every_other_matmul;
+  p.source =
+      "torchtitan v0.1 torchtitan/models/llama3/infra/parallelize.py apply_fsdp (MixedPrecisionPolicy); "
+      "torchtitan @e7c0cae torchtitan/models/llama3/train_configs/*.toml (activation_checkpoint mode selective, "
+      "selective_ac_option op)";
   return p;
 }
 
