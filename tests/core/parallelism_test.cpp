@@ -44,7 +44,13 @@ TEST_CASE("data-parallel ranks are the GPUs left after tensor, pipeline and cont
   CHECK(p.data == 4);
   CHECK(p.gpus() == 16);
   CHECK(p.sequence_share().den == 2);
-  CHECK(p.state_share(StateKind::parameters).den == 4);
+  // The context-parallel ranks hold the same parameters: FSDP shards over them too, 4 × 2.
+  CHECK(p.state_share(StateKind::parameters).den == 8);
+  t.shard_group_size = 4;  // hybrid sharding: a group of 4, replicated across the rest
+  CHECK(training_parallelism(16, t).state_share(StateKind::parameters).den == 4);
+  t.shard_group_size = 0;
+  t.context_parallel = 1;
+  CHECK(training_parallelism(16, t).state_share(StateKind::parameters).den == 8);
   const Parallelism inf = inference_parallelism(8, 2, 2);
   CHECK(inf.data == 2);  // two replicas of a TP2 × PP2 engine
   CHECK(inf.gpus() == 8);

@@ -114,6 +114,22 @@ TEST_CASE("op-level selective checkpointing keeps the block input, every other m
   CHECK(op_sac_saved_term(plain, 10, 2).bytes == Bytes::of(160 + 560 + 160 + 80));
   // Less than the layer's eager saved tensors (3,600 B above), more than its input alone.
   CHECK(gated.bytes < layer_saved_term(d, 10, 10, 2, TrainAttention::flash, LayerKernels::eager).bytes);
+  // Sequence-parallel over 2 ranks: the input is a 5-token shard (80 B), the reduce-scatters after o and
+  // down are shards too (5 × 2 × 8 × 2 = 160 B); the matmul outputs stay whole (the down projection's is
+  // the partial sum before its reduce-scatter).
+  LayerDims sp = d;
+  sp.seq_shard = 2;
+  CHECK(op_sac_saved_term(sp, 10, 2).bytes == Bytes::of(80 + 720 + 160 + 80 + 160));
+}
+
+TEST_CASE("sequence parallelism shards the hidden-sized tensors of a layer", "[training][saved_activations]") {
+  LayerDims d = small_layer();
+  d.seq_shard = 2;
+  // The norms' 10 × 2 × 8 × 8 B become 5 × 2 × 8 × 8 B; attention, rotary and MLP tensors are per rank already.
+  CHECK(layer_saved_term(d, 10, 10, 2, TrainAttention::flash, LayerKernels::eager).bytes ==
+        Bytes::of(640 + 480 + 480 + 80 + 1280));
+  // The residual gradients in and out over the shard: 5 × 2 × 8 × 2 B; the MLP's 10 × 2 × 16 × 2 B.
+  CHECK(layer_backward_work_term(d, 10, 2).bytes == Bytes::of(160 + 640));
 }
 
 TEST_CASE("torchtitan's selective checkpointing is its op-level policy; others keep all but the attention scores",
@@ -141,4 +157,30 @@ TEST_CASE("torchtitan's selective checkpointing is its op-level policy; others k
   CHECK(test::metric(run("transformers", "selective"), "activation_bytes") > test::metric(titan, "activation_bytes"));
   // Full recomputation keeps only the layer inputs: less.
   CHECK(test::metric(run("torchtitan", "full"), "activation_bytes") < test::metric(titan, "activation_bytes"));
+}
+
+TEST_CASE("torchtitan's tensor parallelism is sequence-parallel: the kept layer inputs are sequence shards",
+          "[training][torchtitan]") {
+  // Llama-3.1-70B, 16 × H100, FSDP 2 × TP 8, full recomputation, 65,536 tokens: 80 layer inputs of
+  // 65,536 / 8 tokens × 8,192 hidden × 2 B on a rank (Korthikanti et al. 2022 §4.2.2).
+  auto run = [](const char* framework) {
+    return test::run(nlohmann::json{{"workload", "training"},
+                                    {"model", "meta-llama/Llama-3.1-70B"},
+                                    {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 16}}},
+                                    {"training",
+                                     {{"framework", framework},
+                                      {"micro_batch", 8},
+                                      {"seq_len", 8192},
+                                      {"sharding", "fsdp"},
+                                      {"tensor_parallel", 8},
+                                      {"checkpointing", "full"}}}});
+  };
+  const Report titan = run("torchtitan");
+  const Component* act = titan.find_component("activations");
+  REQUIRE(act != nullptr);
+  CHECK(act->formula.find("80 layer inputs × 8,192 tokens × 8,192 hidden × 2 B") != std::string::npos);
+  // transformers' tensor parallelism (no sequence parallelism) keeps whole-sequence inputs on every rank.
+  const Component* plain = run("transformers").find_component("activations");
+  REQUIRE(plain != nullptr);
+  CHECK(plain->formula.find("80 layer inputs × 65,536 tokens × 8,192 hidden × 2 B") != std::string::npos);
 }

@@ -46,18 +46,27 @@ LayerDims layer_dims(const Architecture& a, std::int64_t tp) {
   return d;
 }
 
+namespace {
+/// Tokens of a hidden-sized tensor on one rank: all of them, or a sequence shard.
+Factor hidden_tokens(const LayerDims& d, std::int64_t tokens) {
+  return d.seq_shard > 1 ? Factor::of(checked::ceil_div(tokens, d.seq_shard), "tokens of a sequence shard")
+                         : Factor::of(tokens, "tokens");
+}
+}  // namespace
+
 Term layer_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t seq_len, std::int64_t b,
                       TrainAttention attention, LayerKernels kernels) {
   const bool eager = kernels == LayerKernels::eager;
   const Factor t = Factor::of(tokens, "tokens");
+  const Factor th = hidden_tokens(d, tokens);
   const Factor eb = Factor::bytes(b);
   const Factor two_norms = Factor::of(2, "norms");
   const std::int64_t mlp_tensors = eager ? (d.gated ? 4 : 2) : 2;
   Terms parts = terms(
-      eager ? Term::product({t, two_norms, Factor::of(d.hidden, "hidden"),
+      eager ? Term::product({th, two_norms, Factor::of(d.hidden, "hidden"),
                              Factor::bytes(checked::add(4, checked::mul(2, b)), "fp32 input + normalised + output")})
             : Term::product(
-                  {t, two_norms, Factor::of(d.hidden, "hidden"), Factor::bytes(checked::mul(2, b), "input + output")}),
+                  {th, two_norms, Factor::of(d.hidden, "hidden"), Factor::bytes(checked::mul(2, b), "input + output")}),
       Term::product(
           {t,
            Factor::of(checked::add(checked::mul(2, d.q_dim), checked::mul(2, d.kv_dim)), "(q, k, v, attention output)"),
@@ -79,25 +88,33 @@ Term layer_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t seq_
 
 Term op_sac_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t b) {
   const Factor t = Factor::of(tokens, "tokens");
+  const Factor th = hidden_tokens(d, tokens);
   // Matmuls in call order: q, k, v, o, then gate (w1), up (w3), down (w2); gated MLPs have
   // seven, so the odd ones are q, v, gate and down; ungated ones six: q, v and the first.
   const std::int64_t saved_mm = checked::add(checked::add(d.q_dim, d.kv_dim), d.gated ? checked::add(d.mlp_width, d.hidden)
                                                                                        : d.mlp_width);
-  return sum_nonzero(terms(Term::product({t, Factor::of(d.hidden, "hidden (block input)"), Factor::bytes(b)}),
-                           Term::product({t, Factor::of(saved_mm, d.gated ? "(q, v, gate, down: every other matmul)"
-                                                                         : "(q, v, first MLP: every other matmul)"),
-                                          Factor::bytes(b)}),
-                           Term::product({t, Factor::of(d.q_dim, "attention output"), Factor::bytes(b)}),
-                           Term::product({t, Factor::of(d.heads, "heads"), Factor::bytes(4, "fp32 log-sum-exp")})))
-      .named("saved by one layer (op-level selective checkpointing)")
-      .cite(kOpSacSource);
+  Terms parts = terms(Term::product({th, Factor::of(d.hidden, "hidden (block input)"), Factor::bytes(b)}),
+                      Term::product({t, Factor::of(saved_mm, d.gated ? "(q, v, gate, down: every other matmul)"
+                                                                    : "(q, v, first MLP: every other matmul)"),
+                                     Factor::bytes(b)}),
+                      Term::product({t, Factor::of(d.q_dim, "attention output"), Factor::bytes(b)}),
+                      Term::product({t, Factor::of(d.heads, "heads"), Factor::bytes(4, "fp32 log-sum-exp")}));
+  if (d.seq_shard > 1)  // the reduce-scatters after o and down (torch.ops._c10d_functional in the save list)
+    parts.push_back(Term::product({th, Factor::of(2, "reduce-scatter outputs (o, down)"), Factor::of(d.hidden, "hidden"),
+                                   Factor::bytes(b)}));
+  return sum_nonzero(std::move(parts)).named("saved by one layer (op-level selective checkpointing)").cite(kOpSacSource);
 }
 
 Term layer_backward_work_term(const LayerDims& d, std::int64_t tokens, std::int64_t b) {
-  const Term t = Term::product({Factor::of(tokens, "tokens"),
-                                Factor::of(checked::add(checked::mul(2, d.hidden), checked::mul(2, d.mlp_width)),
-                                           "(2 × hidden + 2 × MLP width) gradients"),
-                                Factor::bytes(b)});
+  const Term t = d.seq_shard > 1
+                     ? Term::sum(terms(Term::product({hidden_tokens(d, tokens), Factor::of(2, "(residual gradients in, out)"),
+                                                      Factor::of(d.hidden, "hidden"), Factor::bytes(b)}),
+                                       Term::product({Factor::of(tokens, "tokens"), Factor::of(2, "(MLP gradients)"),
+                                                      Factor::of(d.mlp_width, "MLP width"), Factor::bytes(b)})))
+                     : Term::product({Factor::of(tokens, "tokens"),
+                                      Factor::of(checked::add(checked::mul(2, d.hidden), checked::mul(2, d.mlp_width)),
+                                                 "(2 × hidden + 2 × MLP width) gradients"),
+                                      Factor::bytes(b)});
   const Bytes v = t.bytes;
   return Term(t).named("one layer's backward").cite(kWorkSource).within(ratio_range(v, 0.5, 1.5));
 }

@@ -43,8 +43,12 @@ Parallelism training_parallelism(std::int64_t gpus, const TrainingSettings& t) {
   p.context = t.context_parallel;
   p.data = std::max<std::int64_t>(1, gpus / std::max<std::int64_t>(1, p.tensor * p.pipeline * p.context));
   p.sharding = t.sharding;
-  const std::int64_t group = t.shard_group_size > 0 ? t.shard_group_size : p.data;
-  p.shard_group = std::clamp<std::int64_t>(group, 1, p.data);
+  // Context-parallel ranks hold the same parameters: ZeRO / FSDP shard over them too
+  // (torchtitan @e7c0cae distributed/parallel_dims.py, the "dp_shard_cp" mesh FSDP is applied on;
+  // Megatron-LM's distributed optimizer over the data-parallel group with context parallelism).
+  const std::int64_t ranks = checked::mul(p.data, p.context);
+  const std::int64_t group = t.shard_group_size > 0 ? t.shard_group_size : ranks;
+  p.shard_group = std::clamp<std::int64_t>(group, 1, ranks);
   return p;
 }
 

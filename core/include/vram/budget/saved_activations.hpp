@@ -31,6 +31,9 @@ struct LayerDims {
   std::int64_t mlp_width = 0;  ///< intermediate width one token runs through (MoE: top-k experts + shared)
   bool gated = true;
   bool rotary = true;  ///< rotary position embedding applied to q and k
+  /// Tensor-parallel ranks that split the hidden-sized tensors (the residual stream, the norms,
+  /// the layer input) along the sequence: sequence parallelism (Korthikanti et al. 2022 §4.2.2); 1 without it.
+  std::int64_t seq_shard = 1;
 };
 
 /// Widths of the widest layer of `arch` on one of `tp` ranks.
@@ -70,7 +73,9 @@ Term layer_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t seq_
 /// output of every other matmul (q, v, the MLP's first projection and, gated,
 /// its down projection: the 1st, 3rd, 5th and 7th of q, k, v, o, gate, up,
 /// down) and the attention kernel's output with its fp32 log-sum-exp;
-/// everything else is recomputed in backward.
+/// everything else is recomputed in backward. Under sequence parallelism the
+/// input is a sequence shard, the down projection's matmul output the full
+/// partial sum, and the reduce-scatters after o and down (saved too) shards.
 Term op_sac_saved_term(const LayerDims& d, std::int64_t tokens, std::int64_t elem_bytes);
 
 /// Gradient buffers alive while one layer runs backward: the residual

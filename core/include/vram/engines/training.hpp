@@ -53,6 +53,8 @@ struct FrameworkProfile {
   /// What `checkpointing: selective` keeps: the layer's tensors without the attention
   /// scores (Korthikanti et al. 2022 §5), or op-level policies' every other matmul output.
   SelectiveKind selective = SelectiveKind::attention_scores;
+  /// Tensor parallelism shards the hidden-sized tensors along the sequence (sequence parallelism).
+  bool tp_sequence_parallel = false;
   std::string_view source;  ///< the framework's code at a pinned version
 };
 

@@ -34,7 +34,7 @@ struct Parallelism {
   std::int64_t context = 1;   ///< context / sequence-parallel ranks: the token sequence split
   std::int64_t data = 1;      ///< data-parallel ranks (training) or independent replicas (inference)
   Sharding sharding = Sharding::none;
-  std::int64_t shard_group = 1;  ///< GPUs one ZeRO/FSDP shard group spans (≤ data)
+  std::int64_t shard_group = 1;  ///< GPUs one ZeRO/FSDP shard group spans (≤ data × context)
 
   /// GPUs in all: tensor × pipeline × context × data.
   std::int64_t gpus() const;
@@ -52,7 +52,8 @@ struct Parallelism {
 Parallelism inference_parallelism(std::int64_t gpus, std::int64_t tp, std::int64_t pp);
 
 /// Training: the block's parallel sizes over `gpus` GPUs; data-parallel ranks
-/// are what remains, and a shard group spans `shard_group_size` of them (0 = all).
+/// are what remains, and a shard group spans `shard_group_size` of the data ×
+/// context-parallel ranks (0 = all: context-parallel ranks hold the same parameters).
 Parallelism training_parallelism(std::int64_t gpus, const TrainingSettings& t);
 
 }  // namespace vram

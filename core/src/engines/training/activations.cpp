@@ -34,6 +34,14 @@ Term saved_by_one_layer(const Plan& c, const LayerDims& d, LayerKernels kernels)
   return one;
 }
 
+/// One layer's widths on a tensor-parallel rank, the hidden-sized tensors a sequence shard
+/// where the framework's tensor parallelism is sequence-parallel.
+LayerDims dims_of(const Plan& c) {
+  LayerDims d = layer_dims(c.m.arch, c.s.parallel.tensor);
+  if (c.p.tp_sequence_parallel) d.seq_shard = c.s.parallel.tensor;
+  return d;
+}
+
 /// Selective checkpointing by an op-level policy (torchtitan): the rest of a layer is recomputed in its backward.
 bool op_sac(const Plan& c) {
   return c.t.checkpointing == Checkpointing::selective && c.p.selective == SelectiveKind::every_other_matmul;
@@ -51,7 +59,7 @@ Term kept_by_layers(const Plan& c, const LayerDims& d, bool offload, LayerKernel
   const Checkpointing ck = c.t.checkpointing;
   const std::int64_t n = resident_layers(c, offload);
   if (ck == Checkpointing::full) {
-    Term inputs = checkpoints_term(n, c.tokens, d.hidden, c.b);
+    Term inputs = checkpoints_term(n, checked::ceil_div(c.tokens, d.seq_shard), d.hidden, c.b);
     if (offload) inputs.source = kOffloadSource;
     return inputs;
   }
@@ -88,7 +96,7 @@ Term layer_phase(const Plan& c, const LayerDims& d, LayerKernels kernels) {
 /// gradient, released once it has run) and the last layer's backward.
 Term activations_with(const Plan& c, LayerKernels kernels, LossKind loss) {
   const Architecture& a = c.m.arch;
-  const LayerDims d = layer_dims(a, c.s.parallel.tensor);
+  const LayerDims d = dims_of(c);
   const bool offload = c.t.activation_offload || (c.p.checkpoint_offload && c.t.checkpointing == Checkpointing::full);
   Term kept = kept_by_layers(c, d, offload, kernels);
   const std::int64_t in_flight = std::min(c.s.parallel.pipeline, c.t.grad_accum);
@@ -180,7 +188,7 @@ Term backward_peak_of(const Plan& c, Term activations, Term gradients) {
   Terms end_parts = terms(std::move(gradients));
   ByteRange er;
   if (c.m.arch.family != Family::bare) {
-    const LayerDims d = layer_dims(c.m.arch, c.s.parallel.tensor);
+    const LayerDims d = dims_of(c);
     end_parts.push_back(
         layer_saved_term(d, c.tokens, c.t.seq_len, c.b, c.t.attention, c.p.kernels).named("first layer"));
     end_parts.push_back(layer_backward_work_term(d, c.tokens, c.b));

@@ -12,10 +12,12 @@ FrameworkProfile torchtitan_profile() {
   p.keep_logits = false;
   // selective_ac_option "op" in the llama3 configs: the op-level policy.
   p.selective = SelectiveKind::every_other_matmul;
+  // apply_tp: SequenceParallel on the norms, the blocks' inputs and outputs Shard(1) (the sequence).
+  p.tp_sequence_parallel = true;
   p.source =
       "torchtitan v0.1 torchtitan/models/llama3/infra/parallelize.py apply_fsdp (MixedPrecisionPolicy); "
       "torchtitan @e7c0cae torchtitan/models/llama3/train_configs/*.toml (activation_checkpoint mode selective, "
-      "selective_ac_option op)";
+      "selective_ac_option op), models/llama3/parallelize_llama.py apply_tp (SequenceParallel, Shard(1))";
   return p;
 }
 
