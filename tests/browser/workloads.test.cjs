@@ -296,12 +296,14 @@ test('fit map: context × concurrency from the module\u2019s grid, drawn when op
     assert.equal(text[0], fit === 'yes' ? '\u2713' : '\u2717');
   });
   assert.ok(cells.some(([f]) => f === 'yes') && cells.some(([f]) => f === 'no'));
-  // It follows the inputs while open.
+  // It follows the inputs while open: redrawn for the larger card (waited for, not assumed after the change).
+  const before = cells.filter(([f]) => f === 'yes').length;
   await page.getByTestId('gpu').selectOption('H200');
-  await page.waitForFunction(() => $vb('[data-testid=fit-map-table] caption').textContent.includes('usable')
-    && document.querySelector('vram-budget').scenario.hardware.gpu === 'H200', null, WAIT);
+  await page.waitForFunction((n) => document.querySelector('vram-budget').scenario.hardware.gpu === 'H200'
+    && $vb('[data-testid=fit-map-table] caption').textContent.includes('usable')
+    && $vbAll('[data-testid=fit-map-table] tbody td[data-fit=yes]').length > n, before, WAIT).catch(() => {});
   const after = await table.locator('tbody td[data-fit=yes]').count();
-  assert.ok(after > cells.filter(([f]) => f === 'yes').length, 'a larger card fits more pairs');
+  assert.ok(after > before, 'a larger card fits more pairs');
   await page.close();
 });
 
