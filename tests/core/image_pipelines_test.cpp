@@ -165,9 +165,25 @@ TEST_CASE("Sana 1600M: linear-attention DiT, Gemma-2 text encoder, deep-compress
   const Term decode = vae_decode_peak(*p.find("vae"), d);
   CHECK(decode.bytes == Bytes::of(128LL * 1048576 * 12 + 3LL * 1048576 * 2));
   CHECK(consistent(decode));
-  // Tiled decoding of the deep-compression autoencoder is not modelled: refused, not ignored.
-  CHECK(error_path(image("Efficient-Large-Model/Sana_1600M_1024px_diffusers", {{"vae_tiling", true}})) ==
-        "/generation/vae_tiling");
+  // Tiled (diffusers' AutoencoderDC.tiled_decode: 512 px tiles every 448 px) at 2048 × 2048: 64 × 64 latents,
+  // tiles of 16 starting every 14 (0, 14, 28, 42, 56, the last 8 wide: 72 a side). One tile's top level is
+  // 512 × 512 px of 128 channels × 12 B; all tiles held, 72² × 32² px × 3 × 2 B; the rows and the image
+  // joined, 2 × 3 × 2048² × 2 B.
+  d.latent = latent_geometry(p, g, 2048, 2048, 1);
+  d.width = d.height = 2048;
+  d.tiling = true;
+  const Term tiled = vae_decode_peak(*p.find("vae"), d);
+  CHECK(tiled.bytes == Bytes::of(128LL * 262144 * 12 + 72LL * 72 * 1024 * 3 * 2 + 2LL * 3 * 4194304 * 2));
+  CHECK(consistent(tiled));
+  CHECK(tiled.source.find("autoencoder_dc.py tiled_decode") != std::string_view::npos);
+  d.tiling = false;
+  CHECK(vae_decode_peak(*p.find("vae"), d).bytes == Bytes::of(128LL * 4194304 * 12 + 3LL * 4194304 * 2));
+  // Through the pipeline: a tiled decode no larger than the untiled one.
+  const json big = {{"width", 2048}, {"height", 2048}, {"offload", "model"}};
+  json tiled_big = big;
+  tiled_big["vae_tiling"] = true;
+  CHECK(test::metric(test::run(image("Efficient-Large-Model/Sana_1600M_1024px_diffusers", tiled_big)), "peak_allocated_bytes") <=
+        test::metric(test::run(image("Efficient-Large-Model/Sana_1600M_1024px_diffusers", big)), "peak_allocated_bytes"));
 }
 
 TEST_CASE("Qwen-Image's causal 3D VAE decodes in 256 px tiles every 192 px when tiling is on",

@@ -46,13 +46,36 @@ bool single_latent_frame(const DecodeShape& s) {
   return s.latent.latent_frames <= 1;
 }
 
-// diffusers @58eb52c autoencoders/autoencoder_kl_qwenimage.py (and autoencoder_kl_wan.py)
-// __init__: tile_sample_min_height/width 256, tile_sample_stride_height/width 192.
-constexpr std::int64_t kTile3dSample = 256;
-constexpr std::int64_t kTile3dStride = 192;
+/// A diffusers VAE's tiles: tile_sample_min and tile_sample_stride (pixels, square) as its __init__ sets them.
+struct TilePx {
+  std::int64_t size = 0, stride = 0;
+};
+// diffusers @58eb52c autoencoders/autoencoder_kl_qwenimage.py (and autoencoder_kl_wan.py) __init__.
+constexpr TilePx kTile3d{256, 192};
+// diffusers @58eb52c autoencoders/autoencoder_dc.py __init__.
+constexpr TilePx kTileDc{512, 448};
 
-/// Latents a tile of the causal 3D VAE covers per side (256 px / spatial compression).
-Count tile_latent_3d(const Component& vae) { return kTile3dSample / std::max<std::int64_t>(1, vae.config.spatial); }
+/// Latents a tile covers per side, and its stride in latents.
+Count tile_latent(const Component& vae, std::int64_t px) { return px / std::max<std::int64_t>(1, vae.config.spatial); }
+Count tile_latent_3d(const Component& vae) { return tile_latent(vae, kTile3d.size); }
+
+/// Whether the decode runs in tiles: tiling asked and the latent larger than one tile.
+bool tiled_by(const Component& vae, const DecodeShape& s, TilePx t) {
+  const Count n = tile_latent(vae, t.size);
+  const auto area = decode_call_area(s, n, n);
+  return s.tiling && (area.first < s.latent.latent_height || area.second < s.latent.latent_width);
+}
+
+/// tiled_decode keeps every decoded tile (overlaps included, all frames) until the rows are blended and joined.
+Term decoded_tiles(const Component& vae, const DecodeShape& s, TilePx t) {
+  const Count tile = tile_latent(vae, t.size), stride = tile_latent(vae, t.stride);
+  const Count rows = tiled_extent(s.latent.latent_height, tile, stride);
+  const Count cols = tiled_extent(s.latent.latent_width, tile, stride);
+  return Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
+                        Factor::of(rows * cols * vae.config.spatial * vae.config.spatial, "pixels of all tiles"),
+                        Factor::bytes(s.elem)})
+      .named("decoded tiles");
+}
 
 struct Level {
   Count channels_in = 0;
@@ -177,23 +200,6 @@ constexpr std::string_view kDecoder3dTiledSource =
     "256 × 256 px every 192 px, each decoded one latent frame per call like _decode with its own causal caches "
     "(cleared per tile), every decoded tile held until the rows are blended, the rows joined by torch.cat and the "
     "rows by torch.cat again";
-
-/// Whether the causal 3D VAE decodes in tiles: tiling asked and the latent larger than one tile.
-bool tiled_3d(const Component& vae, const DecodeShape& s) {
-  const auto area = decode_call_area(s, tile_latent_3d(vae), tile_latent_3d(vae));
-  return s.tiling && (area.first < s.latent.latent_height || area.second < s.latent.latent_width);
-}
-
-/// tiled_decode keeps every decoded tile (overlaps included, all frames) until the rows are blended and joined.
-Term decoded_tiles_3d(const Component& vae, const DecodeShape& s) {
-  const Count tile = tile_latent_3d(vae), stride = kTile3dStride / std::max<std::int64_t>(1, vae.config.spatial);
-  const Count rows = tiled_extent(s.latent.latent_height, tile, stride);
-  const Count cols = tiled_extent(s.latent.latent_width, tile, stride);
-  return Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
-                        Factor::of(rows * cols * vae.config.spatial * vae.config.spatial, "pixels of all tiles"),
-                        Factor::bytes(s.elem)})
-      .named("decoded tiles");
-}
 
 constexpr std::string_view kCogDecoderSource =
     "diffusers v0.35 autoencoder_kl_cogvideox.py AutoencoderKLCogVideoX._decode (2 latent frames per decoder call, "
@@ -351,6 +357,11 @@ constexpr std::string_view kDcSource =
     "SanaMultiscaleAttnProcessor2_0: q, k, v, their concatenation and its multiscale projections held, the "
     "concatenation upcast to fp32 for linear attention; GLUMBConv with expand 4)";
 
+constexpr std::string_view kDcTiledSource =
+    "diffusers @58eb52c autoencoders/autoencoder_dc.py tiled_decode: tiles of 512 × 512 px every 448 px, each "
+    "decoded whole by the Decoder, every decoded tile held until the rows are blended and joined by torch.cat, "
+    "the rows joined again";
+
 /// Bytes per channel-pixel of a DC-AE level's blocks: a ResBlock holds its input, the
 /// second conv's output and the RMSNorm's fp32 copy and square (the copy is the input
 /// itself in fp32); an EfficientViT block the larger of its attention (input, q, k, v,
@@ -371,7 +382,8 @@ Count dc_block_bytes(const ComponentConfig& c, bool vit, std::int64_t e) {
 Terms dc_decode_levels(const Component& vae, const DecodeShape& s) {
   const ComponentConfig& c = vae.config;
   const std::size_t n = c.decoder_channels.size();
-  const Count base = Count(s.latent.latent_height) * s.latent.latent_width;
+  const std::pair<Count, Count> area = decode_call_area(s, tile_latent(vae, kTileDc.size), tile_latent(vae, kTileDc.size));
+  const Count base = Count(area.first) * area.second;
   Terms out;
   for (std::size_t i = n; i-- > 0;) {
     const Count px = base << (2 * (n - 1 - i)), ch = c.decoder_channels[i];
@@ -457,12 +469,16 @@ Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
   if (vae.kind == ComponentKind::vae_mochi) return mochi_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_allegro) return allegro_decode_peak(vae, s);
   Term level = Term::max_of(levels_of(vae, s)).named("largest decoder level");
-  if (vae.kind == ComponentKind::vae_dc)
+  if (vae.kind == ComponentKind::vae_dc) {
+    if (tiled_by(vae, s, kTileDc))
+      return Term::sum(terms(std::move(level), decoded_output(s, true), decoded_tiles(vae, s, kTileDc)))
+          .cite(kDcTiledSource);
     return Term::sum(terms(std::move(level), decoded_output(s, s.samples_at_once < s.samples))).cite(kDcSource);
+  }
   if (vae.kind == ComponentKind::vae_3d) {
     const bool single = single_latent_frame(s);
-    if (tiled_3d(vae, s))
-      return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, true), decoded_tiles_3d(vae, s)))
+    if (tiled_by(vae, s, kTile3d))
+      return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, true), decoded_tiles(vae, s, kTile3d)))
           .cite(kDecoder3dTiledSource);
     return Term::sum(terms(std::move(level), causal_caches(vae, s), decoded_output(s, !single)))
         .cite(single ? kDecoder3dFirstCallSource : kDecoder3dSource);

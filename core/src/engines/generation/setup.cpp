@@ -71,10 +71,6 @@ void check_runtime_options(const Setup& u) {
     return;
   }
   const ComponentKind vae = u.p->first(Role::vae)->kind;
-  if (g.vae_tiling && vae == ComponentKind::vae_dc)
-    throw InputError("/generation/vae_tiling", "tiled decoding is not modelled for " + u.p->id +
-                                                   "'s VAE (" + std::string(name_of(kComponentKinds, vae)) +
-                                                   "); allowed: false");
   if (vae == ComponentKind::vae_allegro && g.batch > 1 && !g.vae_slicing)
     throw InputError("/generation/vae_slicing", "is needed for batch " + std::to_string(g.batch) + " with " + u.p->id +
                                                     ": AutoencoderKLAllegro's tiled_decode decodes one video per call "
