@@ -588,3 +588,25 @@ TEST_CASE("bad PixArt transformer configs name the field and what is allowed", "
   CHECK(error_path(kind, &msg) == "/model/components/1/kind");
   CHECK(msg.find("pixart_dit") != std::string::npos);
 }
+
+TEST_CASE("Wan 2.2's reference scripts hold a per-token timestep modulation; sequence parallel keeps it whole",
+          "[generation][wan]") {
+  // Wan2.2-T2V-A14B at 832 × 480 × 81: 21 × 30 × 52 = 32,760 tokens. e and e0 (7 fp32 vectors of 5,120)
+  // for every token, and one block's modulation + e0 sum (6 more) for the rank's tokens.
+  const Part& expert = part("Wan-AI/Wan2.2-T2V-A14B", "high_noise_model");
+  CHECK(expert.config.reference_per_token_time);
+  CHECK_FALSE(part("Wan-AI/Wan2.1-T2V-14B", "transformer").config.reference_per_token_time);
+  DenoiseShape s;
+  s.tokens = s.full_tokens = 32'760;
+  const Term one = denoiser_working_set(expert, s);
+  const Term plain = denoiser_working_set(part("Wan-AI/Wan2.1-T2V-14B", "transformer"), s);
+  CHECK(one.bytes - plain.bytes == Bytes::of(32'760LL * 5'120 * 28 + 32'760LL * 5'120 * 24));
+  // Over 4 ranks (Ulysses): e and e0 are computed whole and each rank keeps a view of its chunk, so the
+  // whole tensors stay; the block's sum is over the rank's 8,190 tokens.
+  s.tokens = 8'190;
+  s.sequence_parallel = 4;
+  const Term sp = denoiser_working_set(expert, s);
+  const Term sp_plain = denoiser_working_set(part("Wan-AI/Wan2.1-T2V-14B", "transformer"), s);
+  CHECK(sp.bytes - sp_plain.bytes == Bytes::of(32'760LL * 5'120 * 28 + 8'190LL * 5'120 * 24));
+  CHECK(consistent(sp));
+}

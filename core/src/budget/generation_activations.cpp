@@ -14,8 +14,11 @@ constexpr std::string_view kWanSource =
     "Wan2.1 @9737cba9 wan/modules/model.py WanAttentionBlock.forward (fp32 residual and modulation under "
     "autocast(float32)) and rope_apply (q, k to float64 complex, cat, stack, .float())";
 constexpr std::string_view kWan22Source =
-    "Wan2.2 @42bf4cfa wan/modules/model.py: TI2V expands the timestep per token, so e0 [B, L, 6, dim] fp32 and the "
-    "block's modulation sum are held per token";
+    "Wan2.2 @42bf4cfa wan/modules/model.py WanModel.forward (a timestep of one value, as text2video.py and "
+    "image2video.py pass it, is expanded to every token; TI2V passes one per token): e [B, L, dim] and e0 "
+    "[B, L, 6, dim] in fp32 for the whole pass, and each WanAttentionBlock adds its modulation to e0 (another "
+    "[B, L, 6, dim] fp32); distributed/sequence_parallel.py computes e and e0 over the whole sequence and keeps "
+    "each rank's chunk as a view of them";
 constexpr std::string_view kUlyssesSource =
     "Wan2.1 @9737cba9 wan/distributed/xdit_context_parallel.py usp_attn_forward: xFuserLongContextAttention "
     "all-to-all of q, k, v and the output";
@@ -42,11 +45,18 @@ Term wan_working_set(const Component& d, const DenoiseShape& s) {
   const Count t = Count(s.tokens) * s.batch;
   Terms parts;
   parts.push_back(wan_attention_phase(d, t));
-  if (d.config.per_token_time)
-    parts.push_back(Term::product({Factor::of(t, "tokens"), Factor::of(d.config.hidden, "hidden"),
-                                   Factor::bytes(48, "2 × 6 fp32 modulation vectors")})
+  // The inference runtime for this kind is the Wan reference scripts (runtime wan).
+  if (d.config.per_token_time || d.config.reference_per_token_time) {
+    const Count whole = Count(s.full_tokens) * s.batch;
+    parts.push_back(Term::sum(terms(Term::product({Factor::of(whole, s.sequence_parallel > 1 ? "tokens of the whole sequence"
+                                                                                             : "tokens"),
+                                                   Factor::of(d.config.hidden, "hidden"),
+                                                   Factor::bytes(28, "e and e0: 7 fp32 vectors")}),
+                                    Term::product({Factor::of(t, "tokens"), Factor::of(d.config.hidden, "hidden"),
+                                                   Factor::bytes(24, "the block's modulation + e0: 6 fp32 vectors")})))
                         .named("per-token timestep modulation")
                         .cite(kWan22Source));
+  }
   if (s.sequence_parallel > 1)
     parts.push_back(Term::product({Factor::of(t, "tokens"), Factor::of(d.config.hidden, "hidden"),
                                    Factor::bytes(8, "q, k, v, out all-to-all copies, bf16")})

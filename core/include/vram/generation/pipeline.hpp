@@ -141,6 +141,9 @@ struct ComponentConfig {
   bool guidance_embed = false;       ///< FLUX.1-dev guidance embedder
   bool image_cond = false;           ///< Wan I2V: image cross-attention (k_img, v_img, img_emb)
   bool per_token_time = false;       ///< Wan 2.2 TI2V: a timestep per token (modulation per token)
+  /// Wan 2.2's reference WanModel.forward expands a one-value timestep to every token (the A14B
+  /// experts there); diffusers' WanTransformer3DModel keeps it one per sample.
+  bool reference_per_token_time = false;
   std::int64_t image_embed_dim = 0;  ///< Wan I2V img_emb input width (CLIP ViT-H: 1280)
   std::array<std::int64_t, 3> patch{1, 1, 1};  ///< t, h, w
   QkNorm qk_norm = QkNorm::none;     ///< SD3.5: RMSNorm on q and k of every attention

@@ -117,6 +117,7 @@ void read_transformer_fields(const json& j, const std::string& p, ComponentConfi
   c.guidance_embed = io::optional_bool(j, "guidance_embed", p).value_or(false);
   c.image_cond = io::optional_bool(j, "image_cond", p).value_or(false);
   c.per_token_time = io::optional_bool(j, "per_token_time", p).value_or(false);
+  c.reference_per_token_time = io::optional_bool(j, "reference_per_token_time", p).value_or(false);
   c.image_embed_dim = field(j, "image_embed_dim", p);
   c.tokens = field(j, "tokens", p);
   c.template_tokens = field(j, "template_tokens", p);
