@@ -610,3 +610,27 @@ TEST_CASE("Wan 2.2's reference scripts hold a per-token timestep modulation; seq
   CHECK(sp.bytes - sp_plain.bytes == Bytes::of(32'760LL * 5'120 * 28 + 8'190LL * 5'120 * 24));
   CHECK(consistent(sp));
 }
+
+TEST_CASE("Wan 2.2 keeps the DiT on the CPU while T5 encodes (init_on_cpu); Wan 2.1 has it on the GPU already",
+          "[generation][wan]") {
+  auto encode_weights = [](const char* model, int gpus) {
+    json j = wan14(gpus);
+    j["model"] = model;
+    const Report r = test::run(j);
+    for (const auto& [key, text] : r.details) {
+      if (key != "phases") continue;
+      for (const auto& p : json::parse(text))
+        if (p["phase"] == "encode" && p["component"] == "text_encoder") return p["weights_bytes"].get<std::int64_t>();
+    }
+    return std::int64_t{-1};
+  };
+  const Part& t5 = part("Wan-AI/Wan2.2-T2V-A14B", "text_encoder");
+  const Part& vae = part("Wan-AI/Wan2.2-T2V-A14B", "vae");
+  // One GPU, --offload_model: T5 (bf16) and the VAE (fp32) only.
+  CHECK(encode_weights("Wan-AI/Wan2.2-T2V-A14B", 1) == t5.inventory.params() * 2 + vae.inventory.params() * 4);
+  // Sequence parallel + FSDP: init_on_cpu is off, the sharded DiT is on the GPU from the start.
+  CHECK(encode_weights("Wan-AI/Wan2.2-T2V-A14B", 4) > encode_weights("Wan-AI/Wan2.2-T2V-A14B", 1));
+  // Wan 2.1 moves its DiT to the GPU when the pipeline is built: beside T5 while it encodes.
+  CHECK(encode_weights("Wan-AI/Wan2.1-T2V-14B", 1) >
+        part("Wan-AI/Wan2.1-T2V-14B", "transformer").inventory.params() * 4);
+}

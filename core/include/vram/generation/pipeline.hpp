@@ -233,6 +233,9 @@ struct Pipeline {
   std::int64_t reference_images = 0;
   /// Output pixels the pipeline generates whatever size is asked (0: the size asked): the size gives the aspect ratio.
   std::int64_t max_area = 0;
+  /// Wan reference scripts: the DiT stays on the CPU until its first denoising step (Wan 2.2's init_on_cpu,
+  /// without sequence parallelism or FSDP); Wan 2.1 moves it to the GPU when the pipeline is built.
+  bool init_on_cpu = false;
   std::vector<Component> components;
 
   const Component* find(std::string_view name) const;

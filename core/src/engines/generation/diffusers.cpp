@@ -67,10 +67,12 @@ std::optional<Term> resident_weights(const Setup& u, const Placed& x, const Plac
     case GenOffload::model:
       if (u.p->runtime == Runtime::wan) {
         // --offload_model: T5 and CLIP go back to the CPU after encoding, the DiT before the decode; the VAE
-        // stays. Of two experts (Wan 2.2 A14B) only the one denoising is on the GPU.
+        // stays. Of two experts (Wan 2.2 A14B) only the one denoising is on the GPU, and Wan 2.2 keeps the DiT
+        // on the CPU until its first step (init_on_cpu; not under sequence parallelism or FSDP).
         const bool encoding = phase == Phase::encode;
+        const bool dit_at_init = !u.p->init_on_cpu || u.g.sequence_parallel > 1 || u.g.fsdp;
         const bool kept = role == Role::vae ||
-                          (role == Role::denoiser && encoding && x.c == u.p->first(Role::denoiser));
+                          (role == Role::denoiser && encoding && dit_at_init && x.c == u.p->first(Role::denoiser));
         if (!kept && !runs) return std::nullopt;
       } else if (!runs) {
         return std::nullopt;

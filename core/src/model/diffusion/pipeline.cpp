@@ -295,6 +295,7 @@ Pipeline parse_pipeline_header(const json& j, const std::string& path) {
   read_geometry(j, path, p);
   p.reference_images = io::optional_int(j, "reference_images", path, {0, 4}).value_or(0);
   p.max_area = io::optional_int(j, "max_area", path, {0, 16384LL * 16384}).value_or(0);
+  p.init_on_cpu = io::optional_bool(j, "init_on_cpu", path).value_or(false);
   return p;
 }
 
