@@ -180,7 +180,8 @@ TEST_CASE("torchtitan's tensor parallelism is sequence-parallel: the kept layer 
   REQUIRE(act != nullptr);
   CHECK(act->formula.find("80 layer inputs × 8,192 tokens × 8,192 hidden × 2 B") != std::string::npos);
   // transformers' tensor parallelism (no sequence parallelism) keeps whole-sequence inputs on every rank.
-  const Component* plain = run("transformers").find_component("activations");
+  const Report transformers = run("transformers");
+  const Component* plain = transformers.find_component("activations");
   REQUIRE(plain != nullptr);
   CHECK(plain->formula.find("80 layer inputs × 65,536 tokens × 8,192 hidden × 2 B") != std::string::npos);
 }
