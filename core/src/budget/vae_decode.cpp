@@ -66,15 +66,22 @@ bool tiled_by(const Component& vae, const DecodeShape& s, TilePx t) {
   return s.tiling && (area.first < s.latent.latent_height || area.second < s.latent.latent_width);
 }
 
-/// tiled_decode keeps every decoded tile (overlaps included, all frames) until the rows are blended and joined.
-Term decoded_tiles(const Component& vae, const DecodeShape& s, TilePx t) {
-  const Count tile = tile_latent(vae, t.size), stride = tile_latent(vae, t.stride);
-  const Count rows = tiled_extent(s.latent.latent_height, tile, stride);
-  const Count cols = tiled_extent(s.latent.latent_width, tile, stride);
-  return Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
+/// A tiled_decode keeps every decoded tile (overlaps included, all frames) until the rows are blended and
+/// joined: the latent covered by tiles of `tile_*` latents starting every `stride_*`, in pixels.
+Term held_tiles(const Component& vae, const DecodeShape& s, std::int64_t samples, std::pair<Count, Count> tile,
+                std::pair<Count, Count> stride) {
+  const Count rows = tiled_extent(s.latent.latent_height, tile.first, stride.first);
+  const Count cols = tiled_extent(s.latent.latent_width, tile.second, stride.second);
+  return Term::product({Factor::of(samples, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
                         Factor::of(rows * cols * vae.config.spatial * vae.config.spatial, "pixels of all tiles"),
                         Factor::bytes(s.elem)})
       .named("decoded tiles");
+}
+
+/// Square tiles of diffusers' Qwen-Image / Wan and DC-AE tiled_decode, for the samples of one decode call.
+Term decoded_tiles(const Component& vae, const DecodeShape& s, TilePx t) {
+  const Count tile = tile_latent(vae, t.size), stride = tile_latent(vae, t.stride);
+  return held_tiles(vae, s, s.samples_at_once, {tile, tile}, {stride, stride});
 }
 
 struct Level {
@@ -198,8 +205,8 @@ Term decoded_output(const DecodeShape& s, bool joined_by_cat) {
 constexpr std::string_view kDecoder3dTiledSource =
     "diffusers @58eb52c autoencoders/autoencoder_kl_qwenimage.py tiled_decode (as autoencoder_kl_wan.py): tiles of "
     "256 × 256 px every 192 px, each decoded one latent frame per call like _decode with its own causal caches "
-    "(cleared per tile), every decoded tile held until the rows are blended, the rows joined by torch.cat and the "
-    "rows by torch.cat again";
+    "(cleared per tile), every decoded tile held until the rows are blended, each row's tiles joined by torch.cat, "
+    "then the rows";
 
 constexpr std::string_view kCogDecoderSource =
     "diffusers v0.35 autoencoder_kl_cogvideox.py AutoencoderKLCogVideoX._decode (2 latent frames per decoder call, "
@@ -315,15 +322,10 @@ std::pair<Count, bool> cog_first_call(const DecodeShape& s) {
   return {2 + t % 2, t / 2 >= 2};
 }
 
-/// tiled_decode keeps every decoded tile (overlaps included) until the rows are blended and joined.
+/// CogVideoX's tiles: sample_height / 2 × sample_width / 2, overlaps 1/6 and 1/5 (every sample's tiles held).
 Term cog_decoded_tiles(const Component& vae, const DecodeShape& s) {
   const Count th = vae.config.sample_height / 2 / vae.config.spatial, tw = vae.config.sample_width / 2 / vae.config.spatial;
-  const Count rows = tiled_extent(s.latent.latent_height, th, th * 5 / 6);  // overlap factor 1/6
-  const Count cols = tiled_extent(s.latent.latent_width, tw, tw * 4 / 5);   // overlap factor 1/5
-  return Term::product({Factor::of(s.samples, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
-                        Factor::of(rows * cols * vae.config.spatial * vae.config.spatial, "pixels of all tiles"),
-                        Factor::bytes(s.elem)})
-      .named("decoded tiles");
+  return held_tiles(vae, s, s.samples, {th, tw}, {th * 5 / 6, tw * 4 / 5});
 }
 
 Term cogvideox_decode_peak(const Component& vae, const DecodeShape& s) {
