@@ -18,6 +18,15 @@ LayerDims small_layer() {
   d.mlp_width = 16;
   return d;
 }
+/// One FSDP training step of `model` on `gpus` H100s at seq_len 8,192, with `training` added.
+Report fsdp_step(const char* model, int gpus, nlohmann::json training) {
+  training["seq_len"] = 8192;
+  training["sharding"] = "fsdp";
+  return test::run(nlohmann::json{{"workload", "training"},
+                                  {"model", model},
+                                  {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", gpus}}},
+                                  {"training", std::move(training)}});
+}
 }  // namespace
 
 TEST_CASE("one layer's saved activations per attention kind and MLP kernel", "[training][saved_activations]") {
@@ -138,15 +147,7 @@ TEST_CASE("torchtitan's selective checkpointing is its op-level policy; others k
   // (4,096 input + 4,096 q + 1,024 v + 14,336 gate + 4,096 down + 4,096 attention output) × 2 B + 16,384 ×
   // 32 heads × 4 B = 1,042,284,544 B; 32 layers.
   auto run = [](const char* framework, const char* ck) {
-    return test::run(nlohmann::json{{"workload", "training"},
-                                    {"model", "meta-llama/Llama-3.1-8B"},
-                                    {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 8}}},
-                                    {"training",
-                                     {{"framework", framework},
-                                      {"micro_batch", 2},
-                                      {"seq_len", 8192},
-                                      {"sharding", "fsdp"},
-                                      {"checkpointing", ck}}}});
+    return fsdp_step("meta-llama/Llama-3.1-8B", 8, {{"framework", framework}, {"micro_batch", 2}, {"checkpointing", ck}});
   };
   const Report titan = run("torchtitan", "selective");
   const Component* act = titan.find_component("activations");
@@ -164,16 +165,8 @@ TEST_CASE("torchtitan's tensor parallelism is sequence-parallel: the kept layer 
   // Llama-3.1-70B, 16 × H100, FSDP 2 × TP 8, full recomputation, 65,536 tokens: 80 layer inputs of
   // 65,536 / 8 tokens × 8,192 hidden × 2 B on a rank (Korthikanti et al. 2022 §4.2.2).
   auto run = [](const char* framework) {
-    return test::run(nlohmann::json{{"workload", "training"},
-                                    {"model", "meta-llama/Llama-3.1-70B"},
-                                    {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 16}}},
-                                    {"training",
-                                     {{"framework", framework},
-                                      {"micro_batch", 8},
-                                      {"seq_len", 8192},
-                                      {"sharding", "fsdp"},
-                                      {"tensor_parallel", 8},
-                                      {"checkpointing", "full"}}}});
+    return fsdp_step("meta-llama/Llama-3.1-70B", 16,
+                     {{"framework", framework}, {"micro_batch", 8}, {"tensor_parallel", 8}, {"checkpointing", "full"}});
   };
   const Report titan = run("torchtitan");
   const Component* act = titan.find_component("activations");
