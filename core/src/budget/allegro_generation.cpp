@@ -45,7 +45,7 @@ Term al_temporal_upsample(const DecodeShape& s, Count c, Count f, Count px) {
 }
 
 /// Upsample2D over the frames of a tile: the caller's input, the nearest-interpolated copy and the
-/// conv's output (bf16 interpolates through fp32, as in the 2D decoder).
+/// conv's output (interpolated in the tensor's dtype, as in the 2D decoder).
 Term al_spatial_upsample(const DecodeShape& s, Count c, Count f, Count px_out) {
   return Term::product({Factor::of(c, "channels"), Factor::of(px_out, "output pixels per frame"), Factor::of(f, "frames"),
                         Factor::real(upsample2d_bytes_per_output(s), "B/output element (quarter-size input, "

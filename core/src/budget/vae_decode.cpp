@@ -24,13 +24,34 @@ Count tiled_extent(Count size, Count tile, Count stride) {
   return covered;
 }
 
-double upsample2d_bytes_per_output(const DecodeShape& s) { return s.bf16 ? 6.5 : 2.25 * static_cast<double>(s.elem); }
+double upsample2d_bytes_per_output(const DecodeShape& s) { return 2.25 * static_cast<double>(s.elem); }
 
 namespace {
 
+constexpr std::string_view kConvLayoutSource =
+    "cuDNN developer guide, Legacy API, Convolution Functions, Data and Filter Formats: cuDNN may use padding, "
+    "folding and NCHW-to-NHWC transformations to run convolutions on tensor cores (the transformed tensors live in "
+    "its workspace, which PyTorch allocates through its caching allocator, ATen native/cudnn/Conv_v8.cpp); range: "
+    "an engine that needs no transformation to one that copies both";
+
+/// A half-precision conv on NCHW tensors may run through NHWC copies of its input and output in cuDNN's workspace.
+bool conv_layout_copies_apply(const DecodeShape& s) { return s.elem == 2; }
+
+Term conv_layout_copies(const DecodeShape& s, Count samples, Count channels, Count px) {
+  Term t = Term::product({Factor::of(samples, "samples"), Factor::of(channels, "channels (conv input + output)"),
+                          Factor::of(px, "pixels"), Factor::bytes(s.elem)});
+  const ByteRange r{Bytes{}, t.bytes};
+  return std::move(t)
+      .named("cuDNN NHWC copies")
+      .noted("when cuDNN's engine runs the half-precision conv on tensor cores")
+      .within(r)
+      .cite(kConvLayoutSource);
+}
+
 constexpr std::string_view kDecoder2dSource =
-    "diffusers v0.30 autoencoders/vae.py Decoder and resnet.py ResnetBlock2D (input kept for the shortcut, norm and "
-    "SiLU outputs live at once), Upsample2D (bf16 upcast to fp32 around nearest interpolation)";
+    "diffusers @58eb52c autoencoders/vae.py Decoder and resnet.py ResnetBlock2D (input kept for the shortcut, norm and "
+    "SiLU outputs live at once), upsampling.py Upsample2D (nearest interpolation in the tensor's dtype from v0.31 on "
+    "PyTorch 2.1 or later, then the conv)";
 constexpr std::string_view kDecoder3dSource =
     "Wan2.1 @9737cba9 wan/modules/vae.py WanVAE_.decode (one latent frame per call, CACHE_T = 2 frames cached per "
     "causal conv, output joined by torch.cat) and ResidualBlock / CausalConv3d (cache clone, cat, pad)";
@@ -101,16 +122,31 @@ Count level_pixels(const Component& vae, const DecodeShape& s, std::size_t l) {
   return Count(h << l) * (w << l);
 }
 
+/// A ResnetBlock2D entering a level with `c_in` channels and leaving with `c_out`: its input, norm and
+/// SiLU outputs at once, then (half precision) its first conv beside cuDNN's layout copies.
+Term resnet_2d(const DecodeShape& s, Count c_in, Count c_out, Count px) {
+  Term entry = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(c_in, "channels"),
+                              Factor::of(px, "pixels"), Factor::of(3, "input, norm, SiLU"), Factor::bytes(s.elem)})
+                   .named("resnet entry");
+  if (!conv_layout_copies_apply(s)) return entry;
+  Term live = Term::product({Factor::of(s.samples_at_once, "samples"),
+                             Factor::of(Count(2) * c_in + c_out, "channels (input, SiLU, conv output)"),
+                             Factor::of(px, "pixels"), Factor::bytes(s.elem)})
+                  .named("tensors");
+  Term conv = Term::sum(terms(std::move(live), conv_layout_copies(s, s.samples_at_once, c_in + c_out, px)))
+                  .named("resnet first conv");
+  return Term::max_of(terms(std::move(entry), std::move(conv))).named("resnet");
+}
+
 Terms levels_2d(const Component& vae, const DecodeShape& s) {
   const auto& ch = vae.config.block_channels;
   const std::size_t n = ch.size();
   Terms out;
   for (std::size_t l = 0; l < n; ++l) {
     const Count c_in = ch[n - 1 - (l == 0 ? 0 : l - 1)];
+    const Count c_out = ch[n - 1 - l];
     const Count px = level_pixels(vae, s, l);
-    Term resnet = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(c_in, "channels"),
-                                 Factor::of(px, "pixels"), Factor::of(3, "input, norm, SiLU"), Factor::bytes(s.elem)})
-                      .named("resnet entry");
+    Term resnet = resnet_2d(s, c_in, c_out, px);
     if (l == 0) {
       if (s.attention == GenAttention::naive)
         out.push_back(Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(px, "queries"),
@@ -122,9 +158,12 @@ Terms levels_2d(const Component& vae, const DecodeShape& s) {
     const double per_elem = upsample2d_bytes_per_output(s);
     Term up = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(c_in, "channels"),
                              Factor::of(px, "pixels"),
-                             Factor::real(per_elem, "B/element (quarter-size input, fp32 copy and interpolation, conv output)")},
+                             Factor::real(per_elem, "B/element (quarter-size input, interpolation, conv output)")},
                             Rounding::ceil)
                   .named("upsample");
+    if (conv_layout_copies_apply(s))
+      up = Term::sum(terms(std::move(up), conv_layout_copies(s, s.samples_at_once, Count(2) * c_in, px)))
+               .named("upsample");
     out.push_back(Term::max_of(terms(std::move(resnet), std::move(up))).named("decoder level"));
   }
   return out;

@@ -59,7 +59,6 @@ struct DecodeShape {
   std::int64_t samples_at_once = 1;  ///< batch, or 1 with slicing
   std::int64_t samples = 1;          ///< outputs held when the decode ends
   std::int64_t elem = 2;
-  bool bf16 = false;  ///< Upsample2D interpolates bf16 tensors in fp32
   bool tiling = false;
   GenAttention attention = GenAttention::efficient;
 };
@@ -112,7 +111,7 @@ Terms mochi_decode_levels(const Component& vae, const DecodeShape& s);
 Term allegro_decode_peak(const Component& vae, const DecodeShape& s);
 Terms allegro_decode_levels(const Component& vae, const DecodeShape& s);
 /// Bytes per output element of diffusers' Upsample2D: the quarter-size input, the nearest
-/// interpolation (through fp32 for bf16) and the conv's output.
+/// interpolation (in the tensor's dtype, diffusers v0.31 on PyTorch 2.1 or later) and the conv's output.
 double upsample2d_bytes_per_output(const DecodeShape& s);
 
 /// The latents, noise prediction and conditioning tensors of the denoise loop.

@@ -176,7 +176,6 @@ PhaseBudget decode_phase(const Setup& u, const Placed& vae) {
   DecodeShape s = sample_shape(u, vae);
   s.samples = u.g.batch;
   s.samples_at_once = (u.g.vae_slicing || u.p->runtime == Runtime::wan) ? 1 : u.g.batch;
-  s.bf16 = vae.plain == StoredDtype::bf16;
   s.tiling = u.g.vae_tiling;
   s.attention = u.g.attention;
   if (vae.c->config.force_upcast && vae.plain == StoredDtype::fp16) {
