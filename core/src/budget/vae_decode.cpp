@@ -31,7 +31,7 @@ namespace {
 constexpr std::string_view kConvLayoutSource =
     "cuDNN developer guide, Legacy API, Convolution Functions, Data and Filter Formats: cuDNN may use padding, "
     "folding and NCHW-to-NHWC transformations to run convolutions on tensor cores (the transformed tensors live in "
-    "its workspace, which PyTorch allocates through its caching allocator, ATen native/cudnn/Conv_v8.cpp); range: "
+    "its workspace, which PyTorch 2.5 aten/src/ATen/native/cudnn/Conv_v8.cpp takes from the caching allocator); range: "
     "an engine that needs no transformation to one that copies both";
 
 /// A half-precision conv on NCHW tensors may run through NHWC copies of its input and output in cuDNN's workspace.
