@@ -146,9 +146,15 @@ TEST_CASE("CogVideoX VAE decode: two latent frames per call, causal caches carri
   // 3 · 49 · 70 · 108 · 64 · 2 = 142,248,960; output 203,212,800 → 4,097,122,560.
   s.tiling = true;
   CHECK(vae_decode_peak(vae, s).bytes == Bytes::of(4'097'122'560));
-  // The allocator keeps the next-largest level's blocks: up 2's spatial norm of the first call, tiled
-  // 6 · 256 · 9 · 21600 · 2 = 597,196,800.
-  CHECK(vae_decode_cache(vae, s).bytes == Bytes::of(597'196'800));
+  // The allocator keeps the next-largest level's blocks: up 2 of the first call, tiled, whose causal
+  // conv (21600 · (256 · 31 + 256 · 9) · 2 = 442,368,000) beside cuDNN's NDHWC copies of its input
+  // (the cat, 11 frames) and output (9 frames), 21600 · (256 · 11 + 256 · 9) · 2 = 221,184,000, is
+  // 663,552,000: above its spatial norm, 6 · 256 · 9 · 21600 · 2 = 597,196,800.
+  CHECK(vae_decode_cache(vae, s).bytes == Bytes::of(663'552'000));
+  // fp32: no copies, the spatial norm again (in 4 B).
+  DecodeShape f = s;
+  f.elem = 4;
+  CHECK(vae_decode_cache(vae, f).bytes == Bytes::of(2LL * 597'196'800));
 }
 
 TEST_CASE("CogVideoX pipelines estimate and validate their geometry", "[generation][cogvideox]") {

@@ -297,6 +297,11 @@ Term cog_resnet_peak(const CogLevel& v, const DecodeShape& s) {
                                         "channel-frames (input, SiLU, cat with 2 cached, cache clone; output)"),
                              Factor::bytes(s.elem)})
                   .named("causal conv");
+  if (conv_layout_copies_apply(s))
+    conv = Term::sum(terms(std::move(conv),
+                           conv_layout_copies(s, s.samples_at_once,
+                                              Count(v.c_in) * (v.frames + 2) + Count(v.c_out) * v.frames, v.pixels)))
+               .named("causal conv");
   return Term::max_of(terms(std::move(norm), std::move(conv))).named("resnet");
 }
 
