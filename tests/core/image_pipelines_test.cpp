@@ -197,19 +197,20 @@ TEST_CASE("Qwen-Image's causal 3D VAE decodes in 256 px tiles every 192 px when 
   d.tiling = true;
   // One tile is 32 × 32 latents, decoded like one frame of the whole: levels of 384, 192, 192 and 96
   // input channels at 32², 64², 128² and 256² px; the largest holds 256² px × (6 × 96 + 96) channels
-  // (input, SiLU, cache clone, 3 zero-padded frames; output) × 2 B = 88,080,384 B.
+  // (input, SiLU, cache clone, 3 zero-padded frames; output) beside cuDNN's NHWC copies of the conv's
+  // input and output (3 × 96 + 96) × 2 B = 138,412,032 B.
   // Its causal caches (one frame): 5 × 384 × 32² + (384 + 5 × 384) × 32² + (192 + 5 × 384) × 64² +
   // (192 + 5 × 192) × 128² + (96 + 5 × 96) × 256² + 96 × 256² = 75,890,688 elements × 2 B.
   // The tiles start every 24 latents: 0, 24, ..., 120, the last 8 wide: 5 × 32 + 8 = 168 latents a
   // side, 168² × 8² px × 3 × 2 B held; the rows and the joined image: 2 × 3 × 1024² × 2 B.
   const Term tiled = vae_decode_peak(*p.find("vae"), d);
-  CHECK(tiled.bytes == Bytes::of(88'080'384LL + 75'890'688LL * 2 + 168LL * 168 * 64 * 3 * 2 + 2LL * 3 * 1048576 * 2));
+  CHECK(tiled.bytes == Bytes::of(138'412'032LL + 75'890'688LL * 2 + 168LL * 168 * 64 * 3 * 2 + 2LL * 3 * 1048576 * 2));
   CHECK(consistent(tiled));
   CHECK(tiled.source.find("tiled_decode") != std::string_view::npos);
   // Untiled, the same levels run over 128 × 128 latents: about ten times more.
   d.tiling = false;
   const Term whole = vae_decode_peak(*p.find("vae"), d);
-  CHECK(whole.bytes == Bytes::of(1'048'576LL * 672 * 2 + 75'890'688LL * 16 * 2 + 3LL * 1048576 * 2));
+  CHECK(whole.bytes == Bytes::of(1'048'576LL * (672 + 384) * 2 + 75'890'688LL * 16 * 2 + 3LL * 1048576 * 2));
   // An image no larger than one tile decodes whole, tiling or not.
   d.latent = latent_geometry(p, g, 256, 256, 1);
   d.width = d.height = 256;

@@ -203,6 +203,10 @@ Terms levels_3d(const Component& vae, const DecodeShape& s) {
                                               "channel-frames (input, SiLU, cache clone, 3 zero-padded; output)"),
                                    Factor::bytes(s.elem)})
                         .named("resblock causal conv (first call)"));
+      if (conv_layout_copies_apply(s))
+        out.back() = Term::sum(terms(std::move(out.back()),
+                                     conv_layout_copies(s, s.samples_at_once, Count(3) * v.channels_in + outs[l], v.pixels)))
+                         .named("resblock causal conv (first call)");
       continue;
     }
     out.push_back(Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(v.channels_in, "channels"),
@@ -210,6 +214,12 @@ Terms levels_3d(const Component& vae, const DecodeShape& s) {
                                  Factor::of(Count(4) * v.frames + 6, "frame copies (input, SiLU, cat, pad, cache clone)"),
                                  Factor::bytes(s.elem)})
                       .named("resblock causal conv"));
+    if (conv_layout_copies_apply(s))
+      out.back() = Term::sum(terms(std::move(out.back()),
+                                   conv_layout_copies(s, s.samples_at_once,
+                                                      Count(v.channels_in) * (v.frames + 2) + Count(outs[l]) * v.frames,
+                                                      v.pixels)))
+                       .named("resblock causal conv");
   }
   return out;
 }
