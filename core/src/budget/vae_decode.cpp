@@ -544,18 +544,22 @@ Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
 }
 
 Term vae_decode_cache(const Component& vae, const DecodeShape& s) {
-  Terms levels = levels_of(vae, s);
-  std::vector<Bytes> sizes;
-  Bytes others;
-  for (const auto& t : levels) sizes.push_back(t.bytes);
-  std::sort(sizes.begin(), sizes.end());
-  for (std::size_t i = 0; i + 1 < sizes.size(); ++i) others += sizes[i];
-  const Bytes second = sizes.size() > 1 ? sizes[sizes.size() - 2] : Bytes{};
+  // The levels run in order; those after the peak level take its freed blocks, those before it leave
+  // blocks too small for its requests cached.
+  const Terms levels = levels_of(vae, s);
+  std::size_t peak = 0;
+  for (std::size_t i = 1; i < levels.size(); ++i)
+    if (levels[i].bytes > levels[peak].bytes) peak = i;
+  Bytes second, others;
+  for (std::size_t i = 0; i < peak; ++i) {
+    second = std::max(second, levels[i].bytes);
+    others += levels[i].bytes;
+  }
   return Term::given(second)
-      .named("cached blocks of the next-largest decoder level")
-      .noted("freed blocks smaller than the largest level's requests are not reused for them")
+      .named("cached blocks of the largest decoder level before the peak")
+      .noted("freed blocks smaller than the peak level's requests are not reused for them; the levels after it reuse its blocks")
       .cite("PyTorch 2.5 CUDACachingAllocator: a request takes a free cached block at least its size and freed blocks "
-            "stay reserved; range: none of them kept to all smaller levels kept")
+            "stay reserved; range: none of them kept to all the levels before the peak kept")
       .within({Bytes{}, others});
 }
 
