@@ -37,8 +37,8 @@ constexpr std::string_view kConvLayoutSource =
 /// A half-precision conv on NCHW tensors may run through NHWC copies of its input and output in cuDNN's workspace.
 bool conv_layout_copies_apply(const DecodeShape& s) { return s.elem == 2; }
 
-Term conv_layout_copies(const DecodeShape& s, Count samples, Count channels, Count px) {
-  Term t = Term::product({Factor::of(samples, "samples"), Factor::of(channels, "channels (conv input + output)"),
+Term conv_layout_copies(const DecodeShape& s, Count channels, Count px) {
+  Term t = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(channels, "channels (conv input + output)"),
                           Factor::of(px, "pixels"), Factor::bytes(s.elem)});
   const ByteRange r{Bytes{}, t.bytes};
   return std::move(t)
@@ -46,6 +46,14 @@ Term conv_layout_copies(const DecodeShape& s, Count samples, Count channels, Cou
       .noted("when cuDNN's engine runs the half-precision conv on tensor cores")
       .within(r)
       .cite(kConvLayoutSource);
+}
+
+/// A conv's moment `t` (under its own name) beside the layout copies of its `channels` (input + output) at
+/// `px` pixels, where they apply; `t` as it is otherwise.
+Term beside_layout_copies(Term t, const DecodeShape& s, Count channels, Count px) {
+  if (!conv_layout_copies_apply(s)) return t;
+  const std::string_view name = t.what;
+  return Term::sum(terms(std::move(t), conv_layout_copies(s, channels, px))).named(name);
 }
 
 constexpr std::string_view kDecoder2dSource =
@@ -129,13 +137,11 @@ Term resnet_2d(const DecodeShape& s, Count c_in, Count c_out, Count px) {
                               Factor::of(px, "pixels"), Factor::of(3, "input, norm, SiLU"), Factor::bytes(s.elem)})
                    .named("resnet entry");
   if (!conv_layout_copies_apply(s)) return entry;
-  Term live = Term::product({Factor::of(s.samples_at_once, "samples"),
+  Term conv = Term::product({Factor::of(s.samples_at_once, "samples"),
                              Factor::of(Count(2) * c_in + c_out, "channels (input, SiLU, conv output)"),
                              Factor::of(px, "pixels"), Factor::bytes(s.elem)})
-                  .named("tensors");
-  Term conv = Term::sum(terms(std::move(live), conv_layout_copies(s, s.samples_at_once, c_in + c_out, px)))
                   .named("resnet first conv");
-  return Term::max_of(terms(std::move(entry), std::move(conv))).named("resnet");
+  return Term::max_of(terms(std::move(entry), beside_layout_copies(std::move(conv), s, c_in + c_out, px))).named("resnet");
 }
 
 Terms levels_2d(const Component& vae, const DecodeShape& s) {
@@ -161,10 +167,8 @@ Terms levels_2d(const Component& vae, const DecodeShape& s) {
                              Factor::real(per_elem, "B/element (quarter-size input, interpolation, conv output)")},
                             Rounding::ceil)
                   .named("upsample");
-    if (conv_layout_copies_apply(s))
-      up = Term::sum(terms(std::move(up), conv_layout_copies(s, s.samples_at_once, Count(2) * c_in, px)))
-               .named("upsample");
-    out.push_back(Term::max_of(terms(std::move(resnet), std::move(up))).named("decoder level"));
+    out.push_back(Term::max_of(terms(std::move(resnet), beside_layout_copies(std::move(up), s, Count(2) * c_in, px)))
+                      .named("decoder level"));
   }
   return out;
 }
@@ -198,28 +202,22 @@ Terms levels_3d(const Component& vae, const DecodeShape& s) {
     if (single_latent_frame(s)) {
       // At the conv: input (kept for the shortcut), SiLU output, its one-frame cache clone and
       // the three zero-padded frames, beside the conv's one-frame output.
-      out.push_back(Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(v.pixels, "pixels"),
-                                   Factor::of(Count(6) * v.channels_in + outs[l],
-                                              "channel-frames (input, SiLU, cache clone, 3 zero-padded; output)"),
-                                   Factor::bytes(s.elem)})
-                        .named("resblock causal conv (first call)"));
-      if (conv_layout_copies_apply(s))
-        out.back() = Term::sum(terms(std::move(out.back()),
-                                     conv_layout_copies(s, s.samples_at_once, Count(3) * v.channels_in + outs[l], v.pixels)))
-                         .named("resblock causal conv (first call)");
+      Term conv = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(v.pixels, "pixels"),
+                                 Factor::of(Count(6) * v.channels_in + outs[l],
+                                            "channel-frames (input, SiLU, cache clone, 3 zero-padded; output)"),
+                                 Factor::bytes(s.elem)})
+                      .named("resblock causal conv (first call)");
+      out.push_back(beside_layout_copies(std::move(conv), s, Count(3) * v.channels_in + outs[l], v.pixels));
       continue;
     }
-    out.push_back(Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(v.channels_in, "channels"),
-                                 Factor::of(v.pixels, "pixels"),
-                                 Factor::of(Count(4) * v.frames + 6, "frame copies (input, SiLU, cat, pad, cache clone)"),
-                                 Factor::bytes(s.elem)})
-                      .named("resblock causal conv"));
-    if (conv_layout_copies_apply(s))
-      out.back() = Term::sum(terms(std::move(out.back()),
-                                   conv_layout_copies(s, s.samples_at_once,
-                                                      Count(v.channels_in) * (v.frames + 2) + Count(outs[l]) * v.frames,
-                                                      v.pixels)))
-                       .named("resblock causal conv");
+    Term conv = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(v.channels_in, "channels"),
+                               Factor::of(v.pixels, "pixels"),
+                               Factor::of(Count(4) * v.frames + 6, "frame copies (input, SiLU, cat, pad, cache clone)"),
+                               Factor::bytes(s.elem)})
+                    .named("resblock causal conv");
+    // The conv reads the frames after the 2 cached ones and writes its own.
+    out.push_back(beside_layout_copies(std::move(conv), s,
+                                       Count(v.channels_in) * (v.frames + 2) + Count(outs[l]) * v.frames, v.pixels));
   }
   return out;
 }
@@ -307,11 +305,7 @@ Term cog_resnet_peak(const CogLevel& v, const DecodeShape& s) {
                                         "channel-frames (input, SiLU, cat with 2 cached, cache clone; output)"),
                              Factor::bytes(s.elem)})
                   .named("causal conv");
-  if (conv_layout_copies_apply(s))
-    conv = Term::sum(terms(std::move(conv),
-                           conv_layout_copies(s, s.samples_at_once,
-                                              Count(v.c_in) * (v.frames + 2) + Count(v.c_out) * v.frames, v.pixels)))
-               .named("causal conv");
+  conv = beside_layout_copies(std::move(conv), s, Count(v.c_in) * (v.frames + 2) + Count(v.c_out) * v.frames, v.pixels);
   return Term::max_of(terms(std::move(norm), std::move(conv))).named("resnet");
 }
 
