@@ -182,6 +182,11 @@ TEST_CASE("the VAE decode peak follows the decoder's own levels", "[generation][
   CHECK(half.range->low == Bytes::of(3LL * 256 * 1048576 * 2 + 3LL * 1048576 * 2));
   CHECK(half.range->high == half.bytes);
   CHECK(consistent(half));
+  // The engine takes both from one pass over the levels: the same figures.
+  const DecodeTerms both = vae_decode(vae, s);
+  CHECK(both.peak.bytes == half.bytes);
+  CHECK(both.cache.bytes == vae_decode_cache(vae, s).bytes);
+  CHECK(both.cache.bytes == Bytes::of(1'140'850'688));  // the level before: 512² × 512 channels × 8.5 B
   DecodeShape x = s;
   x.latent = latent_geometry(pipeline("stabilityai/stable-diffusion-xl-base-1.0"), g, 1024, 1024, 0);
   x.samples = x.samples_at_once = 4;

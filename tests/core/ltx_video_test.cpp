@@ -129,6 +129,9 @@ TEST_CASE("LTX-Video VAE decode: every frame at once, the top level's RMSNorm", 
   //   (128 → 1024 channels at 81 frames, 64 × 88): (128 · 81 + 2 · 1024 · 81) · 2 · 5632 = 1,985,347,584.
   //   conv_out and the unpatchify after the peak (2,564,947,968) take the peak's freed blocks.
   CHECK(vae_decode_cache(vae, s).bytes == Bytes::of(1'985'347'584));
+  const DecodeTerms both = vae_decode(vae, s);
+  CHECK(both.peak.bytes == Bytes::of(5'571'084'288));
+  CHECK(both.cache.bytes == Bytes::of(1'985'347'584));
   // Tiled: 16 × 16 latent tiles (512 px, every 448 px = 14 latents): the top level over 64 × 64 px of a
   //   tile's 128 × 128: 12 · 128 · 161 · 16384 = 4,051,697,664; tiles: rows 16 + 2 = 18 latents, columns
   //   16 + 8 = 24: 3 · 161 · 18 · 24 · 1024 · 2 = 427,327,488; the joined rows and video 2 · 3 · 161 · 360448 · 2 =

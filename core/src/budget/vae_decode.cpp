@@ -512,13 +512,31 @@ Term vae_encode_peak(const Component& vae, const DecodeShape& s) {
             "WanVAE_.encode (1 frame, then 4 per call; CACHE_T = 2 frames cached per causal conv)");
 }
 
-Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
+namespace {
+
+/// The decoders whose peak is not the largest level beside the output: each has its own.
+bool own_decode_peak(const Component& vae) {
+  switch (vae.kind) {
+    case ComponentKind::vae_cogvideox:
+    case ComponentKind::vae_ltx:
+    case ComponentKind::vae_hunyuan:
+    case ComponentKind::vae_mochi:
+    case ComponentKind::vae_allegro: return true;
+    default: return false;
+  }
+}
+
+Term own_peak(const Component& vae, const DecodeShape& s) {
   if (vae.kind == ComponentKind::vae_cogvideox) return cogvideox_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_ltx) return ltx_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_hunyuan) return hunyuan_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_mochi) return mochi_decode_peak(vae, s);
-  if (vae.kind == ComponentKind::vae_allegro) return allegro_decode_peak(vae, s);
-  Term level = Term::max_of(levels_of(vae, s)).named("largest decoder level");
+  return allegro_decode_peak(vae, s);
+}
+
+/// The 2D, causal 3D and DC-AE decodes: the largest of `levels` beside the output (and caches or tiles).
+Term peak_of_levels(const Component& vae, const DecodeShape& s, Terms levels) {
+  Term level = Term::max_of(std::move(levels)).named("largest decoder level");
   if (vae.kind == ComponentKind::vae_dc) {
     if (tiled_by(vae, s, kTileDc))
       return Term::sum(terms(std::move(level), decoded_output(s, true), decoded_tiles(vae, s, kTileDc)))
@@ -537,10 +555,9 @@ Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
       .cite(kDecoder2dSource);
 }
 
-Term vae_decode_cache(const Component& vae, const DecodeShape& s) {
-  // The levels run in order; those after the peak level take its freed blocks, those before it leave
-  // blocks too small for its requests cached.
-  const Terms levels = levels_of(vae, s);
+/// The levels run in order; those after the peak level take its freed blocks, those before it leave
+/// blocks too small for its requests cached.
+Term cache_of_levels(const Terms& levels) {
   std::size_t peak = 0;
   for (std::size_t i = 1; i < levels.size(); ++i)
     if (levels[i].bytes > levels[peak].bytes) peak = i;
@@ -555,6 +572,21 @@ Term vae_decode_cache(const Component& vae, const DecodeShape& s) {
       .cite("PyTorch 2.5 CUDACachingAllocator: a request takes a free cached block at least its size and freed blocks "
             "stay reserved; range: none of them kept to all the levels before the peak kept")
       .within({Bytes{}, others});
+}
+
+}  // namespace
+
+Term vae_decode_peak(const Component& vae, const DecodeShape& s) {
+  return own_decode_peak(vae) ? own_peak(vae, s) : peak_of_levels(vae, s, levels_of(vae, s));
+}
+
+Term vae_decode_cache(const Component& vae, const DecodeShape& s) { return cache_of_levels(levels_of(vae, s)); }
+
+DecodeTerms vae_decode(const Component& vae, const DecodeShape& s) {
+  Terms levels = levels_of(vae, s);
+  Term cache = cache_of_levels(levels);
+  Term peak = own_decode_peak(vae) ? own_peak(vae, s) : peak_of_levels(vae, s, std::move(levels));
+  return {std::move(peak), std::move(cache)};
 }
 
 }  // namespace vram::generation

@@ -73,9 +73,16 @@ Term vae_decode_peak(const Component& vae, const DecodeShape& s);
 Term vae_encode_peak(const Component& vae, const DecodeShape& s);
 
 /// Blocks the caching allocator holds beside the decode peak: the working set
-/// of the next-largest decoder level, freed in blocks too small for the peak
-/// level's requests. Calibrated: carries a range.
+/// of the largest decoder level that runs before the peak one, freed in blocks
+/// too small for the peak level's requests. Calibrated: carries a range.
 Term vae_decode_cache(const Component& vae, const DecodeShape& s);
+
+/// The decode peak and the allocator's cache beside it, from one pass over the decoder's levels.
+struct DecodeTerms {
+  Term peak;
+  Term cache;
+};
+DecodeTerms vae_decode(const Component& vae, const DecodeShape& s);
 
 /// LTX-Video (ltx_generation.cpp): the denoiser's working set over its video
 /// tokens, and the VAE decode of the whole latent at once (or per spatial tile).

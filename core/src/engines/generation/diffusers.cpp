@@ -185,8 +185,9 @@ PhaseBudget decode_phase(const Setup& u, const Placed& vae) {
     for (auto& r : b.resident)
       if (r.part == &vae) r.weights = component_weights(*vae.c, b.upcast.back(), 1);
   }
-  b.working.push_back({"vae_decode", "VAE decode peak", vae_decode_peak(*vae.c, s)});
-  b.cache = vae_decode_cache(*vae.c, s);
+  DecodeTerms d = vae_decode(*vae.c, s);
+  b.working.push_back({"vae_decode", "VAE decode peak", std::move(d.peak)});
+  b.cache = std::move(d.cache);
   return b;
 }
 
