@@ -14,6 +14,7 @@
 #include "vram/io/json_writer.hpp"
 #include "vram/io/measure.hpp"
 #include "vram/io/render.hpp"
+#include "vram/out_of_line.hpp"
 #include "vram/plan/fit.hpp"
 #include "vram/plan/solve.hpp"
 #include "vram/plan/training_plan.hpp"
@@ -84,7 +85,7 @@ namespace {
 /// The scenario input most likely to have made a figure absurd: the model when
 /// its weights alone are beyond the bound, else the token count (context ×
 /// concurrency), else the engine's batch size.
-InputError absurd_figure(const Scenario& s, std::string_view figure) {
+VRAM_OUT_OF_LINE InputError absurd_figure(const Scenario& s, std::string_view figure) {
   const std::string what = std::string(figure) + " would exceed " + format_exact(kMaxPlausibleBytes) +
                            " per GPU, beyond any real system";
   if (!s.model && s.training())
@@ -127,15 +128,29 @@ void check_plausible(const Scenario& s, const Report& r) {
   }
 }
 
+VRAM_OUT_OF_LINE void run_training(const Scenario& s, Report& r, WeightsMemo* memo) {
+  if (s.pipeline)
+    training::diffusion_account(s, r);
+  else
+    training::account(s, r, memo);
+}
+
+VRAM_OUT_OF_LINE void run_generation(const Scenario& s, Report& r) { generation::account(s, r); }
+
+VRAM_OUT_OF_LINE void run_llamacpp(const Scenario& s, Report& r, WeightsMemo* memo) { llamacpp::account(s, r, memo); }
+
+VRAM_OUT_OF_LINE void run_transformers(const Scenario& s, Report& r, WeightsMemo* memo) {
+  transformers_engine::account(s, r, memo);
+}
+
 void run_engine(const Scenario& s, Report& r, WeightsMemo* memo, SweepCache* sweep) {
   require_estimated(s);
-  if (s.workload == Workload::training)
-    return s.pipeline ? training::diffusion_account(s, r) : training::account(s, r, memo);
-  if (s.workload == Workload::image || s.workload == Workload::video) return generation::account(s, r);
+  if (s.workload == Workload::training) return run_training(s, r, memo);
+  if (s.workload == Workload::image || s.workload == Workload::video) return run_generation(s, r);
   switch (s.inference().engine) {
     case Engine::vllm: vllm::account(s, r, memo, r.explain ? nullptr : sweep); break;
-    case Engine::llama_cpp: llamacpp::account(s, r, memo); break;
-    case Engine::transformers: transformers_engine::account(s, r, memo); break;
+    case Engine::llama_cpp: run_llamacpp(s, r, memo); break;
+    case Engine::transformers: run_transformers(s, r, memo); break;
   }
 }
 
@@ -144,7 +159,7 @@ void run_engine(const Scenario& s, Report& r, WeightsMemo* memo, SweepCache* swe
 /// so the search runs against the whole capacity; the plan (plan/training_plan)
 /// adds the length that keeps the headroom free, the largest micro-batch, the
 /// fewest GPUs and what each switch buys.
-void add_training_capacity(const Scenario& s, Report& r, WeightsMemo* memo) {
+VRAM_OUT_OF_LINE void add_training_capacity(const Scenario& s, Report& r, WeightsMemo* memo) {
   if (s.model->arch.family == Family::bare) return;
   // The scenario's own length, judged by the same rule against the whole card, starts the search.
   const FitVerdict v = fit_verdict(r, s.gpu.memory, 0.0);

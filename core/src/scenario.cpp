@@ -12,6 +12,7 @@
 #include "vram/io/json_read.hpp"
 #include "vram/io/version_text.hpp"
 #include "vram/io/workload_settings.hpp"
+#include "vram/out_of_line.hpp"
 
 namespace vram {
 
@@ -489,7 +490,7 @@ void parse_vllm_block(const json& inf, const std::string& p, Scenario& out) {
   }
 }
 
-void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
+VRAM_OUT_OF_LINE void read_llama_block(const json& inf, const std::string& p, Scenario& out) {
   InferenceSettings& st = out.inference();
   const json& llama_block = member_or_empty(inf, "llama_cpp");
   if (const auto l = inf.find("llama_cpp"); l != inf.end()) {
@@ -533,6 +534,14 @@ void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
          "for an explicit -np N without -kvu since b6071, one stream per sequence)");
   }
   check_llama_gpus(llama_block, out);
+}
+
+void parse_llama_block(const json& inf, const std::string& p, Scenario& out) {
+  InferenceSettings& st = out.inference();
+  if (st.engine == Engine::llama_cpp || inf.contains("llama_cpp"))
+    read_llama_block(inf, p, out);
+  else
+    st.llama_cpp.n_seq_max = st.concurrency;
 }
 
 /// transformers.version: a version text ("4.46.3", "v4.36"); anything else is refused.
@@ -622,7 +631,7 @@ void note_hf_defaults(const json& b, const TransformersSettings& ts, std::vector
   if (!b.contains("residual_length")) d.push_back("transformers.residual_length = 128");
 }
 
-void parse_transformers_block(const json& inf, const std::string& p, Scenario& out) {
+VRAM_OUT_OF_LINE void read_transformers_block(const json& inf, const std::string& p, Scenario& out) {
   const std::string tp = p + "/transformers";
   static const json none = json::object();  // immutable
   const auto it = inf.find("transformers");
@@ -640,6 +649,10 @@ void parse_transformers_block(const json& inf, const std::string& p, Scenario& o
     check_hf_available(tp, ts);
   }
   if (out.inference().engine == Engine::transformers) note_hf_defaults(b, ts, out.defaults_used);
+}
+
+void parse_transformers_block(const json& inf, const std::string& p, Scenario& out) {
+  if (out.inference().engine == Engine::transformers || inf.contains("transformers")) read_transformers_block(inf, p, out);
 }
 
 /// vLLM from v0.14 reads kv_cache_dtype "auto" as the KV-cache dtype a ModelOpt
@@ -731,7 +744,7 @@ void parse_weights(const json& s, const CatalogModel* cm, Scenario& out) {
 
 /// An image or video pipeline is named by its id (or given as an object); the
 /// generation engine resolves its components.
-void parse_pipeline_ref(const json& s, const Catalog& catalog, Scenario& out) {
+VRAM_OUT_OF_LINE void parse_pipeline_ref(const json& s, const Catalog& catalog, Scenario& out) {
   const auto it = s.find("model");
   if (it == s.end() || !(it->is_string() || it->is_object())) {
     throw InputError("/model", "is required: a pipeline id such as \"black-forest-labs/FLUX.1-dev\" (or an object)");
@@ -759,7 +772,7 @@ void parse_pipeline_ref(const json& s, const Catalog& catalog, Scenario& out) {
 
 /// Training a pipeline's denoiser: framework "diffusers" names a pipeline; a
 /// pipeline named under another framework is refused with the one that trains it.
-bool diffusion_training(const json& s, const Catalog& catalog) {
+VRAM_OUT_OF_LINE bool diffusion_training(const json& s, const Catalog& catalog) {
   const auto t = s.find("training");
   const bool diffusers = t != s.end() && t->is_object() && t->contains("framework") &&
                          (*t)["framework"].is_string() && (*t)["framework"].get_ref<const std::string&>() == name_of(kFrameworks, Framework::diffusers);
@@ -842,6 +855,28 @@ void finish_inference(const json& s, Scenario& out) {
   }
 }
 
+VRAM_OUT_OF_LINE void parse_training_settings(const json& s, io::ParseNotes& notes, Scenario& out) {
+  TrainingWorkload t{io::parse_training(s, out.gpu_count, notes, out.pipeline != nullptr), std::nullopt};
+  out.parallel = training_parallelism(out.gpu_count, t.training);
+  const bool video = out.pipeline && out.pipeline->modality == generation::Modality::video;
+  if (s.contains("generation") && out.pipeline) t.generation = io::parse_generation(s, video, out.gpu_count, notes);
+  if (out.pipeline) {
+    drop_unread_defaults(out.defaults_used);
+    warn_unread_fields(s, out);
+  }
+  if (s.contains("generation") && !out.pipeline)
+    out.warnings.push_back("/generation: ignored: the sample geometry applies to image and video pipelines "
+                           "(framework diffusers)");
+  out.settings = std::move(t);
+}
+
+VRAM_OUT_OF_LINE void parse_generation_settings(const json& s, io::ParseNotes& notes, Scenario& out) {
+  GenerationSettings g = io::parse_generation(s, out.workload == Workload::video, out.gpu_count, notes);
+  out.parallel.context = g.sequence_parallel;  // Ulysses / ring attention split the tokens
+  out.parallel.data = std::max<std::int64_t>(1, out.gpu_count / g.sequence_parallel);
+  out.settings = std::move(g);
+}
+
 void parse_settings(const json& s, Scenario& out) {
   io::ParseNotes notes{out.defaults_used, out.warnings};
   switch (out.workload) {
@@ -852,29 +887,9 @@ void parse_settings(const json& s, Scenario& out) {
       // llama.cpp splits the layers over every GPU it is given (--split-mode layer).
       if (out.inference().engine == Engine::llama_cpp) out.parallel = inference_parallelism(out.gpu_count, 1, out.gpu_count);
       break;
-    case Workload::training: {
-      TrainingWorkload t{io::parse_training(s, out.gpu_count, notes, out.pipeline != nullptr), std::nullopt};
-      out.parallel = training_parallelism(out.gpu_count, t.training);
-      const bool video = out.pipeline && out.pipeline->modality == generation::Modality::video;
-      if (s.contains("generation") && out.pipeline) t.generation = io::parse_generation(s, video, out.gpu_count, notes);
-      if (out.pipeline) {
-        drop_unread_defaults(out.defaults_used);
-        warn_unread_fields(s, out);
-      }
-      if (s.contains("generation") && !out.pipeline)
-        out.warnings.push_back("/generation: ignored: the sample geometry applies to image and video pipelines "
-                               "(framework diffusers)");
-      out.settings = std::move(t);
-      break;
-    }
+    case Workload::training: parse_training_settings(s, notes, out); break;
     case Workload::image:
-    case Workload::video: {
-      GenerationSettings g = io::parse_generation(s, out.workload == Workload::video, out.gpu_count, notes);
-      out.parallel.context = g.sequence_parallel;  // Ulysses / ring attention split the tokens
-      out.parallel.data = std::max<std::int64_t>(1, out.gpu_count / g.sequence_parallel);
-      out.settings = std::move(g);
-      break;
-    }
+    case Workload::video: parse_generation_settings(s, notes, out); break;
   }
   warn_other_blocks(s, out);
 }
