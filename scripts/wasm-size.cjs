@@ -188,4 +188,14 @@ function main() {
   }
 }
 
-main();
+/** The size in bytes of each function body the module defines, by WebAssembly function index
+ *  (imported functions first, as the engine numbers them). */
+function functionSizesByIndex(text) {
+  const { wasm } = splitModule(text);
+  const secs = sections(wasm);
+  return [...new Array(importedFunctions(wasm, secs)).fill(0), ...functionSizes(wasm, secs)];
+}
+
+module.exports = { functionSizesByIndex };
+
+if (require.main === module) main();
