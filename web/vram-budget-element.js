@@ -2808,12 +2808,13 @@
         )
       );
     }
-    /** A training or generation block: the everyday inputs first, parallelism and switches under "More settings". */
+    /** A training or generation block: the everyday inputs first, parallelism and switches under "More settings".
+     *  Its inputs are built when it is first shown (`_syncForm`): a page that opens on another workload
+     *  does not build them before its first estimate. */
     _blockSet(block, legend, fields) {
-      return h(
-        "fieldset",
-        { "data-block": block, "data-testid": `${block}-fields` },
-        h("legend", {}, legend),
+      const set = h("fieldset", { "data-block": block, "data-testid": `${block}-fields`, hidden: true }, h("legend", {}, legend));
+      set._fill = () => append(
+        set,
         fields.filter((f) => !f.advanced).map((f) => this._blockField(f)),
         h(
           "details",
@@ -2822,6 +2823,7 @@
           fields.filter((f) => f.advanced).map((f) => this._blockField(f))
         )
       );
+      return set;
     }
     /** The hardware: a catalog GPU or a custom memory size, the count and the headroom. */
     _hardwareSet() {
@@ -2938,8 +2940,13 @@
       this._pipeField.hidden = !pipeline;
       const block = blockOf(st);
       const sample = sampleFields(st);
-      for (const [name, set] of Object.entries(this._blockSets))
+      for (const [name, set] of Object.entries(this._blockSets)) {
         set.hidden = name !== block && !(name === "generation" && sample.length > 0);
+        if (!set.hidden && set._fill) {
+          set._fill();
+          set._fill = null;
+        }
+      }
       const shown = new Set([...blockFields(st), ...sample].map((f) => f.key));
       for (const f of [...TRAINING_FIELDS, ...GENERATION_FIELDS]) {
         if (this._fields[f.key]) this._fields[f.key].closest(".vb-field").hidden = !shown.has(f.key);
