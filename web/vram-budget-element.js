@@ -2389,6 +2389,18 @@
   };
 
   // web/src/form.js
+  function shownLater(box, build) {
+    box.hidden = true;
+    box._build = build;
+    return box;
+  }
+  function show(box, shown) {
+    box.hidden = !shown;
+    if (shown && box._build) {
+      append(box, box._build());
+      box._build = null;
+    }
+  }
   var FormMethods = class {
     _field(key, labelText, control, help, kind) {
       const id = this._newId(key);
@@ -2498,7 +2510,7 @@
       });
       let matches = [];
       let active = -1;
-      const show = (query) => {
+      const show2 = (query) => {
         matches = matchModels(this._entries, query).slice(0, 60);
         active = matches.length ? 0 : -1;
         replace(list, matches.length ? matches.map((e, i) => h("li", {
@@ -2533,12 +2545,12 @@
         this._onInput("model", id, true);
       };
       input.addEventListener("focus", () => input.select());
-      input.addEventListener("input", () => show(input.value));
+      input.addEventListener("input", () => show2(input.value));
       input.addEventListener("keydown", (ev) => {
         if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
           ev.preventDefault();
           if (list.hidden) {
-            show(input.value === this._state.model ? "" : input.value);
+            show2(input.value === this._state.model ? "" : input.value);
             return;
           }
           if (!matches.length) return;
@@ -2720,6 +2732,7 @@
     _runtimeSet() {
       const cat = this._catalog;
       const f = (key, control, kind) => this._field(key, this._t(`field.${key}`), control, this._t(`field.${key}.help`), kind);
+      this._hfQuantFields = null;
       const runtimeSet = h(
         "fieldset",
         { "data-block": "inference" },
@@ -2751,25 +2764,29 @@
           "lmo",
           [["", this._t("option.default")], ["true", this._t("option.on")], ["false", this._t("option.off")]]
         )),
-        this._llamaFields = h(
-          "div",
-          { class: "vb-llama", "data-testid": "llama-fields" },
-          h(
-            "div",
-            { class: "vb-row" },
-            f("ngl", this._text("ngl", { inputmode: "numeric", placeholder: this._t("field.ngl.placeholder") })),
-            f("sm", this._select("sm", [["", this._t("field.sm.layer")], ["row", "row"], ["none", this._t("field.sm.none")]]))
-          ),
-          h(
-            "div",
-            { class: "vb-row" },
-            f("ts", this._text("ts", { placeholder: this._t("field.ts.placeholder"), "data-testid": "tensor-split" })),
-            f("mg", this._text("mg", { inputmode: "numeric", placeholder: "0" }))
-          )
-        ),
-        this._hfFields = this._transformersFields(f)
+        this._llamaFields = shownLater(h("div", { class: "vb-llama", "data-testid": "llama-fields" }), () => {
+          const rows = [
+            h(
+              "div",
+              { class: "vb-row" },
+              f("ngl", this._text("ngl", { inputmode: "numeric", placeholder: this._t("field.ngl.placeholder") })),
+              f("sm", this._select("sm", [["", this._t("field.sm.layer")], ["row", "row"], ["none", this._t("field.sm.none")]]))
+            ),
+            h(
+              "div",
+              { class: "vb-row" },
+              f("ts", this._text("ts", { placeholder: this._t("field.ts.placeholder"), "data-testid": "tensor-split" })),
+              f("mg", this._text("mg", { inputmode: "numeric", placeholder: "0" }))
+            )
+          ];
+          this._fields.sm.setAttribute("data-testid", "split-mode");
+          return rows;
+        }),
+        this._hfFields = shownLater(
+          h("div", { class: "vb-transformers", "data-testid": "transformers-fields" }),
+          () => this._transformersFields(f)
+        )
       );
-      this._fields.sm.setAttribute("data-testid", "split-mode");
       return runtimeSet;
     }
     /** transformers generate(): the cache class, the attention, the version, and the quantized cache's settings. */
@@ -2780,9 +2797,7 @@
         n === fallback ? this._t("option.is-default", n) : n
       ]);
       const backends = hf.backend || [];
-      return h(
-        "div",
-        { class: "vb-transformers", "data-testid": "transformers-fields" },
+      return [
         h(
           "div",
           { class: "vb-row" },
@@ -2806,24 +2821,24 @@
           f("hfg", this._text("hfg", { inputmode: "numeric", placeholder: String(hf.q_group_size ?? 64) }), "count"),
           f("hfr", this._text("hfr", { inputmode: "numeric", placeholder: String(hf.residual_length ?? 128) }), "tokens")
         )
-      );
+      ];
     }
     /** A training or generation block: the everyday inputs first, parallelism and switches under "More settings".
      *  Its inputs are built when it is first shown (`_syncForm`): a page that opens on another workload
      *  does not build them before its first estimate. */
     _blockSet(block, legend, fields) {
-      const set = h("fieldset", { "data-block": block, "data-testid": `${block}-fields`, hidden: true }, h("legend", {}, legend));
-      set._fill = () => append(
-        set,
-        fields.filter((f) => !f.advanced).map((f) => this._blockField(f)),
-        h(
-          "details",
-          { class: "vb-more", "data-testid": `${block}-more` },
-          h("summary", {}, this._t("form.more")),
-          fields.filter((f) => f.advanced).map((f) => this._blockField(f))
-        )
+      return shownLater(
+        h("fieldset", { "data-block": block, "data-testid": `${block}-fields` }, h("legend", {}, legend)),
+        () => [
+          fields.filter((f) => !f.advanced).map((f) => this._blockField(f)),
+          h(
+            "details",
+            { class: "vb-more", "data-testid": `${block}-more` },
+            h("summary", {}, this._t("form.more")),
+            fields.filter((f) => f.advanced).map((f) => this._blockField(f))
+          )
+        ]
       );
-      return set;
     }
     /** The hardware: a catalog GPU or a custom memory size, the count and the headroom. */
     _hardwareSet() {
@@ -2940,13 +2955,11 @@
       this._pipeField.hidden = !pipeline;
       const block = blockOf(st);
       const sample = sampleFields(st);
-      for (const [name, set] of Object.entries(this._blockSets)) {
-        set.hidden = name !== block && !(name === "generation" && sample.length > 0);
-        if (!set.hidden && set._fill) {
-          set._fill();
-          set._fill = null;
-        }
-      }
+      for (const [name, set] of Object.entries(this._blockSets))
+        show(set, name === block || name === "generation" && sample.length > 0);
+      const engine = engineOf(st);
+      show(this._llamaFields, engineReads(engine, "n_gpu_layers"));
+      show(this._hfFields, engineReads(engine, "cache_implementation"));
       const shown = new Set([...blockFields(st), ...sample].map((f) => f.key));
       for (const f of [...TRAINING_FIELDS, ...GENERATION_FIELDS]) {
         if (this._fields[f.key]) this._fields[f.key].closest(".vb-field").hidden = !shown.has(f.key);
@@ -2962,11 +2975,9 @@
         }
       }
       for (const key of Object.keys(this._understood)) this._showUnderstood(key);
-      this._gmuField.hidden = !engineReads(engineOf(st), "gpu_memory_utilization");
-      this._lmoField.hidden = !engineReads(engineOf(st), "language_model_only");
-      this._llamaFields.hidden = !engineReads(engineOf(st), "n_gpu_layers");
-      this._hfFields.hidden = !engineReads(engineOf(st), "cache_implementation");
-      this._hfQuantFields.hidden = this._hfFields.hidden || st.hfc !== "quantized";
+      this._gmuField.hidden = !engineReads(engine, "gpu_memory_utilization");
+      this._lmoField.hidden = !engineReads(engine, "language_model_only");
+      if (this._hfQuantFields) this._hfQuantFields.hidden = this._hfFields.hidden || st.hfc !== "quantized";
     }
     /** How a number input's text was read, as the input shows it, in the page's language. */
     _showUnderstood(key) {

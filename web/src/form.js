@@ -7,6 +7,23 @@ import { core, workloadOf, blockOf, usesPipeline, engineOf, engineReads, blockFi
 import { matchModels } from './module.js';
 import { LANGUAGES } from './i18n/index.js';
 
+/** A part of the form hidden until its workload or engine is chosen: `build` makes its inputs
+ *  when it is first shown (`show`), so a page that opens on another one does not build them
+ *  before its first estimate. */
+function shownLater(box, build) {
+  box.hidden = true;
+  box._build = build;
+  return box;
+}
+
+function show(box, shown) {
+  box.hidden = !shown;
+  if (shown && box._build) {
+    append(box, box._build());
+    box._build = null;
+  }
+}
+
 export class FormMethods {
   _field(key, labelText, control, help, kind) {
     const id = this._newId(key);
@@ -245,6 +262,7 @@ export class FormMethods {
   _runtimeSet() {
     const cat = this._catalog;
     const f = (key, control, kind) => this._field(key, this._t(`field.${key}`), control, this._t(`field.${key}.help`), kind);
+    this._hfQuantFields = null;  // made with the transformers inputs
     const runtimeSet = h('fieldset', { 'data-block': 'inference' },
       h('legend', {}, this._t('form.runtime')),
       f('engine', this._select('engine',
@@ -260,15 +278,19 @@ export class FormMethods {
         placeholder: this._t('field.gmu.placeholder', this._num(cat.defaults.engines.vllm.gpu_memory_utilization)) })),
       this._lmoField = f('lmo', this._select('lmo',
         [['', this._t('option.default')], ['true', this._t('option.on')], ['false', this._t('option.off')]])),
-      this._llamaFields = h('div', { class: 'vb-llama', 'data-testid': 'llama-fields' },
-        h('div', { class: 'vb-row' },
-          f('ngl', this._text('ngl', { inputmode: 'numeric', placeholder: this._t('field.ngl.placeholder') })),
-          f('sm', this._select('sm', [['', this._t('field.sm.layer')], ['row', 'row'], ['none', this._t('field.sm.none')]]))),
-        h('div', { class: 'vb-row' },
-          f('ts', this._text('ts', { placeholder: this._t('field.ts.placeholder'), 'data-testid': 'tensor-split' })),
-          f('mg', this._text('mg', { inputmode: 'numeric', placeholder: '0' })))),
-      this._hfFields = this._transformersFields(f));
-    this._fields.sm.setAttribute('data-testid', 'split-mode');
+      this._llamaFields = shownLater(h('div', { class: 'vb-llama', 'data-testid': 'llama-fields' }), () => {
+        const rows = [
+          h('div', { class: 'vb-row' },
+            f('ngl', this._text('ngl', { inputmode: 'numeric', placeholder: this._t('field.ngl.placeholder') })),
+            f('sm', this._select('sm', [['', this._t('field.sm.layer')], ['row', 'row'], ['none', this._t('field.sm.none')]]))),
+          h('div', { class: 'vb-row' },
+            f('ts', this._text('ts', { placeholder: this._t('field.ts.placeholder'), 'data-testid': 'tensor-split' })),
+            f('mg', this._text('mg', { inputmode: 'numeric', placeholder: '0' })))];
+        this._fields.sm.setAttribute('data-testid', 'split-mode');
+        return rows;
+      }),
+      this._hfFields = shownLater(h('div', { class: 'vb-transformers', 'data-testid': 'transformers-fields' }),
+        () => this._transformersFields(f)));
     return runtimeSet;
   }
 
@@ -278,7 +300,7 @@ export class FormMethods {
     const choices = (names, fallback) => (names || []).map((n) => [n === fallback ? '' : n,
       n === fallback ? this._t('option.is-default', n) : n]);
     const backends = hf.backend || [];
-    return h('div', { class: 'vb-transformers', 'data-testid': 'transformers-fields' },
+    return [
       h('div', { class: 'vb-row' },
         f('hfc', this._select('hfc', choices(hf.cache_implementation, 'dynamic'))),
         f('hfa', this._select('hfa', [['', this._t('field.hfa.version')],
@@ -290,18 +312,17 @@ export class FormMethods {
         f('hfq', this._select('hfq', choices(backends, backends[0]))),
         f('hfb', this._text('hfb', { inputmode: 'numeric', placeholder: '4' }), 'count'),
         f('hfg', this._text('hfg', { inputmode: 'numeric', placeholder: String(hf.q_group_size ?? 64) }), 'count'),
-        f('hfr', this._text('hfr', { inputmode: 'numeric', placeholder: String(hf.residual_length ?? 128) }), 'tokens')));
+        f('hfr', this._text('hfr', { inputmode: 'numeric', placeholder: String(hf.residual_length ?? 128) }), 'tokens'))];
   }
 
   /** A training or generation block: the everyday inputs first, parallelism and switches under "More settings".
    *  Its inputs are built when it is first shown (`_syncForm`): a page that opens on another workload
    *  does not build them before its first estimate. */
   _blockSet(block, legend, fields) {
-    const set = h('fieldset', { 'data-block': block, 'data-testid': `${block}-fields`, hidden: true }, h('legend', {}, legend));
-    set._fill = () => append(set, fields.filter((f) => !f.advanced).map((f) => this._blockField(f)),
-      h('details', { class: 'vb-more', 'data-testid': `${block}-more` }, h('summary', {}, this._t('form.more')),
-        fields.filter((f) => f.advanced).map((f) => this._blockField(f))));
-    return set;
+    return shownLater(h('fieldset', { 'data-block': block, 'data-testid': `${block}-fields` }, h('legend', {}, legend)),
+      () => [fields.filter((f) => !f.advanced).map((f) => this._blockField(f)),
+        h('details', { class: 'vb-more', 'data-testid': `${block}-more` }, h('summary', {}, this._t('form.more')),
+          fields.filter((f) => f.advanced).map((f) => this._blockField(f)))]);
   }
 
   /** The hardware: a catalog GPU or a custom memory size, the count and the headroom. */
@@ -389,13 +410,11 @@ export class FormMethods {
     const block = blockOf(st);
     // A diffusion fine-tune reads the training block and the sample size of the generation block.
     const sample = sampleFields(st);
-    for (const [name, set] of Object.entries(this._blockSets)) {
-      set.hidden = name !== block && !(name === 'generation' && sample.length > 0);
-      if (!set.hidden && set._fill) {
-        set._fill();
-        set._fill = null;
-      }
-    }
+    for (const [name, set] of Object.entries(this._blockSets))
+      show(set, name === block || (name === 'generation' && sample.length > 0));
+    const engine = engineOf(st);
+    show(this._llamaFields, engineReads(engine, 'n_gpu_layers'));
+    show(this._hfFields, engineReads(engine, 'cache_implementation'));
     const shown = new Set([...blockFields(st), ...sample].map((f) => f.key));
     for (const f of [...TRAINING_FIELDS, ...GENERATION_FIELDS]) {
       if (this._fields[f.key]) this._fields[f.key].closest('.vb-field').hidden = !shown.has(f.key);
@@ -415,11 +434,9 @@ export class FormMethods {
       }
     }
     for (const key of Object.keys(this._understood)) this._showUnderstood(key);
-    this._gmuField.hidden = !engineReads(engineOf(st), 'gpu_memory_utilization');
-    this._lmoField.hidden = !engineReads(engineOf(st), 'language_model_only');
-    this._llamaFields.hidden = !engineReads(engineOf(st), 'n_gpu_layers');
-    this._hfFields.hidden = !engineReads(engineOf(st), 'cache_implementation');
-    this._hfQuantFields.hidden = this._hfFields.hidden || st.hfc !== 'quantized';
+    this._gmuField.hidden = !engineReads(engine, 'gpu_memory_utilization');
+    this._lmoField.hidden = !engineReads(engine, 'language_model_only');
+    if (this._hfQuantFields) this._hfQuantFields.hidden = this._hfFields.hidden || st.hfc !== 'quantized';
   }
 
   /** How a number input's text was read, as the input shows it, in the page's language. */
