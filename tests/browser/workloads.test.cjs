@@ -18,6 +18,10 @@ test('the workload choice: inference, fine-tuning, image, video, each with its o
   for (const w of ['inference', 'training', 'image', 'video']) assert.ok(await page.getByTestId(`workload-${w}`).isVisible(), w);
   assert.equal(await page.getByTestId('workload-inference').isChecked(), true);
   assert.equal(await page.getByTestId('training-fields').isVisible(), false);
+  // Another workload's and another engine's inputs are built when first shown, not at load.
+  for (const testid of ['training-fields', 'generation-fields', 'llama-fields', 'transformers-fields']) {
+    assert.equal(await page.getByTestId(testid).locator('input, select').count(), 0, testid);
+  }
 
   await page.getByTestId('workload-training').check();
   await page.getByTestId('training-fields').waitFor({ state: 'visible', ...WAIT });
