@@ -68,7 +68,7 @@ test('a damaged payload rejects the factory with the reason, and a good copy sti
     // A valid stream of the wrong length: one byte short of the WebAssembly.
     const wasm = unpack(text).wasm;
     const short = zlib.deflateRawSync(wasm.subarray(0, wasm.length - 1)).toString('base64');
-    await assert.rejects(require(write('short.js', short))(), /inflates to 1,?\d+ bytes, not \d+/);
+    await assert.rejects(require(write('short.js', short))(), /inflates to \d[\d,]* bytes, not \d+/);
     const good = await require(write('good.js', m[2]))();
     assert.equal(JSON.parse(good.catalog()).ok, true);
   } finally {

@@ -153,8 +153,8 @@ namespace generation {
 void write_pipelines_summary(io::JsonWriter& w, const Catalog& catalog, bool with_components = true);
 }  // namespace generation
 
-/// The files embedded from models/ at build time (generated source: one raw
-/// DEFLATE stream, inflated here; throws `InputError` at "/catalog" if it is corrupt).
+/// The files embedded from models/ at build time (generated source: their
+/// minified texts, one after the other, read in place).
 std::vector<CatalogFile> embedded_catalog_files();
 
 }  // namespace vram
