@@ -10,7 +10,6 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const zlib = require('zlib');
 
 /** The files as embedded: names relative to MODELS_DIR (pipelines as "pipelines/<file>"), minified texts. */
 function catalogFiles(dir) {
@@ -30,12 +29,11 @@ function catalogFiles(dir) {
   });
 }
 
-/** The catalog's files, their concatenated text's length, and that text deflated (what it
- *  costs in the deflated module, about). */
+/** The catalog's files and their concatenated text. */
 function embeddedCatalog(dir) {
   const files = catalogFiles(dir);
   const text = Buffer.concat(files.map((f) => f.min));
-  return { files, text, textBytes: text.length, deflated: zlib.deflateRawSync(text, { level: 9 }) };
+  return { files, text, textBytes: text.length };
 }
 
 function main() {

@@ -131,8 +131,9 @@ function functionSizes(wasm, secs) {
 
 /** The catalog as scripts/embed-catalog.cjs embeds it: minified JSON (deflated with the module). */
 function catalogBytes() {
-  const { files, textBytes, deflated } = embeddedCatalog(path.join(root, 'models'));
-  return { files: files.length, bytes: textBytes, deflated: deflated.length };
+  const { files, text, textBytes } = embeddedCatalog(path.join(root, 'models'));
+  // What the catalog costs in the deflated module, about: its text deflated on its own.
+  return { files: files.length, bytes: textBytes, deflated: zlib.deflateRawSync(text, { level: 9 }).length };
 }
 
 /** A C++ demangled name's owner: the namespace or class path before the function name. */
