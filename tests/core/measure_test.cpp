@@ -69,6 +69,15 @@ TEST_CASE("training and generation: a short PyTorch script that prints the peaks
   CHECK(text.find("torch.cuda.max_memory_reserved()") != std::string::npos);
   CHECK(t["note"].get<std::string>().find("unsloth's own recipe") != std::string::npos);
   CHECK(metrics(t) == std::vector<std::string>{"peak_allocated_bytes", "peak_reserved_bytes"});
+  CHECK(text.find("torch.optim.AdamW") != std::string::npos);
+  // Muon: torch.optim.Muon on the decoder layers' matrices, AdamW on the rest, both stepped.
+  const std::string muon = measure({{"workload", "training"},
+                                    {"model", "Qwen/Qwen3-8B"},
+                                    {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 8}}},
+                                    {"training", {{"framework", "deepspeed"}, {"sharding", "zero2"}, {"optimizer", "muon"}}}})["text"];
+  CHECK(muon.find("torch.optim.Muon(hidden") != std::string::npos);
+  CHECK(muon.find("torch.optim.AdamW(rest") != std::string::npos);
+  CHECK(muon.find("    for opt in opts:\n        opt.step()") != std::string::npos);
 
   const json v = measure({{"workload", "video"},
                           {"model", "Wan-AI/Wan2.1-T2V-14B"},

@@ -42,3 +42,38 @@ TEST_CASE("Adafactor keeps a row and a column factor per matrix", "[training][op
   s.blocks.push_back({1, 50, 1});         // a vector: its full second moment
   CHECK(optimizer_state_term(s, Optimizer::adafactor, 4, {1, 1}).bytes == Bytes::of(90 * 4 + 50 * 4));
 }
+
+TEST_CASE("Muon: one momentum on the hidden matrices, AdamW's two moments on the rest", "[training][optimizer_state]") {
+  TrainableSet s;
+  s.blocks.push_back({4096, 1024, 2, true});  // two hidden matrices: 8,388,608 params
+  s.blocks.push_back({1, 4096, 3, false});     // norms: 12,288 params
+  s.blocks.push_back({32000, 4096, 1, false});  // embeddings: 131,072,000 params
+  // 8,388,608 × 1 × 2 + (12,288 + 131,072,000) × 2 × 4
+  const Term t = muon_state_term(s, 2, 4, {1, 1});
+  CHECK(t.bytes == Bytes::of(16'777'216 + 1'048'674'304));
+  CHECK(consistent(t));
+  // Sharded over 8: the sum, divided.
+  CHECK(muon_state_term(s, 2, 4, {1, 8}).bytes == Bytes::of((16'777'216 + 1'048'674'304) / 8));
+  // Through optimizer_state_term both moments take the state dtype.
+  CHECK(optimizer_state_term(s, Optimizer::muon, 4, {1, 1}).bytes == Bytes::of(33'554'432 + 1'048'674'304));
+  const ParamBlock h = s.largest_hidden_matrix();
+  CHECK((h.rows == 4096 && h.cols == 1024 && h.count == 2));
+  CHECK(one_block(10, 10).largest_hidden_matrix().count == 0);  // no hidden matrix
+}
+
+TEST_CASE("Newton-Schulz: the widest line of each iteration, in 16 bits", "[training][optimizer_state]") {
+  // A 14,336 × 4,096 matrix: m·n = 58,720,256, k = 4,096, k² = 16,777,216.
+  // Quintic: max(m·n + 5k², 4m·n + 2k²) = max(142,606,336, 268,435,456) × 2 B = 536,870,912 B,
+  // plus the nesterov update in fp32: 58,720,256 × 4 = 234,881,024 B.
+  const Term q = newton_schulz_term(14336, 4096, 4, NewtonSchulz::quintic);
+  CHECK(q.bytes == Bytes::of(536'870'912 + 234'881'024));
+  CHECK(consistent(q));
+  // A bf16 gradient is the update's own bf16 copy: nothing more.
+  CHECK(newton_schulz_term(14336, 4096, 2, NewtonSchulz::quintic).bytes == Bytes::of(536'870'912));
+  // Gram: max(2m·n + 4k², m·n + 7k²) = max(184,549,376, 176,160,768) × 2 B; the gradient is updated in place.
+  const Term g = newton_schulz_term(14336, 4096, 2, NewtonSchulz::gram);
+  CHECK(g.bytes == Bytes::of(369'098'752));
+  CHECK(consistent(g));
+  // A square matrix: k = m = n, the Gram temporaries dominate: max(6, 8) × 4,096² × 2 B.
+  CHECK(newton_schulz_term(4096, 4096, 2, NewtonSchulz::gram).bytes == Bytes::of(8LL * 16'777'216 * 2));
+}

@@ -213,6 +213,50 @@ TEST_CASE("bad training input is refused at its field", "[training][errors]") {
   CHECK(failure(llama8b({{"method", "freeze"}, {"trainable_layers", 0}})).path == "/training/trainable_layers");
 }
 
+TEST_CASE("Muon: where the framework ships it, its states and its optimizer step", "[training][engine][muon]") {
+  const json eight{{"gpu", "H100-SXM-80GB"}, {"count", 8}};
+  const json ds{{"framework", "deepspeed"}, {"sharding", "zero2"}, {"optimizer", "muon"}, {"seq_len", 2048}};
+  const Report r = test::run(llama8b(ds, eight));
+  // 6,979,321,856 hidden-matrix params × 1 × 2 B (ZeRO-2 momentum in the model's dtype) + 1,050,939,392 others
+  // (embeddings, output layer, norms) × 2 × 4 B, over 8 GPUs.
+  CHECK(component(r, "optimizer_state") == Bytes::of((6'979'321'856LL * 2 + 1'050'939'392LL * 8) / 8));
+  json z3 = ds;
+  z3["sharding"] = "zero3";  // ZeRO-3: an fp32 momentum partition
+  CHECK(component(test::run(llama8b(z3, eight)), "optimizer_state") ==
+        Bytes::of((6'979'321'856LL * 4 + 1'050'939'392LL * 8) / 8));
+  json adamw = ds;
+  adamw["optimizer"] = "adamw";
+  CHECK(component(r, "optimizer_state") * 2 < component(test::run(llama8b(adamw, eight)), "optimizer_state"));
+  // The optimizer step's Newton-Schulz is a candidate of the activations' phase: with tiny activations it counts.
+  json tiny = ds;
+  tiny["seq_len"] = 16;
+  const Report small = test::run(llama8b(tiny, eight));
+  const Bytes grads = Bytes::of(8'030'261'248LL * 2 / 8);  // every gradient, sharded by ZeRO-2
+  CHECK(component(small, "activations") == grads + Bytes::of(369'098'752));  // + the Gram working set
+  const json titan{{"framework", "torchtitan"}, {"sharding", "fsdp"}, {"optimizer", "muon"}};
+  CHECK(component(test::run(llama8b(titan, eight)), "optimizer_state") ==
+        Bytes::of((6'979'321'856LL * 4 + 1'050'939'392LL * 8) / 8));
+}
+
+TEST_CASE("Muon is refused where the framework does not run it", "[training][errors][muon]") {
+  const json eight{{"gpu", "H100-SXM-80GB"}, {"count", 8}};
+  const Failure unsloth = failure(llama8b({{"framework", "unsloth"}, {"optimizer", "muon"}}));
+  CHECK(unsloth.path == "/training/optimizer");
+  CHECK(unsloth.message.find("deepspeed") != std::string::npos);  // where it exists is named
+  CHECK(failure(llama8b({{"optimizer", "muon"}})).path == "/training/optimizer");  // transformers
+  CHECK(failure(llama8b({{"framework", "deepspeed"}, {"sharding", "ddp"}, {"optimizer", "muon"}}, eight)).path ==
+        "/training/sharding");
+  CHECK(failure(llama8b({{"framework", "torchtitan"}, {"sharding", "none"}, {"optimizer", "muon"}})).path ==
+        "/training/sharding");
+  CHECK(failure(llama8b({{"framework", "deepspeed"}, {"sharding", "zero2"}, {"optimizer", "muon"},
+                         {"offload", "optimizer"}},
+                        eight))
+            .path == "/training/offload");
+  const json bare{{"workload", "training"}, {"model", {{"params", 8000000000LL}}}, {"hardware", {{"gpu", "H100-SXM-80GB"}, {"count", 8}}},
+                  {"training", {{"framework", "deepspeed"}, {"sharding", "zero2"}, {"optimizer", "muon"}}}};
+  CHECK(failure(bare).path == "/training/optimizer");
+}
+
 TEST_CASE("sharding over one GPU is a warning, not an error", "[training][errors]") {
   const Report r = test::run(llama8b({{"sharding", "zero3"}}));
   bool warned = false;
@@ -337,6 +381,15 @@ TEST_CASE("what each training switch buys, figures only", "[training][engine][pl
   CHECK(zero3);
   CHECK(lora);
   CHECK(eight_bit);
+  for (const auto& sw : switches) CHECK(sw.value != "muon");  // torchtune has no Muon: not offered
+  // DeepSpeed under ZeRO-2 runs it: offered, with what it saves.
+  const Scenario ds = test::scenario(llama8b({{"framework", "deepspeed"}, {"sharding", "zero2"}},
+                                             {{"gpu", "H100-SXM-80GB"}, {"count", 8}}));
+  const double ds_base = test::metric(estimate(ds), "peak_reserved_bytes");
+  bool muon = false;
+  for (const auto& sw : training_switches(ds))
+    if (sw.value == "muon") muon = static_cast<double>(sw.peak_reserved.in_bytes()) < ds_base;
+  CHECK(muon);
 }
 
 TEST_CASE("freeze trains the last layers only: their states, and activations from the first of them", "[training][engine]") {

@@ -171,7 +171,7 @@ test('catalog().defaults are the defaults the core applies (the page keeps none 
     model: 'meta-llama/Llama-3.1-8B', inference: { engine: 'llama.cpp', context: 4096, llama_cpp: { n_batch: 512, nope: 1 } } })));
   assert.ok(d.engines['llama.cpp'].fields.includes('n_batch'));
   assert.ok(extra.warnings.some((w) => w.startsWith('/inference/llama_cpp/nope: unknown field')));
-  assert.deepEqual(d.training.optimizer, ['adamw', 'adamw-8bit', 'paged-adamw-8bit', 'adafactor', 'sgd', 'sgd-momentum', 'lion']);
+  assert.deepEqual(d.training.optimizer, ['adamw', 'adamw-8bit', 'paged-adamw-8bit', 'adafactor', 'sgd', 'sgd-momentum', 'lion', 'muon']);
   assert.deepEqual(d.workloads, ['inference', 'training', 'image', 'video']);
   // The training and generation defaults named are the ones a scenario without them reports.
   const t = JSON.parse(mod.estimate(JSON.stringify({ workload: 'training', model: 'meta-llama/Llama-3.2-1B' })));

@@ -19,7 +19,7 @@ namespace vram {
 enum class Framework : std::uint8_t { transformers, torchtune, torchtitan, unsloth, deepspeed, diffusers };
 enum class TrainMethod : std::uint8_t { full, lora, qlora, freeze };
 enum class Precision : std::uint8_t { bf16_mixed, fp16_mixed, bf16, fp32 };
-enum class Optimizer : std::uint8_t { adamw, adamw_8bit, paged_adamw_8bit, adafactor, sgd, sgd_momentum, lion };
+enum class Optimizer : std::uint8_t { adamw, adamw_8bit, paged_adamw_8bit, adafactor, sgd, sgd_momentum, lion, muon };
 enum class Checkpointing : std::uint8_t { none, selective, full };
 enum class TrainAttention : std::uint8_t { flash, sdpa, eager };
 enum class Sharding : std::uint8_t { none, ddp, zero1, zero2, zero3, fsdp };
@@ -37,13 +37,14 @@ inline constexpr std::array<Choice<Precision>, 4> kPrecisions{{{Precision::bf16_
                                                               {Precision::fp16_mixed, "fp16-mixed"},
                                                               {Precision::bf16, "bf16"},
                                                               {Precision::fp32, "fp32"}}};
-inline constexpr std::array<Choice<Optimizer>, 7> kOptimizers{{{Optimizer::adamw, "adamw"},
+inline constexpr std::array<Choice<Optimizer>, 8> kOptimizers{{{Optimizer::adamw, "adamw"},
                                                               {Optimizer::adamw_8bit, "adamw-8bit"},
                                                               {Optimizer::paged_adamw_8bit, "paged-adamw-8bit"},
                                                               {Optimizer::adafactor, "adafactor"},
                                                               {Optimizer::sgd, "sgd"},
                                                               {Optimizer::sgd_momentum, "sgd-momentum"},
-                                                              {Optimizer::lion, "lion"}}};
+                                                              {Optimizer::lion, "lion"},
+                                                              {Optimizer::muon, "muon"}}};
 inline constexpr std::array<Choice<Checkpointing>, 3> kCheckpointing{
     {{Checkpointing::none, "none"}, {Checkpointing::selective, "selective"}, {Checkpointing::full, "full"}}};
 inline constexpr std::array<Choice<TrainAttention>, 3> kTrainAttention{

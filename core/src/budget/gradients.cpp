@@ -29,6 +29,13 @@ std::int64_t TrainableSet::largest_tensor() const {
   return m;
 }
 
+ParamBlock TrainableSet::largest_hidden_matrix() const {
+  ParamBlock out{1, 1, 0, false};
+  for (const auto& b : blocks)
+    if (b.hidden_matrix && b.count > 0 && (out.count == 0 || b.tensor_elements() > out.tensor_elements())) out = b;
+  return out;
+}
+
 Factors share_factors(Share share) {
   if (share.num == share.den) return {};
   return {Factor::real(static_cast<double>(share.num) / static_cast<double>(share.den), "share (1/{} shard group)")

@@ -15,6 +15,18 @@ constexpr std::string_view kBnbSource =
     "min_8bit_size 4096)";
 constexpr std::string_view kAdafactorSource =
     "Shazeer & Stern 2018 §3; transformers v4.56 optimization.py Adafactor (beta1 None: no first moment)";
+constexpr std::string_view kMuonSource =
+    "pytorch v2.9 torch/optim/_muon.py Muon._init_group (momentum_buffer = zeros_like(grad), 2-D parameters only); "
+    "deepspeed v0.19.6 runtime/engine.py (MuonWithAuxAdam: use_muon parameters, AdamW exp_avg and exp_avg_sq for the "
+    "rest); torchtitan @b5bcd76 distributed/flex_shard/README.md (DistMuon on the matrices, AdamW for the rest)";
+constexpr std::string_view kQuinticSource =
+    "pytorch v2.9 torch/optim/_muon.py _single_tensor_muon (update = grad.lerp(buf, momentum)) and "
+    "_zeropower_via_newtonschulz (ortho_grad = grad.bfloat16(); gram_matrix = X Xᵀ; gram_update = b·G + (c·G) G; "
+    "X = a·X + gram_update X)";
+constexpr std::string_view kGramSource =
+    "deepspeed v0.19.6 runtime/zero/muon/original_muon.py muon_update (grad.lerp_ in place) and "
+    "zeropower_via_gram_newtonschulz (X = G.to(fp16); R = X Xᵀ; Z = b·R + c·R R; Q; RZ = a·R + Z R; R = a·RZ + Z RZ; "
+    "restart X = Q X)";
 constexpr std::string_view kMasterSource =
     "ZeRO (Rajbhandari et al. 2020) §3.1 (fp32 parameter copy of mixed precision)";
 
@@ -36,6 +48,7 @@ std::int64_t full_precision_moments(Optimizer opt) {
     case Optimizer::adamw: return 2;
     case Optimizer::sgd_momentum:
     case Optimizer::lion: return 1;
+    case Optimizer::muon:
     case Optimizer::sgd:
     case Optimizer::adamw_8bit:
     case Optimizer::paged_adamw_8bit:
@@ -85,6 +98,7 @@ Term optimizer_state_term(const TrainableSet& set, Optimizer opt, std::int64_t s
     case Optimizer::paged_adamw_8bit: return adam8bit_state_term(set, share);
     case Optimizer::adafactor: return adafactor_state_term(set, share);
     case Optimizer::sgd: return Term::given(Bytes{}).named("plain SGD keeps no state").cite(kTorchSource);
+    case Optimizer::muon: return muon_state_term(set, state_bytes, state_bytes, share);
     case Optimizer::adamw:
     case Optimizer::sgd_momentum:
     case Optimizer::lion: break;
@@ -96,6 +110,48 @@ Term optimizer_state_term(const TrainableSet& set, Optimizer opt, std::int64_t s
                     share)
       .named("optimizer state")
       .cite(kTorchSource);
+}
+
+Term muon_state_term(const TrainableSet& set, std::int64_t momentum_bytes, std::int64_t adam_bytes, Share share) {
+  Count hidden = 0, other = 0;
+  for (const auto& b : set.blocks) (b.hidden_matrix ? hidden : other) += b.elements();
+  return shared_sum(terms(Term::product({Factor::of(hidden, "params of hidden-layer matrices (Muon)"),
+                                         Factor::of(1, "moment (momentum)"),
+                                         Factor::bytes(momentum_bytes, momentum_bytes == 4 ? "fp32" : "16-bit")}),
+                          Term::product({Factor::of(other, "other params (AdamW: embeddings, output layer, norms)"),
+                                         Factor::of(2, "moments (exp_avg, exp_avg_sq)"),
+                                         Factor::bytes(adam_bytes, adam_bytes == 4 ? "fp32" : "16-bit")})),
+                    share)
+      .named("Muon and AdamW states")
+      .cite(kMuonSource);
+}
+
+namespace {
+/// One line of the iteration: `mats` m × n matrices and `grams` k × k ones live at once, in 16 bits.
+Term ns_line(std::int64_t rows, std::int64_t cols, std::int64_t mats, std::int64_t grams) {
+  const std::int64_t k = std::min(rows, cols);
+  return Term::sum(terms(Term::product({Factor::of(mats, "m × n matrices"), Factor::of(rows, "m"), Factor::of(cols, "n"),
+                                        Factor::bytes(2, "16-bit")}),
+                         Term::product({Factor::of(grams, "k × k matrices"), Factor::of(k, "k = min(m, n)"),
+                                        Factor::of(k, "k"), Factor::bytes(2, "16-bit")})));
+}
+}  // namespace
+
+Term newton_schulz_term(std::int64_t rows, std::int64_t cols, std::int64_t grad_bytes, NewtonSchulz kernel) {
+  const bool gram = kernel == NewtonSchulz::gram;
+  // The widest lines of each iteration (see NewtonSchulz): every operand and temporary alive at once.
+  Term widest = gram ? Term::max_of(terms(ns_line(rows, cols, 2, 4).named("restart X = Q X"),
+                                          ns_line(rows, cols, 1, 7).named("R = a·RZ + Z RZ")))
+                     : Term::max_of(terms(ns_line(rows, cols, 1, 5).named("gram_update = b·G + (c·G) G"),
+                                          ns_line(rows, cols, 4, 2).named("X = a·X + gram_update X")));
+  Terms parts = terms(std::move(widest));
+  // torch.optim.Muon's nesterov update is a new tensor; its bf16 copy is X unless the gradient is bf16 already.
+  if (!gram && grad_bytes != 2)
+    parts.push_back(Term::product({Factor::of(rows, "m"), Factor::of(cols, "n"), Factor::bytes(grad_bytes, "update")})
+                        .named("nesterov update"));
+  return sum_nonzero(std::move(parts))
+      .named("Newton–Schulz on the largest hidden matrix")
+      .cite(gram ? kGramSource : kQuinticSource);
 }
 
 Term master_weights_term(std::int64_t params, Share share) {

@@ -180,13 +180,22 @@ std::string training_script(const Scenario& s) {
          " decoder layers train\nfor layer in model.model.layers[-" + std::to_string(t.trainable_layers) +
          ":]:\n    layer.requires_grad_(True)\n";
   }
-  p += t.optimizer == Optimizer::sgd || t.optimizer == Optimizer::sgd_momentum
-           ? "opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=1e-4)\n"
-           : "opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)\n";
+  const bool muon = t.optimizer == Optimizer::muon;
+  if (muon)
+    p += "# Muon (torch >= 2.9) on the hidden layers' matrices, AdamW on the rest, as the frameworks pair them\n"
+         "hidden = [p for n, p in model.named_parameters() if p.requires_grad and p.ndim == 2 and \".layers.\" in n]\n"
+         "rest = [p for n, p in model.named_parameters() if p.requires_grad and not (p.ndim == 2 and \".layers.\" in "
+         "n)]\nopts = (torch.optim.Muon(hidden, lr=1e-3), torch.optim.AdamW(rest, lr=1e-4))\n";
+  else
+    p += t.optimizer == Optimizer::sgd || t.optimizer == Optimizer::sgd_momentum
+             ? "opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=1e-4)\n"
+             : "opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)\n";
   p += "ids = torch.randint(0, model.config.vocab_size, (" + std::to_string(t.micro_batch) + ", " +
        std::to_string(t.seq_len) + "), device=\"cuda\")\n"
        "torch.cuda.reset_peak_memory_stats()\nfor _ in range(2):  # the second step holds the optimizer state\n"
-       "    model(input_ids=ids, labels=ids).loss.backward()\n    opt.step()\n    opt.zero_grad(set_to_none=True)\n";
+       "    model(input_ids=ids, labels=ids).loss.backward()\n";
+  p += muon ? "    for opt in opts:\n        opt.step()\n        opt.zero_grad(set_to_none=True)\n"
+            : "    opt.step()\n    opt.zero_grad(set_to_none=True)\n";
   return p + std::string(kPeaks);
 }
 

@@ -29,6 +29,9 @@ std::vector<Candidate> candidates() {
        [](T& t) { t.chunked_loss = true; }},
       {"/training/optimizer", "adamw-8bit", [](const T& t, const Scenario&) { return t.optimizer == Optimizer::adamw; },
        [](T& t) { t.optimizer = Optimizer::adamw_8bit; }},
+      // Where the framework runs Muon (the estimate refuses it elsewhere, and the switch is not offered).
+      {"/training/optimizer", "muon", [](const T& t, const Scenario&) { return t.optimizer == Optimizer::adamw; },
+       [](T& t) { t.optimizer = Optimizer::muon; }},
       {"/training/method", "lora", [](const T& t, const Scenario&) { return t.method == TrainMethod::full; },
        [](T& t) { t.method = TrainMethod::lora; }},
       {"/training/method", "qlora", [](const T& t, const Scenario&) { return t.method == TrainMethod::lora; },

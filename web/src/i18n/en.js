@@ -67,7 +67,7 @@ export default {
   'field.prec': 'Precision',
   'field.prec.help': 'Mixed precision keeps fp32 master weights beside 16-bit compute copies; pure bf16 or fp32 does not.',
   'field.opt': 'Optimizer',
-  'field.opt.help': 'AdamW keeps two fp32 moments per trainable weight; 8-bit variants, Adafactor, SGD and Lion keep less.',
+  'field.opt.help': 'AdamW keeps two fp32 moments per trainable weight; 8-bit variants, Adafactor, SGD and Lion keep less; Muon (DeepSpeed, torchtitan) one momentum on the hidden layers\' matrices.',
   'field.mb': 'Micro-batch (per GPU)',
   'field.mb.help': 'Samples in one forward/backward on each GPU: saved activations grow with it.',
   'field.mb.placeholder': 'default',

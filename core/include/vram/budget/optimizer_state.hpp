@@ -10,7 +10,13 @@
 // paged states live in CUDA unified memory, outside the PyTorch allocator);
 // Adafactor (Shazeer & Stern 2018, §3: a matrix's second moment factored into
 // a row and a column vector; transformers v4.56 optimization.py Adafactor keeps
-// no first moment when beta1 is None, its default).
+// no first moment when beta1 is None, its default); Muon (K. Jordan 2024,
+// kellerjordan.github.io/posts/muon; pytorch v2.9 torch/optim/_muon.py: one
+// momentum buffer per 2-D parameter, zeros_like(grad), the update
+// orthogonalised by five Newton–Schulz iterations in 16 bits, one matrix at a
+// time), with AdamW for every other parameter as its frameworks pair them
+// (deepspeed v0.19.6 runtime/engine.py MuonWithAuxAdam; torchtitan @b5bcd76
+// flex_shard DistMuon beside AdamW).
 #pragma once
 
 #include <cstdint>
@@ -36,6 +42,25 @@ Term adam8bit_state_term(const TrainableSet& set, Share share);
 
 /// Adafactor: rows + cols fp32 per matrix, the full vector for 1-D tensors.
 Term adafactor_state_term(const TrainableSet& set, Share share);
+
+/// Muon on the hidden-layer matrices (one momentum of `momentum_bytes`), AdamW
+/// on every other trainable parameter (two moments of `adam_bytes`), × share.
+Term muon_state_term(const TrainableSet& set, std::int64_t momentum_bytes, std::int64_t adam_bytes, Share share);
+
+/// How a framework runs Muon's Newton–Schulz iteration.
+enum class NewtonSchulz : std::uint8_t {
+  /// The quintic iteration on X (torch.optim.Muon, its nesterov update a new
+  /// tensor in the gradient's dtype, X its bf16 copy): live at once, in 16
+  /// bits, max(m·n + 5k², 4m·n + 2k²) for an m × n matrix, k = min(m, n).
+  quintic,
+  /// DeepSpeed's default "gram" iteration on R = X Xᵀ (in place on the
+  /// gradient, X an fp16 copy): max(2m·n + 4k², m·n + 7k²) in 16 bits.
+  gram,
+};
+
+/// The optimizer step's working set when Muon orthogonalises the largest
+/// hidden matrix (`rows` × `cols`), its gradient in `grad_bytes`.
+Term newton_schulz_term(std::int64_t rows, std::int64_t cols, std::int64_t grad_bytes, NewtonSchulz kernel);
 
 /// fp32 master copies of the trainable parameters under mixed precision: params × 4 B × share.
 Term master_weights_term(std::int64_t params, Share share);

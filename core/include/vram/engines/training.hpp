@@ -8,8 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
+#include "vram/budget/optimizer_state.hpp"
 #include "vram/budget/saved_activations.hpp"
 #include "vram/budget/weights.hpp"
 #include "vram/report.hpp"
@@ -56,6 +58,8 @@ struct FrameworkProfile {
   /// Tensor parallelism shards the hidden-sized tensors along the sequence (sequence parallelism).
   bool tp_sequence_parallel = false;
   std::string_view source;  ///< the framework's code at a pinned version
+  /// Muon where the framework ships it (its Newton–Schulz kernel); none elsewhere.
+  std::optional<NewtonSchulz> muon;
 };
 
 FrameworkProfile torchtune_profile();

@@ -49,14 +49,19 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   Term grads = freed ? buckets_of(c) : sum_nonzero(terms(gradients_of(c), buckets_of(c)));
   if (freed && grads.bytes == Bytes{})
     grads = Term::given(Bytes{}).named("freed after each step: in the backward peak");
-  const Term acts = freed ? backward_peak_of(c, activations_of(c), gradients_of(c)) : activations_of(c);
+  Term acts = freed ? backward_peak_of(c, activations_of(c), gradients_of(c)) : activations_of(c);
+  const bool muon = c.t.optimizer == Optimizer::muon;
+  if (muon) acts = Term::max_of(terms(std::move(acts), muon_step_of(c, freed))).named("backward or optimizer step");
   const Term trans = transient_of(c);
   r.add(io::component("weights", "Model weights", weights, x));
   r.add(io::component("master_weights", "Master weights (fp32)", master_of(c), x));
   r.add(io::component("gradients", freed ? "Gradient buckets" : "Gradients", grads, x));
   r.add(io::component("optimizer_state", "Optimizer state", optimizer, x, paged ? kPagedNote : std::string_view{}));
   const std::string_view acts_label =
-      freed ? "Backward peak: activations and logits, or every gradient" : "Saved activations, logits and loss";
+      muon    ? (freed ? "Backward peak, or the optimizer step (every gradient and Newton–Schulz)"
+                       : "Saved activations, logits and loss, or the optimizer step's Newton–Schulz")
+      : freed ? "Backward peak: activations and logits, or every gradient"
+              : "Saved activations, logits and loss";
   r.add(io::component("activations", acts_label, acts, x));
   r.add(io::component("workspace", "Gathered units and transient buffers", trans, x));
   Bytes allocated;

@@ -10,6 +10,8 @@ FrameworkProfile deepspeed_profile() {
   p.framework = Framework::deepspeed;
   p.mixed_grad_bytes = 2;
   p.zero_buckets = true;
+  // v0.19.6: optimizer type "Muon" (MuonWithAuxAdam) inside the ZeRO optimizer, ns_method "gram" by default.
+  p.muon = NewtonSchulz::gram;
   p.source = "deepspeed v0.16 deepspeed/runtime/zero/stage_1_and_2.py, stage3.py, runtime/bf16_optimizer.py";
   return p;
 }

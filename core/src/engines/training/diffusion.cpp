@@ -102,6 +102,10 @@ void check_settings(const Scenario& s, const TrainingSettings& t, const generati
   if (t.checkpointing == Checkpointing::selective)
     throw InputError("/training/checkpointing", "enable_gradient_checkpointing() checkpoints whole blocks; allowed "
                                                 "for framework diffusers: none, full");
+  if (t.optimizer == Optimizer::muon)
+    throw InputError("/training/optimizer", "\"muon\" is not an optimizer diffusers' training scripts offer; "
+                                            "deepspeed and torchtitan (language models) do: choose another optimizer "
+                                            "for framework diffusers");
 }
 
 /// The LoRA targets, checked against the component's modules as PEFT does:

@@ -45,6 +45,29 @@ void check_parallel(const Architecture& a, const TrainingSettings& t) {
   }
 }
 
+/// Muon where the framework ships it, in the setting it runs in.
+void check_muon(const Scenario& s, const TrainingSettings& t) {
+  if (t.optimizer != Optimizer::muon) return;
+  const std::string fw(name_of(kFrameworks, t.framework));
+  if (!profile_of(t.framework).muon)
+    throw InputError("/training/optimizer", "\"muon\" is not an optimizer " + fw +
+                                                " offers; deepspeed (v0.19.6, ZeRO stages 1 to 3) and torchtitan "
+                                                "(DistMuon, sharding fsdp) do: choose one of them, or another optimizer");
+  if (s.model->arch.family == Family::bare)
+    throw InputError("/training/optimizer", "\"muon\" updates the hidden layers' weight matrices, and a bare "
+                                            "parameter count has none: give the model's config");
+  if (t.offload != TrainOffload::none)
+    throw InputError("/training/offload", "Muon's state is not estimated on the host: " + fw +
+                                              " does not offload it (DeepSpeed v0.19.6 lists CPU offload for Muon "
+                                              "as in progress); use offload \"none\"");
+  const bool zero = t.sharding == Sharding::zero1 || t.sharding == Sharding::zero2 || t.sharding == Sharding::zero3;
+  if (t.framework == Framework::deepspeed && !zero)
+    throw InputError("/training/sharding", "DeepSpeed applies Muon inside its ZeRO optimizer (runtime/zero/"
+                                           "stage_1_and_2.py, stage3.py): use zero1, zero2 or zero3");
+  if (t.framework == Framework::torchtitan && t.sharding != Sharding::fsdp)
+    throw InputError("/training/sharding", "torchtitan's DistMuon needs sharded (DTensor) parameters: use fsdp");
+}
+
 void check_settings(const Scenario& s, const TrainingSettings& t, Report& r) {
   const std::int64_t layers = s.model->arch.layers;
   if (t.method == TrainMethod::freeze && s.model->arch.family != Family::bare && t.trainable_layers > layers) {
@@ -69,6 +92,7 @@ void check_settings(const Scenario& s, const TrainingSettings& t, Report& r) {
                          std::to_string(t.grad_accum) + ")");
   }
   check_parallel(s.model->arch, t);
+  check_muon(s, t);
   if (!r.explain) return;
   if (t.sharding != Sharding::none && t.sharding != Sharding::ddp && s.parallel.shard_group <= 1)
     r.warnings.push_back(std::string("training.sharding = ") + std::string(name_of(kShardings, t.sharding)) +
@@ -176,8 +200,23 @@ bool gradients_freed_each_step(const Plan& c) {
 Term optimizer_of(const Plan& c) {
   if (c.t.offload != TrainOffload::none)
     return Term::given(Bytes{}).named("optimizer state on the host (offload)").cite(c.p.source);
-  return optimizer_state_term(c.trainable, c.t.optimizer, c.state_b,
-                              c.s.parallel.state_share(StateKind::optimizer_state));
+  const Share share = c.s.parallel.state_share(StateKind::optimizer_state);
+  if (c.t.optimizer == Optimizer::muon) {
+    // The momentum's dtype: DeepSpeed ZeRO-1/2 builds it in the gradient accumulation dtype (the model's, by
+    // default: runtime/engine.py get_data_types), ZeRO-3 as an fp32 partition (stage3.py
+    // _create_momentum_buffer); torchtitan's DistMuon beside its fp32 sharded parameters.
+    const bool ds = c.t.framework == Framework::deepspeed;
+    const std::int64_t momentum = ds ? (c.t.sharding == Sharding::zero3 ? 4 : c.grad_b) : c.state_b;
+    return muon_state_term(c.trainable, momentum, c.state_b, share);
+  }
+  return optimizer_state_term(c.trainable, c.t.optimizer, c.state_b, share);
+}
+
+Term muon_step_of(const Plan& c, bool freed) {
+  const ParamBlock m = c.trainable.largest_hidden_matrix();
+  Term ns = newton_schulz_term(m.rows, m.cols, c.grad_b, c.p.muon.value_or(NewtonSchulz::quintic));
+  if (!freed) return ns;
+  return Term::sum(terms(gradients_of(c), std::move(ns))).named("optimizer step: every gradient and Newton–Schulz");
 }
 
 Term master_of(const Plan& c) {

@@ -14,6 +14,8 @@ FrameworkProfile torchtitan_profile() {
   p.selective = SelectiveKind::every_other_matmul;
   // apply_tp: SequenceParallel on the norms, the blocks' inputs and outputs Shard(1) (the sequence).
   p.tp_sequence_parallel = true;
+  // @b5bcd76: optimizer "DistMuon" on the matrices (torch.optim.Muon's update, whole matrices), AdamW beside it.
+  p.muon = NewtonSchulz::quintic;
   p.source =
       "torchtitan v0.1 torchtitan/models/llama3/infra/parallelize.py apply_fsdp (MixedPrecisionPolicy); "
       "torchtitan @e7c0cae torchtitan/models/llama3/train_configs/*.toml (activation_checkpoint mode selective, "

@@ -62,6 +62,9 @@ std::int64_t layers_on_gpu(const Tensor& t, const WeightPlacement& p) {
   return std::max<std::int64_t>(0, hi - lo);
 }
 
+/// A weight matrix inside a decoder layer (Muon's share; a 1-D tensor has rows = 1).
+bool hidden_matrix(const Tensor& t, const ShardShape& s) { return t.layer >= 0 && s.rows > 1 && s.cols > 1; }
+
 }  // namespace
 
 std::vector<TensorRole> roles_of_target(const std::string& name) {
@@ -107,7 +110,7 @@ TrainableSet full_trainable(const Model& model, const WeightPlacement& place) {
     if (t.role == TensorRole::lm_head && !place.head) continue;
     const ShardShape s = shard_shape(t, model.arch, place.tensor_parallel, 1);
     const std::int64_t n = layers_on_gpu(t, place);
-    if (n > 0) set.blocks.push_back({s.rows, s.cols, checked::mul(t.count, n)});
+    if (n > 0) set.blocks.push_back({s.rows, s.cols, checked::mul(t.count, n), hidden_matrix(t, s)});
   }
   return set;
 }
@@ -122,7 +125,7 @@ TrainableSet freeze_trainable(const Model& model, const WeightPlacement& place, 
     if (t.layer < 0 || t.stage != TensorStage::text) continue;
     const ShardShape s = shard_shape(t, model.arch, place.tensor_parallel, 1);
     const std::int64_t n = layers_on_gpu(t, last);
-    if (n > 0) set.blocks.push_back({s.rows, s.cols, checked::mul(t.count, n)});
+    if (n > 0) set.blocks.push_back({s.rows, s.cols, checked::mul(t.count, n), hidden_matrix(t, s)});
   }
   return set;
 }
@@ -142,8 +145,8 @@ TrainableSet lora_trainable(const Model& model, const WeightPlacement& place, co
     const ShardShape s = shard_shape(t, model.arch, place.tensor_parallel, 1);
     const std::int64_t n = checked::mul(t.count, layers_on_gpu(t, place));
     if (n == 0) continue;
-    set.blocks.push_back({tr.lora_rank, s.cols, n});  // lora_A
-    set.blocks.push_back({s.rows, tr.lora_rank, n});  // lora_B
+    set.blocks.push_back({tr.lora_rank, s.cols, n, t.layer >= 0});  // lora_A (a matrix even at rank 1)
+    set.blocks.push_back({s.rows, tr.lora_rank, n, t.layer >= 0});  // lora_B
     if (tr.use_dora) set.blocks.push_back({s.rows, 1, n});  // DoRA's magnitude: one per output feature
   }
   return set;

@@ -68,6 +68,10 @@ bool gradients_freed_each_step(const Plan& c);
 /// first), or every gradient at its end beside the last layer's working set.
 Term backward_peak_of(const Plan& c, Term activations, Term gradients);
 Term optimizer_of(const Plan& c);
+/// Muon's optimizer step (after backward, the activations freed): Newton–Schulz
+/// on the largest hidden matrix, beside every gradient when they are freed
+/// each step (they are counted in the backward peak then).
+Term muon_step_of(const Plan& c, bool freed);
 /// The backward pass's peak of saved activations, one layer's recomputation
 /// and gradients, logits and loss (calibrated: carries a range).
 Term activations_of(const Plan& c);
