@@ -233,6 +233,7 @@ TEST_CASE("Muon: where the framework ships it, its states and its optimizer step
   const Report small = test::run(llama8b(tiny, eight));
   const Bytes grads = Bytes::of(8'030'261'248LL * 2 / 8);  // every gradient, sharded by ZeRO-2
   CHECK(component(small, "activations") == grads + Bytes::of(369'098'752));  // + the Gram working set
+  CHECK(test::metric(small, "activation_bytes") < static_cast<double>(grads.in_bytes()) + 369'098'752.0);  // backward's own
   const json titan{{"framework", "torchtitan"}, {"sharding", "fsdp"}, {"optimizer", "muon"}};
   CHECK(component(test::run(llama8b(titan, eight)), "optimizer_state") ==
         Bytes::of((6'979'321'856LL * 4 + 1'050'939'392LL * 8) / 8));

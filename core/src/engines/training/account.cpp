@@ -50,6 +50,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   if (freed && grads.bytes == Bytes{})
     grads = Term::given(Bytes{}).named("freed after each step: in the backward peak");
   Term acts = freed ? backward_peak_of(c, activations_of(c), gradients_of(c)) : activations_of(c);
+  const Bytes activation_bytes = acts.bytes;  // the metric: the backward pass's, whichever phase peaks
   const bool muon = c.t.optimizer == Optimizer::muon;
   if (muon) acts = Term::max_of(terms(std::move(acts), muon_step_of(c, freed))).named("backward or optimizer step");
   const Term trans = transient_of(c);
@@ -78,7 +79,7 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   r.metric("peak_allocated_bytes", static_cast<double>(allocated.in_bytes()));
   r.metric("peak_reserved_bytes", static_cast<double>(reserved.in_bytes()));
   r.metric("peak_device_bytes", static_cast<double>(device.in_bytes()));
-  r.metric("activation_bytes", static_cast<double>(acts.bytes.in_bytes()));
+  r.metric("activation_bytes", static_cast<double>(activation_bytes.in_bytes()));
   const Bytes paged_bytes = paged ? optimizer.bytes : Bytes{};
   const ByteRange a{alloc_range.low - paged_bytes, alloc_range.high - paged_bytes};
   r.metric_range("peak_allocated_bytes", a);
