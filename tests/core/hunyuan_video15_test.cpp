@@ -126,10 +126,15 @@ TEST_CASE("HunyuanVideo-1.5 working set: dual-stream blocks and the bool mask", 
   s.text_tokens = 729 + 256 + 1000;  // image, ByT5, language model
   s.batch = 1;                       // the guider's passes run one after the other
   s.elem = 2;
-  // joint 51,275 tokens, dim 2048: attention (6·51,275 + 3·1985) · 2048 · 2 = 1,284,526,080 + masks 51,275² · 4 =
-  //   10,516,502,500 → 11,801,028,580 (RoPE 2,438,963,200; feed-forward 2,237,071,360);
-  //   cos/sin 49,290 · 128 · 2 · 4 = 50,472,960 → 11,851,501,540.
-  CHECK(denoiser_working_set(part(kHy15Id, "transformer"), s).bytes == Bytes::of(11'851'501'540));
+  // joint 51,275 tokens, dim 2048: attention (6·51,275 + 3·1985) · 2048 · 2 = 1,284,526,080, the bool masks
+  //   51,275² · 2 = 5,258,251,250, SDPA's additive mask 51,275² · 2 = 5,258,251,250 and its copy padded to 51,280 keys
+  //   51,275 · 51,280 · 2 = 5,258,764,000 → 17,059,792,580 (RoPE 2,438,963,200; feed-forward 2,237,071,360);
+  //   cos/sin 49,290 · 128 · 2 · 4 = 50,472,960 → 17,110,265,540.
+  CHECK(denoiser_working_set(part(kHy15Id, "transformer"), s).bytes == Bytes::of(17'110'265'540));
+  // 49,295 video tokens make 51,280 in all, a multiple of 16: no padded copy. (6·51,280 + 3·1985) · 2048 · 2 =
+  //   1,284,648,960 + 51,280² · 4 = 10,518,553,600, cos/sin 49,295 · 128 · 8 = 50,478,080 → 11,853,680,640.
+  s.tokens = s.full_tokens = 49'295;
+  CHECK(denoiser_working_set(part(kHy15Id, "transformer"), s).bytes == Bytes::of(11'853'680'640));
 }
 
 TEST_CASE("HunyuanVideo-1.5 VAE decode: every frame in one call", "[generation][hunyuan15][vae]") {

@@ -18,9 +18,25 @@ constexpr std::string_view kHy15BlockSource =
     "streams apart, each with its AdaLayerNormZero output held through the attention; GELU feed-forwards) and "
     "HunyuanVideo15AttnProcessor2_0 (RoPE on the video q and k via embeddings.py apply_rotary_emb in fp32, "
     "torch.cat of the video and text q, k, v; the [B, 1, S, S] bool mask built by repeat and combined with its "
-    "transpose by &, passed to SDPA); PyTorch's SDPA makes an additive mask of the query dtype from a bool one "
-    "(aten/src/ATen/native/transformers/attention.cpp convert_boolean_attn_mask); HunyuanVideo15RotaryPosEmbed "
-    "(cos and sin [video tokens, head_dim] in fp32)";
+    "transpose by &, passed to SDPA); HunyuanVideo15RotaryPosEmbed (cos and sin [video tokens, head_dim] in fp32)";
+
+constexpr std::string_view kHy15SdpaMaskSource =
+    "PyTorch @bc8cb280 aten/src/ATen/native/transformers/attention.cpp scaled_dot_product_attention: "
+    "convert_boolean_attn_mask makes an additive mask of the query dtype from a bool one, and for the "
+    "memory-efficient kernel pad_bias copies a mask whose last dimension is not a multiple of 16 into a padded one";
+
+/// The mask SDPA hands the memory-efficient kernel: `elem` bytes per query and key, and a padded copy when
+/// the keys are not a multiple of 16.
+Term hy15_sdpa_mask_copies(Count samples, Count seq, std::int64_t elem) {
+  Term additive = Term::product({Factor::of(samples, "samples"), Factor::of(seq, "queries"), Factor::of(seq, "keys"),
+                                 Factor::bytes(elem, "additive mask")})
+                      .named("additive mask");
+  if (static_cast<std::int64_t>(seq) % 16 == 0) return std::move(additive).cite(kHy15SdpaMaskSource);
+  Term padded = Term::product({Factor::of(samples, "samples"), Factor::of(seq, "queries"),
+                               Factor::of((Count(seq) + 15) / 16 * 16, "keys padded to 16"), Factor::bytes(elem)})
+                    .named("padded copy");
+  return Term::sum(terms(std::move(additive), std::move(padded))).named("SDPA masks").cite(kHy15SdpaMaskSource);
+}
 
 /// The SDPA call: both streams' residual and normed input, the joint q, k, v
 /// and the text ones they were joined from, the output; the masks over S².
@@ -31,9 +47,10 @@ Term hy15_attention_moment(const Component& d, const DenoiseShape& s, Count join
                              Factor::of(h, "hidden"), Factor::bytes(s.elem)})
                   .named("activations through the attention");
   Term masks = Term::product({Factor::of(s.batch, "samples"), Factor::of(seq, "queries"), Factor::of(seq, "keys"),
-                              Factor::bytes(2 + s.elem, "repeat and & bool masks, the additive mask SDPA makes")})
-                   .named("attention masks");
-  return Term::sum(terms(std::move(held), std::move(masks))).named("joint attention");
+                              Factor::bytes(2, "repeat and & bool masks")})
+                   .named("bool masks");
+  return Term::sum(terms(std::move(held), std::move(masks), hy15_sdpa_mask_copies(s.batch, seq, s.elem)))
+      .named("joint attention");
 }
 
 /// RoPE on the video keys: residual and norm of both streams, the video q, k,
@@ -133,14 +150,20 @@ Term hy15_resnet_peak(const Hy15Stage& v, const DecodeShape& s) {
 }
 
 /// The mid block's attention: the causal mask in the dtype over every latent
-/// of the call beside the input, its norm, q, k, v and the SDPA output.
+/// of the call (and SDPA's padded copy of it) beside the input, its norm, q, k, v and the output.
 Term hy15_attention_peak(const Hy15Stage& v, const DecodeShape& s) {
   const Count tokens = Count(v.frames) * v.pixels;
   Term mask = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(tokens, "queries"),
                              Factor::of(tokens, "keys"), Factor::bytes(s.elem, "mask in the dtype")})
                   .named("causal mask");
-  return Term::sum(terms(std::move(mask), hy15_term(s, tokens * v.c_in * 6, s.elem,
-                                                    "elements (input, norm, q, k, v, output)", "attention")))
+  Term padded = static_cast<std::int64_t>(tokens) % 16 == 0 ? Term::given(Bytes{})
+                                        : Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(tokens, "queries"),
+                                                         Factor::of((tokens + 15) / 16 * 16, "keys padded to 16"),
+                                                         Factor::bytes(s.elem)})
+                                              .named("SDPA's padded copy")
+                                              .cite(kHy15SdpaMaskSource);
+  return Term::sum(terms(std::move(mask), std::move(padded),
+                         hy15_term(s, tokens * v.c_in * 6, s.elem, "elements (input, norm, q, k, v, output)", "attention")))
       .named("mid attention");
 }
 
