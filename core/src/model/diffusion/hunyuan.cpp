@@ -151,8 +151,8 @@ Inventory hunyuan_transformer(const ComponentConfig& c) {
   add(inv, d, f, S);
   add(inv, d + f, d, S);
   inv.other = Count(inv.other) + S * 2 * c.head_dim;  // the single-stream blocks' q/k RMSNorms
-  add(inv, d, 2 * d, 1);                                         // norm_out
-  add(inv, d, Count(c.out_channels) * patch, 1);                 // proj_out
+  add(inv, d, 2 * d, 1);                              // norm_out
+  add(inv, d, Count(c.out_channels) * patch, 1);      // proj_out
   return inv;
 }
 
