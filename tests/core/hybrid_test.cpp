@@ -20,7 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-const KvDtype kBf16{"bf16", 1, 2};
+const KvDtype kHybridBf16{"bf16", 1, 2};
 
 // A small Nemotron-H: one Mamba-2 block, one attention block, one MLP block.
 json tiny_nemotron() {
@@ -138,7 +138,7 @@ TEST_CASE("Gated DeltaNet state per sequence, sharded as vLLM shards it", "[kv][
   CHECK(t.bytes == mamba_state_bytes_per_sequence(a, 16, 2) * 3);
   CHECK(consistent(t));
   // Only the 12 attention layers cache tokens: 12 × 2 (K,V) × 2 KV heads × 256 × 2 B = 24,576 B per token.
-  CHECK(kv_bytes_per_token(a, kBf16, 1).in_bytes() == 24'576);
+  CHECK(kv_bytes_per_token(a, kHybridBf16, 1).in_bytes() == 24'576);
 }
 
 TEST_CASE("Nemotron-H: one block kind per pattern character and the Mamba-2 inventory", "[model][hybrid][mamba2]") {
@@ -245,13 +245,13 @@ TEST_CASE("vLLM aligns Qwen3.5/3.6 pages as their startup logs print them", "[vl
   // 3 × (4,096 + 4,096) / 4 × 2 B = 536,576 B; 1 KV head per rank (2 over 4, replicated) × 256 × 2 × 2 B = 1,024 B
   // per token → 16 × cdiv(536,576, 16,384) = 528 tokens ("Setting attention block size to 528 tokens").
   const Architecture& moe = test::arch("Qwen/Qwen3.5-35B-A3B");
-  CHECK(hybrid_pages(moe, kBf16, 4, 16, mamba_state_bits(VllmSettings{}, moe, parse_version("0.19.0"), 16)).block_size ==
+  CHECK(hybrid_pages(moe, kHybridBf16, 4, 16, mamba_state_bits(VllmSettings{}, moe, parse_version("0.19.0"), 16)).block_size ==
         528);
   // Qwen3.5-35B-A3B-FP8 (fp8 weights, the same shapes) at TP 1, bf16 KV, v0.18.1: state 32 × 128 × 128 × 4 B +
   // 3 × 8,192 × 2 B = 2,146,304 B; 2 × 2 × 256 × 2 B = 2,048 B per token → 16 × cdiv(2,146,304, 32,768) = 1,056
   // tokens, padded by 16,384 / 2,146,304 = 0.76 % (its GB10 startup log: "Setting attention block size to 1056
   // tokens", "Padding mamba page size by 0.76%").
-  const HybridPages one = hybrid_pages(moe, kBf16, 1, 16, mamba_state_bits(VllmSettings{}, moe, parse_version("0.18.1"), 16));
+  const HybridPages one = hybrid_pages(moe, kHybridBf16, 1, 16, mamba_state_bits(VllmSettings{}, moe, parse_version("0.18.1"), 16));
   CHECK(one.mamba_state.in_bytes() == 2'146'304);
   CHECK(one.block_size == 1'056);
   CHECK(one.page.in_bytes() == 2'162'688);
@@ -327,7 +327,7 @@ TEST_CASE("Mamba-2 state per sequence, groups replicated when they do not divide
   CHECK(t.bytes.in_bytes() == 5 * (480 + 2'048) * 2);
   CHECK(consistent(t));
   // No K/V in the Mamba-2 or MLP blocks: 1 layer × 2 × 2 KV heads × 64 × 2 B per token.
-  CHECK(kv_bytes_per_token(a, kBf16, 1).in_bytes() == 512);
+  CHECK(kv_bytes_per_token(a, kHybridBf16, 1).in_bytes() == 512);
 }
 
 TEST_CASE("Granite 4.0 hybrid: Mamba-2 and attention layers, each with experts and a shared MLP", "[model][hybrid]") {
@@ -352,12 +352,12 @@ TEST_CASE("vLLM aligns Qwen3-Next's pages as its v0.10.2 startup log prints them
   // per token → block 16 × cdiv(548,864, 16 × 1,024) = 16 × 34 = 544 tokens; page 544 × 1,024 = 557,056 B,
   // the state padded by 8,192 / 548,864 = 1.49 % ("Setting attention block size to 544 tokens", "Padding mamba
   // page size by 1.49%").
-  const HybridPages h = hybrid_pages(a, kBf16, 2, 16, 16);
+  const HybridPages h = hybrid_pages(a, kHybridBf16, 2, 16, 16);
   CHECK(h.mamba_state.in_bytes() == 548'864);
   CHECK(h.block_size == 544);
   CHECK(h.page.in_bytes() == 557'056);
   // 12 attention + 36 Gated DeltaNet layers: groups of 12 layers, 1 + 3 groups.
-  const KvLayout k = hybrid_kv_layout(a, kBf16, 2, 16, 16, 0, INT32_MAX);
+  const KvLayout k = hybrid_kv_layout(a, kHybridBf16, 2, 16, 16, 0, INT32_MAX);
   CHECK(k.group_size == 12);
   CHECK(k.groups == 4);
   // The log's pool, 47,878,721,024 B: 47,878,721,024 / (557,056 × 12) = 7,162 block ids (num_gpu_blocks 7162);
@@ -368,7 +368,7 @@ TEST_CASE("vLLM aligns Qwen3-Next's pages as its v0.10.2 startup log prints them
   CHECK(p.tokens == 973'760);
   CHECK(std::round(p.max_concurrency * 100) / 100 == Approx(14.77));
   // Needed by one sequence: 482 blocks × 544 tokens × 12 layers × 1,024 B + 36 × 557,056 B.
-  const Term need = hybrid_kv_needed_term(a, kBf16, 2, 16, 16, 262'144, 1, 0, INT32_MAX);
+  const Term need = hybrid_kv_needed_term(a, kHybridBf16, 2, 16, 16, 262'144, 1, 0, INT32_MAX);
   CHECK(need.bytes.in_bytes() == 482LL * 544 * 12 * 1024 + 36LL * 557'056);
   CHECK(consistent(need));
 }
@@ -462,7 +462,7 @@ TEST_CASE("lightning attention state per sequence: heads / TP × d × d in mamba
   CHECK(t.bytes.in_bytes() == 4 * 18'350'080);
   CHECK(consistent(t));
   // Only the 10 softmax layers cache tokens: 10 × 2 × 1 KV head (8 / TP 8) × 128 × 2 B = 5,120 B per token.
-  CHECK(kv_bytes_per_token(a, kBf16, 8).in_bytes() == 5'120);
+  CHECK(kv_bytes_per_token(a, kHybridBf16, 8).in_bytes() == 5'120);
 }
 
 TEST_CASE("MiniMax: attention types read and refused at their entry; llama.cpp refuses the family; V0 before 0.10.1",

@@ -118,7 +118,8 @@ void read_decoder_sizes(Architecture& a, const json& cfg, const std::string& pat
 // Biases and norms by family (defaults of each transformers *Config class).
 void read_block_layout(BlockLayout& s, const json& cfg, const std::string& path, const std::string& mt) {
   const bool attention_bias = optional_bool(cfg, "attention_bias", path).value_or(false);
-  s.qkv_bias = attention_bias || is_one_of(mt, {"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl"});
+  s.qkv_bias = attention_bias || is_one_of(mt, {"qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_vl_text",
+                                                               "qwen2_5_vl_text"});
   // GLM-4 (transformers modeling_glm.py GlmAttention): attention_bias adds q/k/v biases only, o_proj has none.
   s.o_bias = attention_bias && mt != "glm";
   s.mlp_bias = optional_bool(cfg, "mlp_bias", path).value_or(false);

@@ -107,6 +107,13 @@ Term llm_text_encoder_forward(const Component& c, std::int64_t prompts, std::int
 Term hunyuan_decode_peak(const Component& vae, const DecodeShape& s);
 Terms hunyuan_decode_levels(const Component& vae, const DecodeShape& s);
 
+/// HunyuanVideo-1.5 (hunyuan15_generation.cpp): the dual-stream blocks' working set
+/// with the bool attention mask over the joint sequence, and the VAE decode of
+/// every latent frame in one call (or per 256-pixel tile).
+Term hunyuan15_working_set(const Component& d, const DenoiseShape& s);
+Term hunyuan15_decode_peak(const Component& vae, const DecodeShape& s);
+Terms hunyuan15_decode_levels(const Component& vae, const DecodeShape& s);
+
 /// Mochi (mochi_generation.cpp): the asymmetric block's working set over the
 /// video tokens, and the VAE decode of the whole latent (or per 256-pixel tile).
 Term mochi_working_set(const Component& d, const DenoiseShape& s);

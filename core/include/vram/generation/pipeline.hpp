@@ -51,8 +51,10 @@ enum class ComponentKind : std::uint8_t {
   vae_allegro,    ///< AutoencoderKLAllegro: 2D resnets with temporal convs, decoded only in overlapping 3D tiles
   cogview4,       ///< CogView4Transformer2DModel: joint attention over text + image tokens, 2D RoPE on the image part
   hidream,        ///< HiDreamImageTransformer2DModel: double- and single-stream blocks, MoE feed-forward, per-block Llama tokens
+  hunyuan_video15,  ///< HunyuanVideo15Transformer3DModel: token refiner, ByT5 and image projections, dual-stream blocks only
+  vae_hunyuan15,    ///< AutoencoderKLHunyuanVideo15: causal 3D VAE, 16× spatial, 4× temporal, decoded whole (or in tiles)
 };
-inline constexpr std::array<Choice<ComponentKind>, 26> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 28> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -77,7 +79,9 @@ inline constexpr std::array<Choice<ComponentKind>, 26> kComponentKinds{{{Compone
                                                                       {ComponentKind::allegro, "allegro"},
                                                                       {ComponentKind::vae_allegro, "vae_allegro"},
                                                                       {ComponentKind::cogview4, "cogview4"},
-                                                                      {ComponentKind::hidream, "hidream"}}};
+                                                                      {ComponentKind::hidream, "hidream"},
+                                                                      {ComponentKind::hunyuan_video15, "hunyuan_video15"},
+                                                                      {ComponentKind::vae_hunyuan15, "vae_hunyuan15"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -144,7 +148,8 @@ struct ComponentConfig {
   /// Wan 2.2's reference WanModel.forward expands a one-value timestep to every token (the A14B
   /// experts there); diffusers' WanTransformer3DModel keeps it one per sample.
   bool reference_per_token_time = false;
-  std::int64_t image_embed_dim = 0;  ///< Wan I2V img_emb input width (CLIP ViT-H: 1280)
+  std::int64_t image_embed_dim = 0;  ///< Wan I2V img_emb input width (CLIP ViT-H: 1280); HunyuanVideo-1.5 image_embed_dim
+  std::int64_t glyph_dim = 0;        ///< HunyuanVideo-1.5: the ByT5 glyph encoder's width (text_embed_2_dim)
   std::array<std::int64_t, 3> patch{1, 1, 1};  ///< t, h, w
   QkNorm qk_norm = QkNorm::none;     ///< SD3.5: RMSNorm on q and k of every attention
   std::vector<std::int64_t> dual_attention_layers;  ///< SD3.5 MMDiT-X: blocks with a second image self-attention

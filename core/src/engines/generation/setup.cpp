@@ -175,6 +175,16 @@ std::int64_t text_tokens(const Setup& u) {
   // The language model's tokens after the prompt template is cropped; CLIP gives only its pooled vector.
   if (k == ComponentKind::hunyuan_video || k == ComponentKind::qwen_image || k == ComponentKind::cogview4)
     return language_model_tokens(u);
+  // HunyuanVideo-1.5 joins, padded and masked, the 729 image tokens (zeros for text-to-video), the ByT5 glyph tokens
+  // and the language model's (diffusers @58eb52c pipeline_hunyuan_video1_5.py vision_num_semantic_tokens 729,
+  // tokenizer_2_max_length 256; transformer_hunyuan_video15.py forward: torch.cat of image, text_2, text).
+  if (k == ComponentKind::hunyuan_video15) {
+    std::int64_t t5 = 0;
+    for (const auto* c : u.p->all(Role::text_encoder))
+      if (c->kind == ComponentKind::t5_encoder) t5 = std::max(t5, c->config.tokens);
+    constexpr std::int64_t kImageTokens = 729;
+    return kImageTokens + t5 + language_model_tokens(u);
+  }
   // HiDream: T5's tokens and the Llama's, then each block's own Llama layer projected beside them (diffusers @58eb52c
   // transformer_hidream_image.py forward: initial_encoder_hidden_states + cur_llama31_encoder_hidden_states).
   if (k == ComponentKind::hidream) {

@@ -170,11 +170,13 @@ void read_config(ComponentKind k, const json& j, const std::string& path, Compon
     case ComponentKind::vae_allegro: read_allegro_vae(j, path, c); return;
     case ComponentKind::cogview4: read_cogview4(j, path, c); return;
     case ComponentKind::hidream: read_hidream(j, path, c); return;
+    case ComponentKind::hunyuan_video15: read_hunyuan15(j, path, c); return;
+    case ComponentKind::vae_hunyuan15: read_hunyuan15_vae(j, path, c); return;
     default: break;
   }
   throw InputError(path, "a verbatim config.json is read for t5_encoder, cogvideox, vae_cogvideox, ltx_video, "
                          "vae_ltx, hunyuan_video, vae_hunyuan, llama_text, mochi_dit, vae_mochi, sana, vae_dc, allegro, "
-                         "vae_allegro, cogview4 and hidream components; "
+                         "vae_allegro, cogview4, hidream, hunyuan_video15 and vae_hunyuan15 components; "
                          "give this kind's facts in \"config\"");
 }
 

@@ -93,6 +93,12 @@ void read_llama_text(const nlohmann::json& j, const std::string& path, Component
 Inventory hunyuan_transformer(const ComponentConfig& c);
 /// AutoencoderKLHunyuanVideo (diffusers v0.35 autoencoder_kl_hunyuan_video.py).
 Inventory hunyuan_vae(const ComponentConfig& c);
+/// HunyuanVideo15Transformer3DModel and AutoencoderKLHunyuanVideo15.__init__ arguments and their inventories
+/// (diffusers @58eb52c transformer_hunyuan_video15.py, autoencoder_kl_hunyuanvideo15.py; hunyuan.cpp).
+void read_hunyuan15(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+void read_hunyuan15_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+Inventory hunyuan15_transformer(const ComponentConfig& c);
+Inventory hunyuan15_vae(const ComponentConfig& c);
 /// The language model's tensors (the core's inventory) without its lm_head.
 Inventory llama_text_inventory(const ComponentConfig& c);
 

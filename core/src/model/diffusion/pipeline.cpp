@@ -31,7 +31,8 @@ Role role_of(ComponentKind k) {
     case ComponentKind::sana:
     case ComponentKind::allegro:
     case ComponentKind::cogview4:
-    case ComponentKind::hidream: return Role::denoiser;
+    case ComponentKind::hidream:
+    case ComponentKind::hunyuan_video15: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
     case ComponentKind::vae_cogvideox:
@@ -39,7 +40,8 @@ Role role_of(ComponentKind k) {
     case ComponentKind::vae_hunyuan:
     case ComponentKind::vae_mochi:
     case ComponentKind::vae_dc:
-    case ComponentKind::vae_allegro: return Role::vae;
+    case ComponentKind::vae_allegro:
+    case ComponentKind::vae_hunyuan15: return Role::vae;
   }
   return Role::denoiser;
 }
@@ -203,6 +205,7 @@ void check_component(const Component& c, const std::string& p) {
     case ComponentKind::vae_mochi:
     case ComponentKind::vae_dc:
     case ComponentKind::vae_allegro:
+    case ComponentKind::vae_hunyuan15:
       need(k.spatial >= 1 && k.spatial <= 64, "spatial", "the spatial compression, 1 to 64");
       need(k.latent_channels >= 1, "latent_channels", "at least 1");
       need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
@@ -254,7 +257,8 @@ Component read_component(const json& j, const std::string& p) {
                              c.kind == ComponentKind::vae_mochi || c.kind == ComponentKind::sana ||
                              c.kind == ComponentKind::vae_dc || c.kind == ComponentKind::allegro ||
                              c.kind == ComponentKind::vae_allegro || c.kind == ComponentKind::cogview4 ||
-                             c.kind == ComponentKind::hidream;
+                             c.kind == ComponentKind::hidream || c.kind == ComponentKind::hunyuan_video15 ||
+                             c.kind == ComponentKind::vae_hunyuan15;
   if (const auto hf = j.find("hf_config"); hf != j.end())
     hf::read_config(c.kind, *hf, p + "/hf_config", c.config);
   else if (verbatim_only)
