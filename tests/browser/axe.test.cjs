@@ -6,7 +6,7 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { ROOT, WAIT, launch, newContext, openPage } = require('./helpers.cjs');
+const { ROOT, WAIT, launch, newContext, openPage, showState } = require('./helpers.cjs');
 
 const AXE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 const STATES = [
@@ -32,16 +32,6 @@ async function violations(page) {
   if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
   return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
     .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) })));
-}
-
-/** Navigates to `hash` (a fragment other than the page's) and waits until the element has read it
- *  (its hashchange listener runs before this one) and two frames have been drawn since. */
-async function showState(page, hash) {
-  await page.evaluate((h) => new Promise((resolve) => {
-    window.addEventListener('hashchange', () => requestAnimationFrame(() => requestAnimationFrame(resolve)),
-      { once: true });
-    location.hash = h;
-  }), hash);
 }
 
 for (const scheme of ['light', 'dark']) {

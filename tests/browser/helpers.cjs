@@ -63,6 +63,17 @@ async function openPage(context, hash = '', url = PAGE_URL) {
   return page;
 }
 
+/** Navigates an open page to `hash` (a fragment other than its own), as a link opened in the same tab
+ *  does, and waits until the element has read it (its hashchange listener runs before this one) and
+ *  two frames have been drawn since. */
+async function showState(page, hash) {
+  await page.evaluate((h) => new Promise((resolve) => {
+    window.addEventListener('hashchange', () => requestAnimationFrame(() => requestAnimationFrame(resolve)),
+      { once: true });
+    location.hash = h;
+  }), hash);
+}
+
 /** The scenario the first element built, once `check(scenario)` holds. */
 async function scenarioWhen(page, check) {
   const fn = `(${check})`;
@@ -100,5 +111,5 @@ const renderAllSections = (page) => page.evaluate(() => {
   }
 });
 
-module.exports = { ROOT, WEB, PAGE_URL, WAIT, launch, newContext, useBrowser, openPage, scenarioWhen, hashParams, contrast,
-  renderAllSections };
+module.exports = { ROOT, WEB, PAGE_URL, WAIT, launch, newContext, useBrowser, openPage, showState, scenarioWhen, hashParams,
+  contrast, renderAllSections };
