@@ -411,4 +411,15 @@ TEST_CASE("reconcile: errors name the input: /log or /scenario") {
   CHECK(zero["rows"].size() == 2);
   CHECK(zero["rows"][0]["error"].is_null());
   CHECK_FALSE(zero["case"]["measured"].contains("weights_bytes"));
+  // An engine's log beside another workload or engine is refused, naming both.
+  const json image = error(kVllmV1, R"({"workload": "image", "model": "black-forest-labs/FLUX.1-dev"})");
+  CHECK(image["error"]["path"] == "/log");
+  CHECK(image["error"]["message"].get<std::string>().find("vLLM's output") != std::string::npos);
+  CHECK(image["error"]["message"].get<std::string>().find("the scenario is image") != std::string::npos);
+  const json llama = error(kLlamaOneGpu, R"({"model": "meta-llama/Llama-3.1-8B"})");
+  CHECK(llama["error"]["path"] == "/log");
+  CHECK(llama["error"]["message"].get<std::string>().find("inference with engine vllm") != std::string::npos);
+  // PyTorch's peaks go with any workload.
+  CHECK(error("max_memory_allocated 1000000000\n", R"({"workload": "image", "model": "black-forest-labs/FLUX.1-dev"})")["ok"] ==
+        true);
 }

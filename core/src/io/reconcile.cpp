@@ -300,6 +300,25 @@ auto under(const std::string& prefix, F&& f) -> decltype(f()) {
   }
 }
 
+/// A log printed by an inference engine compared with another workload or engine would set figures of one
+/// program beside an estimate of another: refused at "/log", naming both.
+void check_log_matches(const io::LogReading& reading, const Scenario& s) {
+  for (const io::LogFigure& f : reading.found) {
+    if (f.source == io::LogSource::pytorch) continue;
+    const Engine want = f.source == io::LogSource::vllm ? Engine::vllm : Engine::llama_cpp;
+    if (s.workload == Workload::inference && s.inference().engine == want) continue;
+    const std::string scenario = s.workload == Workload::inference
+                                     ? "inference with engine " + std::string(to_string(s.inference().engine))
+                                     : std::string(to_string(s.workload));
+    throw InputError("/log", "is " + std::string(f.source == io::LogSource::vllm ? "vLLM" : "llama.cpp") +
+                                 "'s output (line " +
+                                 group_thousands(f.line_number) + ") and the scenario is " + scenario +
+                                 ": set the workload to inference with engine " + to_string(want) +
+                                 ", or paste what this scenario's program printed (PyTorch's peaks for training, "
+                                 "image and video)");
+  }
+}
+
 std::string reconcile_text(const std::string& log, const std::string& scenario_text, const Catalog& catalog) {
   const nlohmann::json doc = under("/scenario", [&] { return io::read_json(scenario_text, "the scenario"); });
   const Scenario s = under("/scenario", [&] { return parse_scenario(doc, catalog); });
@@ -309,6 +328,7 @@ std::string reconcile_text(const std::string& log, const std::string& scenario_t
     options.context = s.inference().context;
   }
   const io::LogReading reading = io::read_log(log, options);
+  check_log_matches(reading, s);
   const Report report = under("/scenario", [&] { return estimate(s); });
   json found = json::array(), rows = json::array(), notes = json::array();
   for (const io::LogFigure& f : reading.found) found.push_back(found_json(f));
