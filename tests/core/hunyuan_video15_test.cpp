@@ -50,16 +50,6 @@ json hy15_scenario(json generation = json::object()) {
           {"generation", generation}};
 }
 
-DecodeShape hy15_native_decode() {
-  DecodeShape s;
-  s.latent = latent_geometry(test::pipeline(kHy15Id), GenerationSettings{}, 848, 480, 121);
-  s.width = 848;
-  s.height = 480;
-  s.frames = 121;
-  s.elem = 2;
-  return s;
-}
-
 }  // namespace
 
 TEST_CASE("HunyuanVideo-1.5 transformer inventory from its config.json", "[generation][hunyuan15][inventory]") {
@@ -109,7 +99,7 @@ TEST_CASE("HunyuanVideo-1.5 text encoders: Qwen2.5-VL's language model and ByT5"
 
 TEST_CASE("HunyuanVideo-1.5 geometry and refused sizes", "[generation][hunyuan15][geometry]") {
   // 848 × 480 × 121: 31 latent frames of 30 × 53, patch 1: 49,290 tokens.
-  const LatentGeometry g = hy15_native_decode().latent;
+  const LatentGeometry g = test::native_decode(kHy15Id, 848, 480, 121).latent;
   CHECK(g.latent_frames == 31);
   CHECK(g.tokens == 49'290);
   std::string msg;
@@ -139,7 +129,7 @@ TEST_CASE("HunyuanVideo-1.5 working set: dual-stream blocks and the bool mask", 
 
 TEST_CASE("HunyuanVideo-1.5 VAE decode: every frame in one call", "[generation][hunyuan15][vae]") {
   const Part& vae = part(kHy15Id, "vae");
-  DecodeShape s = hy15_native_decode();
+  DecodeShape s = test::native_decode(kHy15Id, 848, 480, 121);
   // Untiled: the last level's resnets (128 channels, 121 frames of 480 × 848) peak at norm2: the input 2 B and the
   //   conv1 output with its two fp32 copies 10 B per element: 128 · 121 · 407,040 · 12 = 75,650,826,240.
   CHECK(vae_decode_peak(vae, s).bytes == Bytes::of(75'650'826'240));

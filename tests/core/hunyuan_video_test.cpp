@@ -47,16 +47,6 @@ json hunyuan(json generation = json::object()) {
           {"headroom", 0}, {"generation", generation}};
 }
 
-DecodeShape hunyuan_native_decode() {
-  DecodeShape s;
-  s.latent = latent_geometry(test::pipeline("tencent/HunyuanVideo"), GenerationSettings{}, 1280, 720, 129);
-  s.width = 1280;
-  s.height = 720;
-  s.frames = 129;
-  s.elem = 2;
-  return s;
-}
-
 }  // namespace
 
 TEST_CASE("HunyuanVideo transformer inventory from its config.json", "[generation][hunyuan][inventory]") {
@@ -105,7 +95,7 @@ TEST_CASE("HunyuanVideo's language-model text encoder: the core's reader, no lm_
 
 TEST_CASE("HunyuanVideo geometry and refused sizes", "[generation][hunyuan][geometry]") {
   // 1280 × 720 × 129: 33 latent frames of 90 × 160, patch 1 × 2 × 2: 33 · 45 · 80 = 118,800 tokens.
-  const LatentGeometry g = hunyuan_native_decode().latent;
+  const LatentGeometry g = test::native_decode("tencent/HunyuanVideo", 1280, 720, 129).latent;
   CHECK(g.latent_frames == 33);
   CHECK(g.tokens == 118'800);
   std::string msg;
@@ -129,7 +119,7 @@ TEST_CASE("HunyuanVideo working set: single-stream blocks over video and text", 
 
 TEST_CASE("HunyuanVideo VAE decode: chunks of five latent frames", "[generation][hunyuan][vae]") {
   const Part& vae = part("tencent/HunyuanVideo", "vae");
-  DecodeShape s = hunyuan_native_decode();
+  DecodeShape s = test::native_decode("tencent/HunyuanVideo", 1280, 720, 129);
   // A 5-frame chunk: up 2's upsampler (256 channels, 9 frames of 360 × 640 to 17 of 720 × 1280) peaks:
   //   256 · (9·230400 + 4·17·921600 + 2·921600) · 2 = 34,091,827,200 (the mid block's causal mask over
   //   5 · 14400 = 72000 tokens: 72000² · 6 + 512 · 72000 · 2 = 31,177,728,000). Chunks start every 3 latent frames:

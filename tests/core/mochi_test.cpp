@@ -47,16 +47,6 @@ json mochi(json generation = json::object()) {
           {"headroom", 0}, {"generation", generation}};
 }
 
-DecodeShape mochi_native_decode() {
-  DecodeShape s;
-  s.latent = latent_geometry(test::pipeline("genmo/mochi-1-preview"), GenerationSettings{}, 848, 480, 19);
-  s.width = 848;
-  s.height = 480;
-  s.frames = 19;
-  s.elem = 2;
-  return s;
-}
-
 }  // namespace
 
 TEST_CASE("Mochi transformer inventory from its config.json", "[generation][mochi][inventory]") {
@@ -94,7 +84,7 @@ TEST_CASE("Mochi VAE inventory and compression from its config.json", "[generati
 
 TEST_CASE("Mochi geometry and refused sizes", "[generation][mochi][geometry]") {
   // 848 × 480 × 19: (19 - 1) / 6 + 1 = 4 latent frames of 60 × 106, patch 2: 4 · 30 · 53 = 6360 tokens.
-  const LatentGeometry g = mochi_native_decode().latent;
+  const LatentGeometry g = test::native_decode("genmo/mochi-1-preview", 848, 480, 19).latent;
   CHECK(g.latent_frames == 4);
   CHECK(g.latent_height == 60);
   CHECK(g.tokens == 6360);
@@ -120,7 +110,7 @@ TEST_CASE("Mochi working set: the SwiGLU feed-forward over the video tokens", "[
 
 TEST_CASE("Mochi VAE decode: the whole latent in one call", "[generation][mochi][vae]") {
   const Part& vae = part("genmo/mochi-1-preview", "vae");
-  DecodeShape s = mochi_native_decode();
+  DecodeShape s = test::native_decode("genmo/mochi-1-preview", 848, 480, 19);
   // Up blocks: 768 at 4 frames of 60 × 106 → 512 at 12 of 120 × 212 → 256 at 24 of 240 × 424 → 128 at 24 of
   //   480 × 848. block_out's resnet: 128 · 407040 · (4·24 + 2) · 2 = 10,211,819,520 (up 2's projection
   //   24 · 101760 · (2·256 + 2·512) · 2 = 7,502,561,280; proj_out 24 · 407040 · (3·128 + 3) · 2 = 7,561,175,040).

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "vram/budget/generation.hpp"
 #include "vram/budget/kv_cache.hpp"
 #include "vram/catalog.hpp"
 #include "vram/error.hpp"
@@ -48,6 +49,18 @@ inline const generation::Component& part(const char* id, const char* name) {
   const generation::Component* c = pipeline(id).find(name);
   if (!c) throw std::runtime_error(std::string("no component ") + name);
   return *c;
+}
+
+/// The decode of a catalog pipeline at `width` × `height` × `frames`, in 16 bits (its own latent geometry).
+inline generation::DecodeShape native_decode(const char* id, std::int64_t width, std::int64_t height,
+                                             std::int64_t frames) {
+  generation::DecodeShape s;
+  s.latent = generation::latent_geometry(pipeline(id), GenerationSettings{}, width, height, frames);
+  s.width = width;
+  s.height = height;
+  s.frames = frames;
+  s.elem = 2;
+  return s;
 }
 
 /// The InputError a scenario raises: its path ("(no error)" when it estimates) and message.

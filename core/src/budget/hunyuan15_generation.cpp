@@ -214,12 +214,8 @@ Term hunyuan15_decode_peak(const Component& vae, const DecodeShape& s) {
   const auto [h, w] = hy15_call_area(vae, s);
   if (h == s.latent.latent_height && w == s.latent.latent_width) return std::move(call).cite(kHy15DecoderSource);
   // tiled_decode holds every decoded tile (256-pixel tiles every 192 pixels), then the joined video.
-  const std::int64_t sp = vae.config.spatial;
-  const Count tile = 256 / sp, stride = 192 / sp;
-  const Count px = tiled_extent(s.latent.latent_height, tile, stride) * tiled_extent(s.latent.latent_width, tile, stride);
-  Term tiles = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
-                              Factor::of(px * sp * sp, "pixels of all tiles"), Factor::bytes(s.elem)})
-                   .named("decoded tiles");
+  const Count tile = 256 / vae.config.spatial, stride = 192 / vae.config.spatial;
+  Term tiles = held_tiles(vae, s, s.samples_at_once, s.frames, {tile, tile}, {stride, stride});
   return Term::sum(terms(std::move(call), std::move(tiles))).cite(kHy15DecoderSource);
 }
 

@@ -184,13 +184,8 @@ Term hy_call_peak(const Component& vae, const DecodeShape& s, Count f) {
   Term call = Term::max_of(std::move(levels)).named("largest decoder stage");
   if (h == s.latent.latent_height && w == s.latent.latent_width) return call;
   // tiled_decode holds every decoded tile of the chunk (256-pixel tiles every 192 pixels).
-  const std::int64_t sp = vae.config.spatial;
-  const Count tile = 256 / sp, stride = 192 / sp;
-  const Count px = tiled_extent(s.latent.latent_height, tile, stride) * tiled_extent(s.latent.latent_width, tile, stride);
-  Term tiles = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"),
-                              Factor::of(1 + 4 * (f - 1), "frames"), Factor::of(px * sp * sp, "pixels of all tiles"),
-                              Factor::bytes(s.elem)})
-                   .named("decoded tiles");
+  const Count tile = 256 / vae.config.spatial, stride = 192 / vae.config.spatial;
+  Term tiles = held_tiles(vae, s, s.samples_at_once, 1 + 4 * (f - 1), {tile, tile}, {stride, stride});
   return Term::sum(terms(std::move(call), std::move(tiles)));
 }
 

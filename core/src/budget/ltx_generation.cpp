@@ -138,12 +138,8 @@ std::pair<Count, Count> ltx_call_area(const Component& vae, const DecodeShape& s
 }
 
 Term ltx_tiles(const Component& vae, const DecodeShape& s) {
-  const std::int64_t sp = vae.config.spatial;
-  const Count tile = 512 / sp, stride = 448 / sp;
-  const Count px = tiled_extent(s.latent.latent_height, tile, stride) * tiled_extent(s.latent.latent_width, tile, stride);
-  Term tiles = Term::product({Factor::of(s.samples, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
-                              Factor::of(px * sp * sp, "pixels of all tiles"), Factor::bytes(s.elem)})
-                   .named("decoded tiles");
+  const Count tile = 512 / vae.config.spatial, stride = 448 / vae.config.spatial;
+  Term tiles = held_tiles(vae, s, s.samples, s.frames, {tile, tile}, {stride, stride});
   Term joined = Term::product({Factor::of(2, "copies (rows, then the video: torch.cat)"), Factor::of(s.samples, "samples"),
                                Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
                                Factor::of(Count(s.width) * s.height, "pixels"), Factor::bytes(s.elem)})

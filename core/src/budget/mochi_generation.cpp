@@ -129,14 +129,9 @@ Term mochi_decode_peak(const Component& vae, const DecodeShape& s) {
   Term level = Term::max_of(mochi_decode_levels(vae, s)).named("largest decoder stage");
   const auto [h, w] = mochi_call_area(vae, s);
   if (h == s.latent.latent_height && w == s.latent.latent_width) return std::move(level).cite(kMochiDecoderSource);
-  const std::int64_t sp = vae.config.spatial;
-  const Count tile = 256 / sp, stride = 192 / sp;
-  const Count px = tiled_extent(s.latent.latent_height, tile, stride) * tiled_extent(s.latent.latent_width, tile, stride);
+  const Count tile = 256 / vae.config.spatial, stride = 192 / vae.config.spatial;
   const Count frames = Count(s.latent.latent_frames) * vae.config.temporal;
-  Term tiles = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"),
-                              Factor::of(frames, "decoded frames"), Factor::of(px * sp * sp, "pixels of all tiles"),
-                              Factor::bytes(s.elem)})
-                   .named("decoded tiles");
+  Term tiles = held_tiles(vae, s, s.samples_at_once, frames, {tile, tile}, {stride, stride});
   Term joined = Term::product({Factor::of(2, "copies (rows, then the video: torch.cat)"),
                                Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"),
                                Factor::of(frames, "decoded frames"), Factor::of(Count(s.width) * s.height, "pixels"),

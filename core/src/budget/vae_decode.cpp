@@ -24,6 +24,16 @@ Count tiled_extent(Count size, Count tile, Count stride) {
   return covered;
 }
 
+Term held_tiles(const Component& vae, const DecodeShape& s, std::int64_t samples, Count frames,
+                std::pair<Count, Count> tile, std::pair<Count, Count> stride) {
+  const Count rows = tiled_extent(s.latent.latent_height, tile.first, stride.first);
+  const Count cols = tiled_extent(s.latent.latent_width, tile.second, stride.second);
+  return Term::product({Factor::of(samples, "samples"), Factor::of(3, "RGB"), Factor::of(frames, "frames"),
+                        Factor::of(rows * cols * vae.config.spatial * vae.config.spatial, "pixels of all tiles"),
+                        Factor::bytes(s.elem)})
+      .named("decoded tiles");
+}
+
 double upsample2d_bytes_per_output(const DecodeShape& s) { return 2.25 * static_cast<double>(s.elem); }
 
 namespace {
@@ -95,22 +105,10 @@ bool tiled_by(const Component& vae, const DecodeShape& s, TilePx t) {
   return s.tiling && (area.first < s.latent.latent_height || area.second < s.latent.latent_width);
 }
 
-/// A tiled_decode keeps every decoded tile (overlaps included, all frames) until the rows are blended and
-/// joined: the latent covered by tiles of `tile_*` latents starting every `stride_*`, in pixels.
-Term held_tiles(const Component& vae, const DecodeShape& s, std::int64_t samples, std::pair<Count, Count> tile,
-                std::pair<Count, Count> stride) {
-  const Count rows = tiled_extent(s.latent.latent_height, tile.first, stride.first);
-  const Count cols = tiled_extent(s.latent.latent_width, tile.second, stride.second);
-  return Term::product({Factor::of(samples, "samples"), Factor::of(3, "RGB"), Factor::of(s.frames, "frames"),
-                        Factor::of(rows * cols * vae.config.spatial * vae.config.spatial, "pixels of all tiles"),
-                        Factor::bytes(s.elem)})
-      .named("decoded tiles");
-}
-
 /// Square tiles of diffusers' Qwen-Image / Wan and DC-AE tiled_decode, for the samples of one decode call.
 Term decoded_tiles(const Component& vae, const DecodeShape& s, TilePx t) {
   const Count tile = tile_latent(vae, t.size), stride = tile_latent(vae, t.stride);
-  return held_tiles(vae, s, s.samples_at_once, {tile, tile}, {stride, stride});
+  return held_tiles(vae, s, s.samples_at_once, s.frames, {tile, tile}, {stride, stride});
 }
 
 struct Level {
@@ -373,7 +371,7 @@ std::pair<Count, bool> cog_first_call(const DecodeShape& s) {
 /// CogVideoX's tiles: sample_height / 2 × sample_width / 2, overlaps 1/6 and 1/5 (every sample's tiles held).
 Term cog_decoded_tiles(const Component& vae, const DecodeShape& s) {
   const Count th = vae.config.sample_height / 2 / vae.config.spatial, tw = vae.config.sample_width / 2 / vae.config.spatial;
-  return held_tiles(vae, s, s.samples, {th, tw}, {th * 5 / 6, tw * 4 / 5});
+  return held_tiles(vae, s, s.samples, s.frames, {th, tw}, {th * 5 / 6, tw * 4 / 5});
 }
 
 Term cogvideox_decode_peak(const Component& vae, const DecodeShape& s) {

@@ -94,6 +94,11 @@ std::pair<checked::Count, checked::Count> decode_call_area(const DecodeShape& s,
 /// Latents covered together by tiles set every `stride` latents over `size`,
 /// each up to `tile` long (overlaps counted each time).
 checked::Count tiled_extent(checked::Count size, checked::Count tile, checked::Count stride);
+/// A tiled_decode keeps every decoded tile (overlaps included, `frames` each) until the rows are
+/// blended and joined: the latent covered by tiles of `tile` latents (rows, columns) starting every
+/// `stride`, in pixels, RGB, for `samples`.
+Term held_tiles(const Component& vae, const DecodeShape& s, std::int64_t samples, checked::Count frames,
+                std::pair<checked::Count, checked::Count> tile, std::pair<checked::Count, checked::Count> stride);
 
 Term ltx_decode_peak(const Component& vae, const DecodeShape& s);
 /// Per-level peaks of the LTX decoder, for the allocator cache.
