@@ -59,25 +59,25 @@ void read_hunyuan(const json& j, const std::string& path, ComponentConfig& c) {
     throw InputError(path + "/num_layers", "the transformer needs at least one dual- or single-stream block");
 }
 
-void read_hunyuan_vae(const json& j, const std::string& path, ComponentConfig& c) {
-  check_class(j, path, "AutoencoderKLHunyuanVideo");
-  c.block_channels = {128, 256, 512, 512};
-  if (const auto it = j.find("block_out_channels"); it != j.end()) {
-    if (!it->is_array() || it->empty() || it->size() > 8)
-      throw InputError(path + "/block_out_channels", "must list 1 to 8 channel counts");
-    c.block_channels.clear();
-    for (std::size_t i = 0; i < it->size(); ++i) {
-      if (!(*it)[i].is_number_integer() || (*it)[i].get<std::int64_t>() < 1)
-        throw InputError(path + "/block_out_channels/" + std::to_string(i), "must be a positive integer");
-      c.block_channels.push_back((*it)[i].get<std::int64_t>());
-    }
-  }
+namespace {
+
+/// The keys both HunyuanVideo VAEs read, with each class's defaults for its channels, latent and spatial ratio.
+void read_hunyuan_vae_shape(const json& j, const std::string& path, ComponentConfig& c,
+                            std::vector<std::int64_t> channels, std::int64_t latent, std::int64_t spatial) {
+  c.block_channels = int_list(j, "block_out_channels", path, 0, std::move(channels));
   c.layers_per_block = io::optional_int(j, "layers_per_block", path, {1, 16}).value_or(2);
-  c.latent_channels = io::optional_int(j, "latent_channels", path, {1, 1024}).value_or(16);
+  c.latent_channels = io::optional_int(j, "latent_channels", path, {1, 1024}).value_or(latent);
   c.in_channels = io::optional_int(j, "in_channels", path, {1, 64}).value_or(3);
   c.out_channels = io::optional_int(j, "out_channels", path, {1, 64}).value_or(3);
-  c.spatial = io::optional_int(j, "spatial_compression_ratio", path, {1, 64}).value_or(8);
+  c.spatial = io::optional_int(j, "spatial_compression_ratio", path, {1, 64}).value_or(spatial);
   c.temporal = io::optional_int(j, "temporal_compression_ratio", path, {1, 64}).value_or(4);
+}
+
+}  // namespace
+
+void read_hunyuan_vae(const json& j, const std::string& path, ComponentConfig& c) {
+  check_class(j, path, "AutoencoderKLHunyuanVideo");
+  read_hunyuan_vae_shape(j, path, c, {128, 256, 512, 512}, 16, 8);
   if (c.temporal != 4)
     throw InputError(path + "/temporal_compression_ratio", "the HunyuanVideo decoder is built for 4 only (diffusers "
                                                            "raises otherwise); allowed: 4");
@@ -241,13 +241,7 @@ void read_hunyuan15(const json& j, const std::string& path, ComponentConfig& c) 
 
 void read_hunyuan15_vae(const json& j, const std::string& path, ComponentConfig& c) {
   check_class(j, path, "AutoencoderKLHunyuanVideo15");
-  c.block_channels = int_list(j, "block_out_channels", path, 0, {128, 256, 512, 1024, 1024});
-  c.layers_per_block = io::optional_int(j, "layers_per_block", path, {1, 16}).value_or(2);
-  c.latent_channels = io::optional_int(j, "latent_channels", path, {1, 1024}).value_or(32);
-  c.in_channels = io::optional_int(j, "in_channels", path, {1, 64}).value_or(3);
-  c.out_channels = io::optional_int(j, "out_channels", path, {1, 64}).value_or(3);
-  c.spatial = io::optional_int(j, "spatial_compression_ratio", path, {1, 64}).value_or(16);
-  c.temporal = io::optional_int(j, "temporal_compression_ratio", path, {1, 64}).value_or(4);
+  read_hunyuan_vae_shape(j, path, c, {128, 256, 512, 1024, 1024}, 32, 16);
   c.mid_attention = true;  // HunyuanVideo15MidBlock(add_attention=True), not a config key
   for (const char* key : {"downsample_match_channel", "upsample_match_channel"})
     if (!io::optional_bool(j, key, path).value_or(true))
