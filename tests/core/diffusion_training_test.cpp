@@ -187,6 +187,29 @@ TEST_CASE("DreamBooth full fine-tuning trains UNet and text encoder in fp32 with
   CHECK(lora.find_component("gradients")->bytes < Bytes::of(100'000'000));
 }
 
+TEST_CASE("the scripts' foreach AdamW step adds what its temporaries need beyond the backward peak",
+          "[diffusion-training][optimizer_state]") {
+  // Without checkpointing the backward peak is higher: the step adds nothing.
+  const Report eager = test::run(sd_dreambooth("full"));
+  CHECK(eager.find_component("optimizer_step")->bytes == Bytes{});
+  // Checkpointed, one sample: sqrt(exp_avg_sq) of 982,581,444 fp32 parameters, 3,930,325,776 B, exceeds the saved
+  // activations and the backward working set, which the step's temporaries reuse once freed.
+  json j = sd_dreambooth("full");
+  j["training"]["checkpointing"] = "full";
+  j["training"]["micro_batch"] = 1;
+  const Report ckpt = test::run(j);
+  const Bytes backward = ckpt.find_component("activations")->bytes + ckpt.find_component("workspace")->bytes;
+  REQUIRE(backward < Bytes::of(3'930'325'776LL));
+  CHECK(ckpt.find_component("optimizer_step")->bytes + backward == Bytes::of(3'930'325'776LL));
+  Bytes sum;
+  for (const auto& c : ckpt.components)
+    if (c.id != "allocator_cache" && c.id != "cuda_context") sum += c.bytes;
+  CHECK(ckpt.find_metric("peak_allocated_bytes")->value == static_cast<double>(sum.in_bytes()));
+  // bitsandbytes' 8-bit AdamW updates in its own kernels: no such step.
+  j["training"]["optimizer"] = "adamw-8bit";
+  CHECK(test::run(j).find_component("optimizer_step") == nullptr);
+}
+
 TEST_CASE("diffusion training refuses what the scripts cannot do, naming the field", "[diffusion-training][errors]") {
   json j = flux_lora();
   j["weights"] = "bf16";

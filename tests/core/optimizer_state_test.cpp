@@ -37,6 +37,13 @@ TEST_CASE("full-precision optimizer states follow the moments and the shard", "[
   CHECK(consistent(optimizer_state_term(s, Optimizer::adamw, 4, {1, 3})));
 }
 
+TEST_CASE("foreach AdamW: one sqrt(exp_avg_sq) per parameter, in the state's dtype", "[training][optimizer_state]") {
+  CHECK(adamw_foreach_step_term(1'000, 4, {1, 1}).bytes == Bytes::of(4'000));
+  CHECK(adamw_foreach_step_term(1'000, 2, {1, 1}).bytes == Bytes::of(2'000));
+  CHECK(adamw_foreach_step_term(1'000, 4, {1, 3}).bytes == Bytes::of(1'334));  // a third, rounded up
+  CHECK(consistent(adamw_foreach_step_term(1'000, 4, {1, 3})));
+}
+
 TEST_CASE("Adafactor keeps a row and a column factor per matrix", "[training][optimizer_state]") {
   TrainableSet s = one_block(10, 20, 3);  // (10 + 20) × 3 factors
   s.blocks.push_back({1, 50, 1});         // a vector: its full second moment

@@ -27,6 +27,10 @@ constexpr std::string_view kGramSource =
     "deepspeed v0.19.6 runtime/zero/muon/original_muon.py muon_update (grad.lerp_ in place) and "
     "zeropower_via_gram_newtonschulz (X = G.to(fp16); R = X Xᵀ; Z = b·R + c·R R; Q; RZ = a·R + Z R; R = a·RZ + Z RZ; "
     "restart X = Q X)";
+constexpr std::string_view kForeachSource =
+    "pytorch v2.5 torch/optim/adamw.py _multi_tensor_adamw (exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs) "
+    "per device and dtype group, then _foreach_div_, _foreach_add_ and _foreach_addcdiv_ into the parameters) and "
+    "optimizer.py _default_to_fused_or_foreach (foreach when every parameter is a CUDA tensor and fused is not asked)";
 constexpr std::string_view kMasterSource =
     "ZeRO (Rajbhandari et al. 2020) §3.1 (fp32 parameter copy of mixed precision)";
 
@@ -152,6 +156,14 @@ Term newton_schulz_term(std::int64_t rows, std::int64_t cols, std::int64_t grad_
   return sum_nonzero(std::move(parts))
       .named("Newton–Schulz on the largest hidden matrix")
       .cite(gram ? kGramSource : kQuinticSource);
+}
+
+Term adamw_foreach_step_term(std::int64_t params, std::int64_t state_bytes, Share share) {
+  return with_share({Factor::of(params, "trainable params"),
+                     Factor::bytes(state_bytes, state_bytes == 4 ? "fp32 sqrt(exp_avg_sq)" : "sqrt(exp_avg_sq), param dtype")},
+                    share)
+      .named("foreach AdamW step temporaries")
+      .cite(kForeachSource);
 }
 
 Term master_weights_term(std::int64_t params, Share share) {

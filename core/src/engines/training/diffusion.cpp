@@ -4,6 +4,7 @@
 // precomputed when the VAE or text encoders stay on the CPU), the model states
 // of what trains, the denoiser's saved activations at the sample size, the
 // backward's working set, the caching allocator and the CUDA context.
+#include <optional>
 #include <algorithm>
 #include <memory>
 
@@ -281,6 +282,21 @@ void warn_vae_encode(const generation::Setup& u, Report& r) {
                            "precomputed, as the scripts' caching options do");
 }
 
+/// The scripts' torch.optim.AdamW steps with its foreach kernels after backward has freed the saved activations and
+/// its working set (the gradients, kept between steps, are counted already): what the step's temporaries need beyond
+/// them, or nothing where the backward peak is higher.
+Term step_above_backward(Term step, const Term& acts, const Term& work) {
+  const Bytes backward = acts.bytes + work.bytes;
+  if (step.bytes <= backward)
+    return Term::given(Bytes{})
+        .named("under the backward peak")
+        .noted("the foreach step's temporaries ({} B) fit in what backward frees ({} B)",
+               {step.bytes.in_bytes(), backward.in_bytes()})
+        .cite(step.source);
+  Term freed = Term::given(backward).named("saved activations and backward working set, freed before the step");
+  return Term::difference(terms(std::move(step), std::move(freed))).named("foreach step above the backward peak");
+}
+
 /// The live tensors' peak is the sum of the allocated terms; reserved adds the allocator's cache, device the context.
 void write_metrics(const std::vector<const Term*>& allocated_terms, const Term& weights, const Term& acts,
                    const Term& reserve, Report& r) {
@@ -329,11 +345,19 @@ void diffusion_account(const Scenario& s, Report& r) {
   r.add(io::component("optimizer_state", "Optimizer state", optimizer, x));
   r.add(io::component("activations", "Saved activations", acts, x));
   r.add(io::component("workspace", "Backward working set", work, x));
-  const Term reserve = allocator_reserve_term(acts.bytes + work.bytes);
+  std::optional<Term> step;
+  if (t.optimizer == Optimizer::adamw) {
+    step = step_above_backward(adamw_foreach_step_term(all.params(), state_b, Share{}), acts, work);
+    r.add(io::component("optimizer_step", "Optimizer step above the backward peak", *step, x));
+  }
+  // The transient working set of the phase that peaks: backward, or the optimizer step.
+  const Term reserve = allocator_reserve_term(acts.bytes + work.bytes + (step ? step->bytes : Bytes{}));
   r.add(io::component("allocator_cache", "Caching allocator reserve", reserve, x));
   r.add(io::cuda_context_component(
       engine_context_term(s.gpu.compute_capability, s.gpu.sm_count, s.gpu.rocm_arch, s.gpu_count > 1), x));
-  write_metrics({&weights, &grads, &optimizer, &acts, &work}, weights, acts, reserve, r);
+  std::vector<const Term*> allocated{&weights, &grads, &optimizer, &acts, &work};
+  if (step) allocated.push_back(&*step);
+  write_metrics(allocated, weights, acts, reserve, r);
   if (x) write_details(u, tr, t, r);
 }
 
