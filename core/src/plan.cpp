@@ -374,6 +374,19 @@ json gpu_options_json(const std::vector<GpuOption>& options, const std::function
   return opts;
 }
 
+/// What each training switch buys, against the scenario's own estimate.
+void switch_hints(const std::vector<TrainingSwitch>& switches, const Report& base, Bytes base_reserved, json& hs) {
+  for (const TrainingSwitch& sw : switches) {
+    std::string_view field = sw.path;
+    field.remove_prefix(std::string_view("/training/").size());
+    hs.push_back({{"change", switch_change(sw)},
+                  {"effect", "peak reserved " + format_iec(base_reserved) + " → " + format_iec(sw.peak_reserved) +
+                                 "; per GPU " + format_iec(base.total) + " → " + format_iec(sw.total) + "; " +
+                                 fit_word(sw.fits)},
+                  {"patch", {{"training", {{std::string(field), switch_value(sw)}}}}}});
+  }
+}
+
 json training_plan_json(const Scenario& s, const Catalog& catalog) {
   const TrainingPlan p = training_plan(s, catalog);
   const Report base = estimate(s, {false, nullptr});
@@ -396,15 +409,7 @@ json training_plan_json(const Scenario& s, const Catalog& catalog) {
                                  format_iec(base.total) + " → " + format_iec(r.total) + " per GPU; " + fit_word(r.fits)},
                   {"patch", {{"hardware", {{"count", *p.fewest_gpus}}}}}});
   }
-  for (const TrainingSwitch& sw : p.switches) {
-    std::string_view field = sw.path;
-    field.remove_prefix(std::string_view("/training/").size());
-    hs.push_back({{"change", switch_change(sw)},
-                  {"effect", "peak reserved " + format_iec(base_reserved) + " → " + format_iec(sw.peak_reserved) +
-                                 "; per GPU " + format_iec(base.total) + " → " + format_iec(sw.total) + "; " +
-                                 fit_word(sw.fits)},
-                  {"patch", {{"training", {{std::string(field), switch_value(sw)}}}}}});
-  }
+  switch_hints(p.switches, base, base_reserved, hs);
   j["hints"] = hs;
   j["gpu_options"] = gpu_options_json(p.gpu_options, [](const GpuOption& o) {
     return json{{"hardware", {{"gpu", o.gpu_id}, {"count", o.count}}}};
@@ -416,13 +421,17 @@ json training_plan_json(const Scenario& s, const Catalog& catalog) {
 /// the largest micro-batch at the sample size and the catalog GPUs that fit it.
 json diffusion_training_plan_json(const Scenario& s, const Catalog& catalog) {
   WeightsMemo memo;
-  (void)estimate(s, {false, &memo});  // the scenario's own errors are the plan's
+  const Report base = estimate(s, {false, &memo});  // the scenario's own errors are the plan's
   json j{{"ok", true}, {"model", json::parse(model_summary_json(s))}};
   const SearchRange batches{1, 4096, true};
   j["max_micro_batch"] = largest_fitting(s, Setting::micro_batch, batches, &memo).value_or(0);
   j["max_micro_batch_limit"] = batches.hi;
   j["more_gpus_divide"] = false;
-  j["hints"] = json::array();
+  // The switches the scripts take (the others are refused or change nothing, and are not offered).
+  const Metric* reserved = base.find_metric("peak_reserved_bytes");
+  json hs = json::array();
+  switch_hints(training_switches(s, &memo), base, Bytes::of(reserved ? static_cast<std::int64_t>(reserved->value) : 0), hs);
+  j["hints"] = hs;
   const std::vector<GpuOption> options = catalog_gpu_options(s, catalog, [&](const Scenario& base) {
     std::optional<std::pair<std::int64_t, Report>> out;
     if (auto r = figures_only(base, &memo); r && r->fits) out = std::make_pair(base.gpu_count, *r);

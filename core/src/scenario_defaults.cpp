@@ -121,6 +121,8 @@ void write_scenario_defaults(JsonWriter& w) {
   names_of(w, kPrecisions);
   w.key("optimizer");
   names_of(w, kOptimizers);
+  w.key("optimizer_implementation");
+  names_of(w, kOptimizerImpls);
   w.key("checkpointing");
   names_of(w, kCheckpointing);
   w.key("attention");

@@ -302,6 +302,24 @@ TEST_CASE("the plan of a diffusion fine-tune: the largest micro-batch that fits,
   for (std::size_t i = 0; i < sw["contexts"].size(); ++i)
     CHECK(sw["fits"][i].get<bool>() == (sw["contexts"][i].get<std::int64_t>() <= most));
   CHECK(json::parse(grid_json(flux_lora().dump(), test::catalog(), 4, 4))["error"]["path"] == "/workload");
+  // What each switch the scripts take buys: a full DreamBooth run is offered checkpointing, 8-bit AdamW and LoRA,
+  // each lowering the total; sharding they cannot do and settings they do not read are not offered.
+  const json dp = plan_json(sd_dreambooth("full").dump(), test::catalog());
+  const double total = static_cast<double>(test::run(sd_dreambooth("full")).total.in_bytes());
+  std::vector<std::string> changes;
+  for (const auto& h : dp["hints"]) {
+    changes.push_back(h["change"].get<std::string>());
+    json patched = sd_dreambooth("full");
+    patched["training"].update(h["patch"]["training"]);
+    CHECK(static_cast<double>(test::run(patched).total.in_bytes()) < total);
+  }
+  CHECK(changes == std::vector<std::string>{"checkpointing = full", "optimizer = adamw-8bit", "method = lora"});
+  // Checkpointed, the foreach step peaks: the fused kernel is offered.
+  json ckpt = sd_dreambooth("full");
+  ckpt["training"]["checkpointing"] = "full";
+  const json cp = plan_json(ckpt.dump(), test::catalog());
+  CHECK(std::any_of(cp["hints"].begin(), cp["hints"].end(),
+                    [](const json& h) { return h["change"] == "optimizer_implementation = fused"; }));
   // The plan of a scenario the estimate refuses is refused the same way.
   json bad = flux_lora();
   bad["training"]["lora_rank"] = 5000;

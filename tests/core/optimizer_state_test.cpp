@@ -37,11 +37,17 @@ TEST_CASE("full-precision optimizer states follow the moments and the shard", "[
   CHECK(consistent(optimizer_state_term(s, Optimizer::adamw, 4, {1, 3})));
 }
 
-TEST_CASE("foreach AdamW: one sqrt(exp_avg_sq) per parameter, in the state's dtype", "[training][optimizer_state]") {
-  CHECK(adamw_foreach_step_term(1'000, 4, {1, 1}).bytes == Bytes::of(4'000));
-  CHECK(adamw_foreach_step_term(1'000, 2, {1, 1}).bytes == Bytes::of(2'000));
-  CHECK(adamw_foreach_step_term(1'000, 4, {1, 3}).bytes == Bytes::of(1'334));  // a third, rounded up
-  CHECK(consistent(adamw_foreach_step_term(1'000, 4, {1, 3})));
+TEST_CASE("AdamW's step temporaries: none fused, every sqrt(exp_avg_sq) foreach, two of the largest for-loop",
+          "[training][optimizer_state]") {
+  TrainableSet s = one_block(10, 100);  // 1,000 params
+  s.blocks.push_back({1, 300, 2});      // and 600 more, 300 at most per tensor
+  CHECK(adamw_step_term(s, OptimizerImpl::fused, 4, {1, 1}).bytes == Bytes{});
+  CHECK(adamw_step_term(s, OptimizerImpl::foreach, 4, {1, 1}).bytes == Bytes::of(6'400));
+  CHECK(adamw_step_term(s, OptimizerImpl::foreach, 2, {1, 1}).bytes == Bytes::of(3'200));
+  CHECK(adamw_step_term(s, OptimizerImpl::foreach, 4, {1, 3}).bytes == Bytes::of(2'134));  // a third, rounded up
+  CHECK(adamw_step_term(s, OptimizerImpl::for_loop, 4, {1, 1}).bytes == Bytes::of(8'000));  // 2 × 1,000 × 4 B
+  CHECK(consistent(adamw_step_term(s, OptimizerImpl::foreach, 4, {1, 3})));
+  CHECK(consistent(adamw_step_term(s, OptimizerImpl::for_loop, 2, {1, 1})));
 }
 
 TEST_CASE("Adafactor keeps a row and a column factor per matrix", "[training][optimizer_state]") {

@@ -1,4 +1,6 @@
 // The training estimate on catalog models, its solver, and bad input.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
@@ -237,6 +239,42 @@ TEST_CASE("Muon: where the framework ships it, its states and its optimizer step
   const json titan{{"framework", "torchtitan"}, {"sharding", "fsdp"}, {"optimizer", "muon"}};
   CHECK(component(test::run(llama8b(titan, eight)), "optimizer_state") ==
         Bytes::of((6'979'321'856LL * 4 + 1'050'939'392LL * 8) / 8));
+}
+
+TEST_CASE("AdamW's step: fused by the frameworks' defaults, foreach and for-loop temporaries beside every gradient",
+          "[training][engine][optimizer_state]") {
+  const json eight{{"gpu", "H100-SXM-80GB"}, {"count", 8}};
+  // Sixteen tokens: the backward peak is every gradient (fp32, FSDP over 8: 4,015,130,624 B) beside tiny activations.
+  const json fsdp{{"framework", "transformers"}, {"sharding", "fsdp"}, {"seq_len", 16}};
+  const Report fused = test::run(llama8b(fsdp, eight));
+  const Bytes grads = Bytes::of(8'030'261'248LL * 4 / 8);
+  CHECK(component(fused, "activations") < grads + Bytes::of(10'000'000));
+  CHECK(std::find_if(fused.defaults_used.begin(), fused.defaults_used.end(), [](const std::string& d) {
+          return d.rfind("training.optimizer_implementation = fused", 0) == 0;
+        }) != fused.defaults_used.end());
+  json foreach = fsdp;
+  foreach["optimizer_implementation"] = "foreach";  // sqrt(exp_avg_sq) of every fp32 state shard at once
+  CHECK(component(test::run(llama8b(foreach, eight)), "activations") == grads + grads);
+  json loop = fsdp;
+  loop["optimizer_implementation"] = "for-loop";  // two copies of the largest shard: the embedding's 525,336,576 / 8
+  CHECK(component(test::run(llama8b(loop, eight)), "activations") == grads + Bytes::of(2 * 525'336'576LL * 4 / 8));
+  // Accumulating micro-batches keeps every gradient in its own component: the step adds its temporaries alone.
+  foreach["grad_accum"] = 2;
+  CHECK(component(test::run(llama8b(foreach, eight)), "activations") == grads);
+  // Offloaded to the host, the step is not on the GPU; another optimizer does not read the setting.
+  foreach["grad_accum"] = 1;
+  foreach["offload"] = "optimizer";
+  CHECK(component(test::run(llama8b(foreach, eight)), "activations") < grads + Bytes::of(10'000'000));
+  json sgd = fsdp;
+  sgd["optimizer"] = "sgd";
+  sgd["optimizer_implementation"] = "foreach";
+  const Report r = test::run(llama8b(sgd, eight));
+  CHECK(std::find_if(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
+          return w.find("optimizer_implementation applies to adamw") != std::string::npos;
+        }) != r.warnings.end());
+  json bad = fsdp;
+  bad["optimizer_implementation"] = "apex";
+  CHECK(failure(llama8b(bad, eight)).path == "/training/optimizer_implementation");
 }
 
 TEST_CASE("Muon is refused where the framework does not run it", "[training][errors][muon]") {

@@ -44,7 +44,8 @@ TEST_CASE("the training block is read field by field, defaults named", "[scenari
                                               {"checkpointing", "full"},
                                               {"sharding", "fsdp"},
                                               {"offload", "optimizer+params"},
-                                              {"chunked_loss", true}},
+                                              {"chunked_loss", true},
+                                              {"optimizer_implementation", "for-loop"}},
                                              4));
   REQUIRE(s.training() != nullptr);
   const TrainingSettings& t = s.training()->training;
@@ -58,6 +59,7 @@ TEST_CASE("the training block is read field by field, defaults named", "[scenari
   CHECK(t.sharding == Sharding::fsdp);
   CHECK(t.offload == TrainOffload::optimizer_params);
   CHECK(t.chunked_loss);
+  CHECK(t.optimizer_implementation == OptimizerImpl::for_loop);
   CHECK(s.generation() == nullptr);
   const auto has = [&](const std::string& d) {
     return std::find(s.defaults_used.begin(), s.defaults_used.end(), d) != s.defaults_used.end();
@@ -76,6 +78,8 @@ TEST_CASE("bad training settings name their field and what is allowed", "[scenar
   CHECK(parse_error_path(training({{"tensor_parallel", 3}}, 4)) == "/training/tensor_parallel");
   CHECK(parse_error_path(training({{"tensor_parallel", 2}, {"pipeline_parallel", 4}}, 4)) == "/training/tensor_parallel");
   CHECK(parse_error_path(training({{"chunked_loss", "yes"}})) == "/training/chunked_loss");
+  CHECK(parse_error_path(training({{"optimizer_implementation", "apex"}})) == "/training/optimizer_implementation");
+  CHECK(parse_error_path(training({{"optimizer_implementation", true}})) == "/training/optimizer_implementation");
   CHECK(parse_error_path(training({{"micro_batch", 1'000'000}, {"seq_len", 1'000'000}})) == "/training/seq_len");
   json not_object = training({});
   not_object["training"] = "full";

@@ -24,6 +24,7 @@ export const TRAINING_FIELDS = [
   { key: 'tl', field: 'trainable_layers', kind: 'count', placeholder: '2' },
   { key: 'prec', field: 'precision', kind: 'choice' },
   { key: 'opt', field: 'optimizer', kind: 'choice' },
+  { key: 'oimpl', advanced: true, field: 'optimizer_implementation', kind: 'choice' },
   { key: 'mb', field: 'micro_batch', kind: 'count' },
   { key: 'seq', field: 'seq_len', kind: 'tokens' },
   { key: 'ga', field: 'grad_accum', kind: 'count' },

@@ -20,6 +20,9 @@ enum class Framework : std::uint8_t { transformers, torchtune, torchtitan, unslo
 enum class TrainMethod : std::uint8_t { full, lora, qlora, freeze };
 enum class Precision : std::uint8_t { bf16_mixed, fp16_mixed, bf16, fp32 };
 enum class Optimizer : std::uint8_t { adamw, adamw_8bit, paged_adamw_8bit, adafactor, sgd, sgd_momentum, lion, muon };
+/// How torch.optim.AdamW runs its step (its `fused` / `foreach` arguments; torchtitan's
+/// optimizer.implementation names them "fused", "foreach" and "for-loop").
+enum class OptimizerImpl : std::uint8_t { fused, foreach, for_loop };
 enum class Checkpointing : std::uint8_t { none, selective, full };
 enum class TrainAttention : std::uint8_t { flash, sdpa, eager };
 enum class Sharding : std::uint8_t { none, ddp, zero1, zero2, zero3, fsdp };
@@ -45,6 +48,8 @@ inline constexpr std::array<Choice<Optimizer>, 8> kOptimizers{{{Optimizer::adamw
                                                               {Optimizer::sgd_momentum, "sgd-momentum"},
                                                               {Optimizer::lion, "lion"},
                                                               {Optimizer::muon, "muon"}}};
+inline constexpr std::array<Choice<OptimizerImpl>, 3> kOptimizerImpls{
+    {{OptimizerImpl::fused, "fused"}, {OptimizerImpl::foreach, "foreach"}, {OptimizerImpl::for_loop, "for-loop"}}};
 inline constexpr std::array<Choice<Checkpointing>, 3> kCheckpointing{
     {{Checkpointing::none, "none"}, {Checkpointing::selective, "selective"}, {Checkpointing::full, "full"}}};
 inline constexpr std::array<Choice<TrainAttention>, 3> kTrainAttention{
@@ -67,9 +72,9 @@ inline constexpr std::array<std::string_view, 1> kTrainingExtraFlags{"compile"};
 /// What fine-tuning a diffusion model (framework diffusers) reads: of the
 /// training block, and of the generation block (the sample geometry and
 /// where the VAE and text encoders run). Exported so a face shows these only.
-inline constexpr std::array<std::string_view, 11> kDiffusionTrainingFields{
-    "framework", "method", "lora_rank", "lora_targets", "precision", "optimizer", "micro_batch", "grad_accum",
-    "checkpointing", "sharding", "train_text_encoder"};
+inline constexpr std::array<std::string_view, 12> kDiffusionTrainingFields{
+    "framework", "method", "lora_rank", "lora_targets", "precision", "optimizer", "optimizer_implementation",
+    "micro_batch", "grad_accum", "checkpointing", "sharding", "train_text_encoder"};
 inline constexpr std::array<std::string_view, 7> kDiffusionGenerationFields{
     "width", "height", "frames", "text_encoder", "vae", "attention", "component_weights"};
 
@@ -87,6 +92,8 @@ struct TrainingSettings {
   bool use_dora = false;
   Precision precision = Precision::bf16_mixed;
   Optimizer optimizer = Optimizer::adamw;
+  /// AdamW's step kernels; unset: the framework's default (its profile).
+  std::optional<OptimizerImpl> optimizer_implementation;
   std::int64_t micro_batch = 1;
   std::int64_t seq_len = 2048;
   std::int64_t grad_accum = 1;

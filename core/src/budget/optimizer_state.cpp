@@ -31,6 +31,12 @@ constexpr std::string_view kForeachSource =
     "pytorch v2.5 torch/optim/adamw.py _multi_tensor_adamw (exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs) "
     "per device and dtype group, then _foreach_div_, _foreach_add_ and _foreach_addcdiv_ into the parameters) and "
     "optimizer.py _default_to_fused_or_foreach (foreach when every parameter is a CUDA tensor and fused is not asked)";
+constexpr std::string_view kForLoopSource =
+    "pytorch v2.5 torch/optim/adamw.py _single_tensor_adamw (denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt)"
+    ".add_(eps), one parameter at a time)";
+constexpr std::string_view kFusedSource =
+    "pytorch v2.5 torch/optim/adamw.py _fused_adamw (torch._fused_adamw_ updates parameters, exp_avg and exp_avg_sq in "
+    "place)";
 constexpr std::string_view kMasterSource =
     "ZeRO (Rajbhandari et al. 2020) §3.1 (fp32 parameter copy of mixed precision)";
 
@@ -158,12 +164,22 @@ Term newton_schulz_term(std::int64_t rows, std::int64_t cols, std::int64_t grad_
       .cite(gram ? kGramSource : kQuinticSource);
 }
 
-Term adamw_foreach_step_term(std::int64_t params, std::int64_t state_bytes, Share share) {
-  return with_share({Factor::of(params, "trainable params"),
-                     Factor::bytes(state_bytes, state_bytes == 4 ? "fp32 sqrt(exp_avg_sq)" : "sqrt(exp_avg_sq), param dtype")},
+Term adamw_step_term(const TrainableSet& set, OptimizerImpl impl, std::int64_t state_bytes, Share share) {
+  const std::string_view dtype = state_bytes == 4 ? "fp32" : "param dtype";
+  switch (impl) {
+    case OptimizerImpl::fused: return Term::given(Bytes{}).named("fused AdamW: no temporaries").cite(kFusedSource);
+    case OptimizerImpl::foreach:
+      return with_share({Factor::of(set.params(), "trainable params (sqrt(exp_avg_sq) of each)"), Factor::bytes(state_bytes, dtype)},
+                        share)
+          .named("foreach AdamW step temporaries")
+          .cite(kForeachSource);
+    case OptimizerImpl::for_loop: break;
+  }
+  return with_share({Factor::of(2, "tensors (sqrt(exp_avg_sq), divided by the bias correction)"),
+                     Factor::of(set.largest_tensor(), "elements of the largest parameter"), Factor::bytes(state_bytes, dtype)},
                     share)
-      .named("foreach AdamW step temporaries")
-      .cite(kForeachSource);
+      .named("for-loop AdamW step temporaries")
+      .cite(kForLoopSource);
 }
 
 Term master_weights_term(std::int64_t params, Share share) {

@@ -100,7 +100,7 @@ TrainingSettings parse_training(const json& s, std::int64_t gpus, ParseNotes n, 
   const std::string p = "/training";
   const json& b = block_of(s, "training", p);
   warn_unknown_keys(b, p,
-                    {"framework", "method", "lora_rank", "lora_targets", "use_dora", "trainable_layers", "precision", "optimizer", "micro_batch",
+                    {"framework", "method", "lora_rank", "lora_targets", "use_dora", "trainable_layers", "precision", "optimizer", "optimizer_implementation", "micro_batch",
                      "seq_len", "grad_accum", "checkpointing", "attention", "sharding", "offload", "tensor_parallel",
                      "pipeline_parallel", "context_parallel", "shard_group_size", "optimizer_in_backward",
                      "chunked_loss", "activation_offload", "fp8", "train_text_encoder", "compile", "extra"},
@@ -117,6 +117,7 @@ TrainingSettings parse_training(const json& s, std::int64_t gpus, ParseNotes n, 
   if (t.method == TrainMethod::freeze) t.trainable_layers = int_or(b, "trainable_layers", p, {1, 100'000}, 2, n);
   t.precision = enum_or(b, "precision", p, kPrecisions, Precision::bf16_mixed, n);
   t.optimizer = enum_or(b, "optimizer", p, kOptimizers, Optimizer::adamw, n);
+  t.optimizer_implementation = optional_enum(b, "optimizer_implementation", p, kOptimizerImpls);
   t.micro_batch = int_or(b, "micro_batch", p, {1, 1'000'000}, 1, n);
   t.seq_len = int_or(b, "seq_len", p, {1, 100'000'000}, 2048, n);
   t.grad_accum = int_or(b, "grad_accum", p, {1, 1'000'000}, 1, n);

@@ -27,6 +27,12 @@ std::vector<Candidate> candidates() {
        [](T& t) { t.activation_offload = true; }},
       {"/training/chunked_loss", "true", [](const T& t, const Scenario&) { return !t.chunked_loss; },
        [](T& t) { t.chunked_loss = true; }},
+      // Offered where the scenario names a foreach or for-loop step, or its framework runs one (diffusers' scripts).
+      {"/training/optimizer_implementation", "fused",
+       [](const T& t, const Scenario&) {
+         return t.optimizer == Optimizer::adamw && t.optimizer_implementation != OptimizerImpl::fused;
+       },
+       [](T& t) { t.optimizer_implementation = OptimizerImpl::fused; }},
       {"/training/optimizer", "adamw-8bit", [](const T& t, const Scenario&) { return t.optimizer == Optimizer::adamw; },
        [](T& t) { t.optimizer = Optimizer::adamw_8bit; }},
       // Where the framework runs Muon (the estimate refuses it elsewhere, and the switch is not offered).

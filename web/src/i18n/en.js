@@ -67,6 +67,8 @@ export default {
   'field.prec': 'Precision',
   'field.prec.help': 'Mixed precision keeps fp32 master weights beside 16-bit compute copies; pure bf16 or fp32 does not.',
   'field.opt': 'Optimizer',
+  'field.oimpl': 'AdamW step kernels',
+  'field.oimpl.help': 'Fused updates in place; foreach makes a copy of every state for the step (most frameworks fuse, diffusers\' scripts do not); for-loop two of the largest.',
   'field.opt.help': 'AdamW keeps two fp32 moments per trainable weight; 8-bit variants, Adafactor, SGD and Lion keep less; Muon (DeepSpeed, torchtitan) one momentum on the hidden layers\' matrices.',
   'field.mb': 'Micro-batch (per GPU)',
   'field.mb.help': 'Samples in one forward/backward on each GPU: saved activations grow with it.',

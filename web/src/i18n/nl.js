@@ -68,6 +68,8 @@ export default {
   'field.prec': 'Precisie',
   'field.prec.help': 'Mixed precision houdt fp32-mastergewichten naast 16-bits rekenkopie\u00ebn; puur bf16 of fp32 doet dat niet.',
   'field.opt': 'Optimizer',
+  'field.oimpl': 'AdamW-stapkernels',
+  'field.oimpl.help': 'Fused werkt ter plekke bij; foreach maakt voor de stap een kopie van elke toestand (de meeste frameworks fusen, de scripts van diffusers niet); for-loop twee van de grootste.',
   'field.opt.help': 'AdamW houdt twee fp32-momenten per trainbaar gewicht bij; 8-bitsvarianten, Adafactor, SGD en Lion houden minder bij; Muon (DeepSpeed, torchtitan) \u00e9\u00e9n momentum op de matrices van de verborgen lagen.',
   'field.mb': 'Micro-batch (per GPU)',
   'field.mb.help': 'Samples in \u00e9\u00e9n forward/backward op elke GPU: de opgeslagen activaties groeien mee.',

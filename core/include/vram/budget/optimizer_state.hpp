@@ -62,11 +62,13 @@ enum class NewtonSchulz : std::uint8_t {
 /// hidden matrix (`rows` × `cols`), its gradient in `grad_bytes`.
 Term newton_schulz_term(std::int64_t rows, std::int64_t cols, std::int64_t grad_bytes, NewtonSchulz kernel);
 
-/// torch.optim.AdamW's multi-tensor (foreach) step, what torch.optim runs for
-/// CUDA parameters unless a fused kernel is asked for: sqrt(exp_avg_sq) is a new
-/// list of tensors, one per parameter of a device and dtype group, alive until
-/// the parameters are updated: `params` × `state_bytes` × share.
-Term adamw_foreach_step_term(std::int64_t params, std::int64_t state_bytes, Share share);
+/// The temporaries of torch.optim.AdamW's step over `set`, states in `state_bytes`, × share:
+/// - fused: none (one kernel updates parameters and states in place);
+/// - foreach (what torch.optim runs for CUDA parameters unless `fused` is asked): sqrt(exp_avg_sq)
+///   is a new list of tensors, one per parameter of a device and dtype group, alive until the update;
+/// - for-loop: one parameter at a time, its sqrt(exp_avg_sq) and that divided by the bias
+///   correction at once: 2 × the largest tensor.
+Term adamw_step_term(const TrainableSet& set, OptimizerImpl impl, std::int64_t state_bytes, Share share);
 
 /// fp32 master copies of the trainable parameters under mixed precision: params × 4 B × share.
 Term master_weights_term(std::int64_t params, Share share);

@@ -60,7 +60,14 @@ struct FrameworkProfile {
   std::string_view source;  ///< the framework's code at a pinned version
   /// Muon where the framework ships it (its Newton–Schulz kernel); none elsewhere.
   std::optional<NewtonSchulz> muon;
+  /// AdamW's step kernels when the scenario names none, and where the framework chooses them.
+  OptimizerImpl adamw_impl = OptimizerImpl::fused;
+  std::string_view adamw_impl_source;
 };
+
+/// AdamW's step kernels: `fallback` (and why) noted as the default where the scenario names none; a setting an
+/// optimizer other than AdamW does not read, warned about.
+void note_optimizer_implementation(const TrainingSettings& t, OptimizerImpl fallback, std::string_view why, Report& r);
 
 FrameworkProfile torchtune_profile();
 FrameworkProfile unsloth_profile();

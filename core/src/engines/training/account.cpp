@@ -52,17 +52,21 @@ void account(const Scenario& s, Report& r, WeightsMemo* memo) {
   Term acts = freed ? backward_peak_of(c, activations_of(c), gradients_of(c)) : activations_of(c);
   const Bytes activation_bytes = acts.bytes;  // the metric: the backward pass's, whichever phase peaks
   const bool muon = c.t.optimizer == Optimizer::muon;
-  if (muon) acts = Term::max_of(terms(std::move(acts), muon_step_of(c, freed))).named("backward or optimizer step");
+  std::optional<Term> step = optimizer_step_of(c, freed);
+  const bool stepped = step.has_value();
+  if (step) acts = Term::max_of(terms(std::move(acts), std::move(*step))).named("backward or optimizer step");
   const Term trans = transient_of(c);
   r.add(io::component("weights", "Model weights", weights, x));
   r.add(io::component("master_weights", "Master weights (fp32)", master_of(c), x));
   r.add(io::component("gradients", freed ? "Gradient buckets" : "Gradients", grads, x));
   r.add(io::component("optimizer_state", "Optimizer state", optimizer, x, paged ? kPagedNote : std::string_view{}));
   const std::string_view acts_label =
-      muon    ? (freed ? "Backward peak, or the optimizer step (every gradient and Newton–Schulz)"
-                       : "Saved activations, logits and loss, or the optimizer step's Newton–Schulz")
-      : freed ? "Backward peak: activations and logits, or every gradient"
-              : "Saved activations, logits and loss";
+      muon      ? (freed ? "Backward peak, or the optimizer step (every gradient and Newton–Schulz)"
+                         : "Saved activations, logits and loss, or the optimizer step's Newton–Schulz")
+      : stepped ? (freed ? "Backward peak, or the optimizer step (every gradient and AdamW's temporaries)"
+                         : "Saved activations, logits and loss, or the optimizer step's AdamW temporaries")
+      : freed   ? "Backward peak: activations and logits, or every gradient"
+                : "Saved activations, logits and loss";
   r.add(io::component("activations", acts_label, acts, x));
   r.add(io::component("workspace", "Gathered units and transient buffers", trans, x));
   Bytes allocated;

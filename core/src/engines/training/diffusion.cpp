@@ -4,9 +4,9 @@
 // precomputed when the VAE or text encoders stay on the CPU), the model states
 // of what trains, the denoiser's saved activations at the sample size, the
 // backward's working set, the caching allocator and the CUDA context.
-#include <optional>
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "../generation/setup.hpp"
 #include "vram/budget/diffusion_training.hpp"
@@ -282,19 +282,19 @@ void warn_vae_encode(const generation::Setup& u, Report& r) {
                            "precomputed, as the scripts' caching options do");
 }
 
-/// The scripts' torch.optim.AdamW steps with its foreach kernels after backward has freed the saved activations and
-/// its working set (the gradients, kept between steps, are counted already): what the step's temporaries need beyond
-/// them, or nothing where the backward peak is higher.
+/// The scripts' torch.optim.AdamW steps after backward has freed the saved activations and its working set (the
+/// gradients, kept between steps, are counted already): what the step's temporaries need beyond them, or nothing
+/// where the backward peak is higher.
 Term step_above_backward(Term step, const Term& acts, const Term& work) {
   const Bytes backward = acts.bytes + work.bytes;
   if (step.bytes <= backward)
     return Term::given(Bytes{})
         .named("under the backward peak")
-        .noted("the foreach step's temporaries ({} B) fit in what backward frees ({} B)",
+        .noted("the step's temporaries ({} B) fit in what backward frees ({} B)",
                {step.bytes.in_bytes(), backward.in_bytes()})
         .cite(step.source);
   Term freed = Term::given(backward).named("saved activations and backward working set, freed before the step");
-  return Term::difference(terms(std::move(step), std::move(freed))).named("foreach step above the backward peak");
+  return Term::difference(terms(std::move(step), std::move(freed))).named("step above the backward peak");
 }
 
 /// The live tensors' peak is the sum of the allocated terms; reserved adds the allocator's cache, device the context.
@@ -346,8 +346,11 @@ void diffusion_account(const Scenario& s, Report& r) {
   r.add(io::component("activations", "Saved activations", acts, x));
   r.add(io::component("workspace", "Backward working set", work, x));
   std::optional<Term> step;
+  // The scripts build torch.optim.AdamW without `fused`: its foreach step, unless the scenario says otherwise.
+  note_optimizer_implementation(t, OptimizerImpl::foreach, "the scripts' torch.optim.AdamW, no fused", r);
   if (t.optimizer == Optimizer::adamw) {
-    step = step_above_backward(adamw_foreach_step_term(all.params(), state_b, Share{}), acts, work);
+    const OptimizerImpl impl = t.optimizer_implementation.value_or(OptimizerImpl::foreach);
+    step = step_above_backward(adamw_step_term(all, impl, state_b, Share{}), acts, work);
     r.add(io::component("optimizer_step", "Optimizer step above the backward peak", *step, x));
   }
   // The transient working set of the phase that peaks: backward, or the optimizer step.

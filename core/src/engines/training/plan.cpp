@@ -102,6 +102,7 @@ void check_settings(const Scenario& s, const TrainingSettings& t, Report& r) {
   if (t.fp8) r.warnings.push_back("training.fp8: fp8 matmuls are not modelled; activations are counted in 16-bit");
 }
 
+
 }  // namespace
 
 /// Dtypes of the trainable parameters, their gradients and optimizer states.
@@ -141,6 +142,7 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
       r.defaults_used.push_back("QLoRA base = " + c.base.summary + " (" +
                                 std::string(name_of(kFrameworks, t.framework)) + "'s loader)");
   }
+  note_optimizer_implementation(t, c.p.adamw_impl, c.p.adamw_impl_source, r);
   // Full fine-tuning holds the parameters in the compute dtype; an fp32 run loads
   // an unquantized LoRA base in fp32 too (torch_dtype float32).
   const bool fp32_base = t.method == TrainMethod::lora && c.b == 4 && !s.weights.quantized();
@@ -217,6 +219,31 @@ Term muon_step_of(const Plan& c, bool freed) {
   Term ns = newton_schulz_term(m.rows, m.cols, c.grad_b, c.p.muon.value_or(NewtonSchulz::quintic));
   if (!freed) return ns;
   return Term::sum(terms(gradients_of(c), std::move(ns))).named("optimizer step: every gradient and Newton–Schulz");
+}
+
+/// AdamW's step kernels: the framework's default noted; a setting another optimizer does not read, warned about.
+void note_optimizer_implementation(const TrainingSettings& t, OptimizerImpl fallback, std::string_view why, Report& r) {
+  if (t.optimizer != Optimizer::adamw) {
+    if (t.optimizer_implementation)
+      r.warnings.push_back("training.optimizer_implementation applies to adamw (torch.optim.AdamW's fused, foreach or "
+                           "for-loop step); " + std::string(name_of(kOptimizers, t.optimizer)) +
+                           " runs its own: the setting is ignored");
+    return;
+  }
+  if (!t.optimizer_implementation && r.explain)
+    r.defaults_used.push_back("training.optimizer_implementation = " + std::string(name_of(kOptimizerImpls, fallback)) +
+                              " (" + std::string(why) + ")");
+}
+
+OptimizerImpl adamw_impl_of(const Plan& c) { return c.t.optimizer_implementation.value_or(c.p.adamw_impl); }
+
+std::optional<Term> optimizer_step_of(const Plan& c, bool freed) {
+  if (c.t.optimizer == Optimizer::muon) return muon_step_of(c, freed);
+  const bool on_gpu = c.t.offload == TrainOffload::none && !c.t.optimizer_in_backward;
+  if (c.t.optimizer != Optimizer::adamw || !on_gpu || adamw_impl_of(c) == OptimizerImpl::fused) return std::nullopt;
+  Term tmp = adamw_step_term(c.trainable, adamw_impl_of(c), c.state_b, c.s.parallel.state_share(StateKind::optimizer_state));
+  if (!freed) return tmp;
+  return Term::sum(terms(gradients_of(c), std::move(tmp))).named("optimizer step: every gradient and AdamW's temporaries");
 }
 
 Term master_of(const Plan& c) {

@@ -16,6 +16,7 @@ FrameworkProfile torchtitan_profile() {
   p.tp_sequence_parallel = true;
   // @b5bcd76: optimizer "DistMuon" on the matrices (torch.optim.Muon's update, whole matrices), AdamW beside it.
   p.muon = NewtonSchulz::quintic;
+  p.adamw_impl_source = "torchtitan @b5bcd76 config/job_config.py Optimizer.implementation = \"fused\"";
   p.source =
       "torchtitan v0.1 torchtitan/models/llama3/infra/parallelize.py apply_fsdp (MixedPrecisionPolicy); "
       "torchtitan @e7c0cae torchtitan/models/llama3/train_configs/*.toml (activation_checkpoint mode selective, "

@@ -17,6 +17,7 @@ FrameworkProfile torchtune_profile() {
   p.keep_logits = false;
   p.chunked_loss = LossKind::chunked;
   p.loss_chunks = 8;
+  p.adamw_impl_source = "torchtune's recipe configs: torch.optim.AdamW with fused: True";
   p.source =
       "torchtune v0.6.1 recipes/{full_finetune,lora_finetune}_{single_device,distributed}.py, "
       "modules/loss/ce_chunked_output_loss.py, modules/peft/lora.py, training/_activation_offloading.py";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "vram/budget/term.hpp"
 #include "vram/budget/trainable.hpp"
@@ -72,6 +73,12 @@ Term optimizer_of(const Plan& c);
 /// on the largest hidden matrix, beside every gradient when they are freed
 /// each step (they are counted in the backward peak then).
 Term muon_step_of(const Plan& c, bool freed);
+/// The optimizer step when it needs memory of its own (after backward, the activations freed): Muon's, or
+/// AdamW's foreach / for-loop temporaries, beside every gradient when they are freed each step; none for a
+/// fused AdamW, another optimizer, a step on the host or one run parameter by parameter in backward.
+std::optional<Term> optimizer_step_of(const Plan& c, bool freed);
+/// The scenario's AdamW step kernels, else the framework's.
+OptimizerImpl adamw_impl_of(const Plan& c);
 /// The backward pass's peak of saved activations, one layer's recomputation
 /// and gradients, logits and loss (calibrated: carries a range).
 Term activations_of(const Plan& c);

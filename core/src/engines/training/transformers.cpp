@@ -18,6 +18,7 @@ FrameworkProfile transformers_profile() {
   p.nf4_double_quant = false;
   p.keep_logits = true;
   p.chunked_loss = LossKind::cut;
+  p.adamw_impl_source = "transformers v4.56 training_args.py: optim defaults to adamw_torch_fused with PyTorch 2.8 or later (adamw_torch, foreach, before it)";
   p.source =
       "transformers v4.56 trainer.py, loss/loss_utils.py ForCausalLMLoss, utils/quantization_config.py; peft v0.17 "
       "tuners/tuners_utils.py (autocast_adapter_dtype); liger-kernel v0.5 fused_linear_cross_entropy";

@@ -23,6 +23,7 @@ FrameworkProfile unsloth_profile() {
   p.short_loss = LossKind::in_place;
   p.kernels = LayerKernels::fused;
   p.checkpoint_offload = true;
+  p.adamw_impl_source = "the transformers Trainer's default: adamw_torch_fused with PyTorch 2.8 or later";
   p.source =
       "unsloth c83f542 (2024-12) unsloth/models/llama.py (Unsloth_Offloaded_Gradient_Checkpointer, "
       "fused_linear_cross_entropy above 1,024 tokens), unsloth/models/_utils.py prepare_model_for_kbit_training (LoRA "
