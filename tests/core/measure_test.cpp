@@ -70,6 +70,15 @@ TEST_CASE("training and generation: a short PyTorch script that prints the peaks
   CHECK(t["note"].get<std::string>().find("unsloth's own recipe") != std::string::npos);
   CHECK(metrics(t) == std::vector<std::string>{"peak_allocated_bytes", "peak_reserved_bytes"});
   CHECK(text.find("torch.optim.AdamW") != std::string::npos);
+  CHECK(text.find("lr=1e-4, fused=True)") != std::string::npos);  // the step kernels the estimate assumes
+  const auto kernels = [](const char* impl) {
+    return measure({{"workload", "training"},
+                    {"model", "meta-llama/Llama-3.2-1B"},
+                    {"training", {{"optimizer_implementation", impl}}}})["text"]
+        .get<std::string>();
+  };
+  CHECK(kernels("foreach").find("lr=1e-4, foreach=True)") != std::string::npos);
+  CHECK(kernels("for-loop").find("lr=1e-4, foreach=False)") != std::string::npos);
   // Muon: torch.optim.Muon on the decoder layers' matrices, AdamW on the rest, both stepped.
   const std::string muon = measure({{"workload", "training"},
                                     {"model", "Qwen/Qwen3-8B"},

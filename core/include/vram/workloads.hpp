@@ -50,6 +50,11 @@ inline constexpr std::array<Choice<Optimizer>, 8> kOptimizers{{{Optimizer::adamw
                                                               {Optimizer::muon, "muon"}}};
 inline constexpr std::array<Choice<OptimizerImpl>, 3> kOptimizerImpls{
     {{OptimizerImpl::fused, "fused"}, {OptimizerImpl::foreach, "foreach"}, {OptimizerImpl::for_loop, "for-loop"}}};
+/// AdamW's step kernels a framework runs when the scenario names none: diffusers' scripts build
+/// torch.optim.AdamW without `fused` (its foreach step); the others fuse (each engine profile cites why).
+constexpr OptimizerImpl default_adamw_impl(Framework f) {
+  return f == Framework::diffusers ? OptimizerImpl::foreach : OptimizerImpl::fused;
+}
 inline constexpr std::array<Choice<Checkpointing>, 3> kCheckpointing{
     {{Checkpointing::none, "none"}, {Checkpointing::selective, "selective"}, {Checkpointing::full, "full"}}};
 inline constexpr std::array<Choice<TrainAttention>, 3> kTrainAttention{

@@ -158,6 +158,16 @@ std::string transformers_script(const Scenario& s) {
          std::string(kPeaks);
 }
 
+/// torch.optim.AdamW's arguments for the step kernels the estimate assumes (the framework's unless named).
+std::string_view adamw_kernels(const TrainingSettings& t) {
+  switch (t.optimizer_implementation.value_or(default_adamw_impl(t.framework))) {
+    case OptimizerImpl::fused: return "fused=True";
+    case OptimizerImpl::foreach: return "foreach=True";
+    case OptimizerImpl::for_loop: break;
+  }
+  return "foreach=False";
+}
+
 std::string training_script(const Scenario& s) {
   const TrainingSettings& t = s.training()->training;
   std::string p = "import torch\nfrom transformers import AutoModelForCausalLM\n";
@@ -189,7 +199,8 @@ std::string training_script(const Scenario& s) {
   else
     p += t.optimizer == Optimizer::sgd || t.optimizer == Optimizer::sgd_momentum
              ? "opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=1e-4)\n"
-             : "opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)\n";
+             : "opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4, " +
+                   std::string(adamw_kernels(t)) + ")\n";
   p += "ids = torch.randint(0, model.config.vocab_size, (" + std::to_string(t.micro_batch) + ", " +
        std::to_string(t.seq_len) + "), device=\"cuda\")\n"
        "torch.cuda.reset_peak_memory_stats()\nfor _ in range(2):  # the second step holds the optimizer state\n"

@@ -60,8 +60,7 @@ struct FrameworkProfile {
   std::string_view source;  ///< the framework's code at a pinned version
   /// Muon where the framework ships it (its Newton–Schulz kernel); none elsewhere.
   std::optional<NewtonSchulz> muon;
-  /// AdamW's step kernels when the scenario names none, and where the framework chooses them.
-  OptimizerImpl adamw_impl = OptimizerImpl::fused;
+  /// Where the framework chooses AdamW's step kernels (default_adamw_impl).
   std::string_view adamw_impl_source;
 };
 

@@ -347,9 +347,9 @@ void diffusion_account(const Scenario& s, Report& r) {
   r.add(io::component("workspace", "Backward working set", work, x));
   std::optional<Term> step;
   // The scripts build torch.optim.AdamW without `fused`: its foreach step, unless the scenario says otherwise.
-  note_optimizer_implementation(t, OptimizerImpl::foreach, "the scripts' torch.optim.AdamW, no fused", r);
+  note_optimizer_implementation(t, default_adamw_impl(Framework::diffusers), "the scripts' torch.optim.AdamW, no fused", r);
   if (t.optimizer == Optimizer::adamw) {
-    const OptimizerImpl impl = t.optimizer_implementation.value_or(OptimizerImpl::foreach);
+    const OptimizerImpl impl = t.optimizer_implementation.value_or(default_adamw_impl(Framework::diffusers));
     step = step_above_backward(adamw_step_term(all, impl, state_b, Share{}), acts, work);
     r.add(io::component("optimizer_step", "Optimizer step above the backward peak", *step, x));
   }

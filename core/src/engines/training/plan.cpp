@@ -142,7 +142,7 @@ Plan make_plan(const Scenario& s, const TrainingSettings& t, Report& r, WeightsM
       r.defaults_used.push_back("QLoRA base = " + c.base.summary + " (" +
                                 std::string(name_of(kFrameworks, t.framework)) + "'s loader)");
   }
-  note_optimizer_implementation(t, c.p.adamw_impl, c.p.adamw_impl_source, r);
+  note_optimizer_implementation(t, default_adamw_impl(t.framework), c.p.adamw_impl_source, r);
   // Full fine-tuning holds the parameters in the compute dtype; an fp32 run loads
   // an unquantized LoRA base in fp32 too (torch_dtype float32).
   const bool fp32_base = t.method == TrainMethod::lora && c.b == 4 && !s.weights.quantized();
@@ -235,7 +235,9 @@ void note_optimizer_implementation(const TrainingSettings& t, OptimizerImpl fall
                               " (" + std::string(why) + ")");
 }
 
-OptimizerImpl adamw_impl_of(const Plan& c) { return c.t.optimizer_implementation.value_or(c.p.adamw_impl); }
+OptimizerImpl adamw_impl_of(const Plan& c) {
+  return c.t.optimizer_implementation.value_or(default_adamw_impl(c.t.framework));
+}
 
 std::optional<Term> optimizer_step_of(const Plan& c, bool freed) {
   if (c.t.optimizer == Optimizer::muon) return muon_step_of(c, freed);
