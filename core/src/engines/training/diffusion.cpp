@@ -313,7 +313,8 @@ void write_metrics(const std::vector<const Term*>& allocated_terms, const Term& 
   r.metric("peak_allocated_bytes", static_cast<double>(allocated.in_bytes()));
   r.metric("peak_reserved_bytes", static_cast<double>(reserved.in_bytes()));
   r.metric("peak_device_bytes", static_cast<double>((reserved + r.components.back().bytes).in_bytes()));
-  r.metric_range("peak_allocated_bytes", range);
+  // Derived terms alone state no range (CONTRACT 1.1: low = high); the allocator's reserve always carries one.
+  if (range.low != range.high) r.metric_range("peak_allocated_bytes", range);
   r.metric_range("peak_reserved_bytes", {range.low + reserve.range->low, range.high + reserve.range->high});
 }
 
