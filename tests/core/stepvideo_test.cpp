@@ -7,6 +7,7 @@
 #include "test_support.hpp"
 #include "vram/budget/generation.hpp"
 #include "vram/error.hpp"
+#include "vram/io/measure.hpp"
 #include "vram/plan/solve.hpp"
 
 using namespace vram;
@@ -23,29 +24,47 @@ constexpr const char* kStepId = "stepfun-ai/stepvideo-t2v";
 
 /// A tiny StepVideoModel: one head of 128 (dim 128), one block, 4 latent channels, captions 6 and 5 wide.
 json tiny_step_transformer() {
-  return {{"_class_name", "StepVideoModel"}, {"num_attention_heads", 1}, {"attention_head_dim", 128},
-          {"num_layers", 1},  {"in_channels", 4}, {"out_channels", 4}, {"patch_size", 1},
+  return {{"_class_name", "StepVideoModel"},
+          {"num_attention_heads", 1},
+          {"attention_head_dim", 128},
+          {"num_layers", 1},
+          {"in_channels", 4},
+          {"out_channels", 4},
+          {"patch_size", 1},
           {"caption_channels", {6, 5}}};
 }
 
 /// A tiny Video-VAE: three levels of 32, 32, 64 channels both ways, one resnet per level, 4 latent channels.
 json tiny_step_vae() {
-  return {{"_class_name", "AutoencoderKL"}, {"version", 2}, {"z_channels", 4}, {"num_res_blocks", 1},
-          {"ch", 32}, {"ch_mult", {1, 1, 2}}, {"temporal_up_layers", {1, 2}},
-          {"encoder_ch", 32}, {"encoder_ch_mult", {1, 1, 2}}, {"down_sampling_layer", {0, 1}}};
+  return {{"_class_name", "AutoencoderKL"},
+          {"version", 2},
+          {"z_channels", 4},
+          {"num_res_blocks", 1},
+          {"ch", 32},
+          {"ch_mult", {1, 1, 2}},
+          {"temporal_up_layers", {1, 2}},
+          {"encoder_ch", 32},
+          {"encoder_ch_mult", {1, 1, 2}},
+          {"down_sampling_layer", {0, 1}}};
 }
 
 json tiny_step_pipeline(const json& den, const json& vae) {
-  return {{"id", "t/step"}, {"modality", "video"}, {"cfg", "batched"},
-          {"native", {{"width", 64}, {"height", 64}, {"frames", 17}, {"max_frames", 17}}},
-          {"components", json::array({{{"name", "transformer"}, {"kind", "stepvideo_dit"}, {"params", 1}, {"source", "t"},
-                                       {"hf_config", den}},
-                                      {{"name", "vae"}, {"kind", "vae_stepvideo"}, {"params", 1}, {"source", "t"},
-                                       {"hf_config", vae}}})}};
+  return {
+      {"id", "t/step"},
+      {"modality", "video"},
+      {"cfg", "batched"},
+      {"native", {{"width", 64}, {"height", 64}, {"frames", 17}, {"max_frames", 17}}},
+      {"components",
+       json::array(
+           {{{"name", "transformer"}, {"kind", "stepvideo_dit"}, {"params", 1}, {"source", "t"}, {"hf_config", den}},
+            {{"name", "vae"}, {"kind", "vae_stepvideo"}, {"params", 1}, {"source", "t"}, {"hf_config", vae}}})}};
 }
 
 json step_scenario(json generation = json::object()) {
-  return {{"workload", "video"}, {"model", kStepId}, {"hardware", {{"gpu", "H100-SXM-80GB"}}}, {"headroom", 0},
+  return {{"workload", "video"},
+          {"model", kStepId},
+          {"hardware", {{"gpu", "H100-SXM-80GB"}}},
+          {"headroom", 0},
           {"generation", generation}};
 }
 
@@ -67,12 +86,12 @@ TEST_CASE("Step-Video transformer inventory from its constructor arguments", "[g
   //   1792; the output scale_shift_table 256 → 2688 other;
   //   block linears (bias-free) wqkv 128·384, wo, wq, wo 3·128², wkv 128·256, feed-forward 2·128·512 = 262,144;
   //   proj_out 128·4 + 4 = 516; timestep embedder 256·128 + 128 = 32,896 and 128² + 128 = 16,512;
-  //   adaLN-single linear 128·768 + 768 = 99,072; caption projection 6·128 + 128 = 896 and 16,512; CLIP 5·128 + 128 = 768.
-  //   2688 + 262,144 + 516 + 32,896 + 16,512 + 99,072 + 896 + 16,512 + 768 = 432,004
+  //   adaLN-single linear 128·768 + 768 = 99,072; caption projection 6·128 + 128 = 896 and 16,512; CLIP 5·128 + 128 =
+  //   768. 2688 + 262,144 + 516 + 32,896 + 16,512 + 99,072 + 896 + 16,512 + 768 = 432,004
   const Pipeline p = parse_pipeline(tiny_step_pipeline(tiny_step_transformer(), tiny_step_vae()), "/p");
   CHECK(p.components[0].inventory.params() == 432'004);
-  CHECK(p.components[0].inventory.linear_weights() == 262'144 + 128 * 4 + 256 * 128 + 128 * 128 + 128 * 768 +
-                                                          6 * 128 + 128 * 128 + 5 * 128);
+  CHECK(p.components[0].inventory.linear_weights() ==
+        262'144 + 128 * 4 + 256 * 128 + 128 * 128 + 128 * 768 + 6 * 128 + 128 * 128 + 5 * 128);
   // The catalog's: 48 blocks × (16 · 6144² + 10 · 6144 + 512) = 28,994,002,944 + embedders and projections
   //   348,475,456 → 29,342,478,400 (the README's "30B").
   const Part& t = part(kStepId, "transformer");
@@ -130,6 +149,15 @@ TEST_CASE("Step-Video: the solvers step by whole 17-frame chunks", "[generation]
   }
 }
 
+TEST_CASE("Step-Video: the measurement script runs the reference, not diffusers", "[generation][stepvideo][measure]") {
+  const json m = json::parse(io::measure_json(test::scenario(step_scenario({{"frames", 136}}))));
+  const std::string text = m["text"].get<std::string>();
+  CHECK(text.find("run_parallel.py") != std::string::npos);
+  CHECK(text.find("--width 992 --height 544 --num_frames 136") != std::string::npos);
+  CHECK(text.find("DiffusionPipeline") == std::string::npos);
+  CHECK(text.find("max_memory_allocated") != std::string::npos);
+}
+
 TEST_CASE("Step-Video working set: the cross-attention's per-head masks", "[generation][stepvideo][activations]") {
   const Part& t = part(kStepId, "transformer");
   DenoiseShape s = native_denoise();
@@ -166,7 +194,8 @@ TEST_CASE("Step-Video VAE decode: one 3-latent-frame chunk per call", "[generati
 }
 
 TEST_CASE("Step-Video components refuse configs they do not model", "[generation][stepvideo][hostile]") {
-  json s = {{"workload", "video"}, {"model", tiny_step_pipeline(tiny_step_transformer(), tiny_step_vae())},
+  json s = {{"workload", "video"},
+            {"model", tiny_step_pipeline(tiny_step_transformer(), tiny_step_vae())},
             {"hardware", {{"gpu", "H100-SXM-80GB"}}}};
   CHECK(error_path(s) == "(no error)");
   const auto den = [&](const char* key, const json& v, const std::string& at) {
@@ -192,9 +221,10 @@ TEST_CASE("Step-Video components refuse configs they do not model", "[generation
   vae("temporal_up_layers", json::array({1}), "temporal_up_layers");
   vae("temporal_up_layers", json::array({1, 1}), "temporal_up_layers/1");
   vae("down_sampling_layer", json::array({0, 2}), "down_sampling_layer/1");  // the last level does not resample
-  vae("ch", 48, "ch_mult");                                                    // GroupNorm(32)
-  vae("z_channels", 64, "z_channels");  // 64 · 8 is not a multiple of 32 · 64
+  vae("ch", 48, "ch_mult");                                                  // GroupNorm(32)
+  vae("z_channels", 64, "z_channels");                                       // 64 · 8 is not a multiple of 32 · 64
   vae("encoder_ch_mult", json::array({1, 2}), "encoder_ch_mult");
+  vae("ch_mult", json::array({1, 1, 1, 1, 1, 1, 2}), "ch_mult");  // 7 levels: 128× spatial
   s["generation"] = {{"vae_tiling", true}};
   CHECK(error_path(s) == "/generation/vae_tiling");
   s["generation"] = {{"vae_slicing", true}};

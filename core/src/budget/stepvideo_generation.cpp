@@ -28,7 +28,9 @@ constexpr std::string_view kStepSdpaMaskSource =
     "memory-efficient kernel pad_bias copies a mask whose last dimension is not a multiple of 16 into a padded one";
 
 /// Video tokens per forward on this GPU (all samples of the CFG batch).
-Count sv_tokens(const DenoiseShape& s) { return Count(s.tokens) * s.batch; }
+Count sv_tokens(const DenoiseShape& s) {
+  return Count(s.tokens) * s.batch;
+}
 
 /// Elements per video token × hidden width, in the compute dtype.
 Term sv_hidden(const Component& d, const DenoiseShape& s, Count tokens, Count per_hidden, std::string_view what,
@@ -64,8 +66,9 @@ Term stepvideo_self_attention(const Component& d, const DenoiseShape& s) {
 /// queries and the output; the mask repeated over the heads, SDPA's additive copy and its padded copy.
 Term stepvideo_cross_attention(const Component& d, const DenoiseShape& s) {
   const Count t = sv_tokens(s), kv = s.cross_tokens, heads = d.config.heads;
-  Term held = sv_hidden(d, s, t, 6, "elements/hidden (block input, q, modulated input, self-attention output, "
-                                    "normed queries, output)",
+  Term held = sv_hidden(d, s, t, 6,
+                        "elements/hidden (block input, q, modulated input, self-attention output, "
+                        "normed queries, output)",
                         "activations through the cross-attention");
   Term repeated = Term::product({Factor::of(t, "video tokens"), Factor::of(heads, "heads"), Factor::of(kv, "keys"),
                                  Factor::bytes(1, "bool")})
@@ -161,26 +164,28 @@ Term sv_stage_peak(const SvStage& v, const DecodeShape& s) {
   switch (v.kind) {
     case SvStage::entry:
       return sv_elems(s, Count(4) * v.c_out * v.frames * v.pixels,
-                      "elements (repeated shortcut, its reordered copy, conv output, its shuffled copy)", "latent entry");
+                      "elements (repeated shortcut, its reordered copy, conv output, its shuffled copy)",
+                      "latent entry");
     case SvStage::resnet: return sv_resnet_peak(v, s);
     case SvStage::temporal_up:
-      return sv_elems(s, Count(41) * cfp, "elements/input element (input; at 2× frames and 4× pixels: the joined "
-                                          "slices, their channel-last copy, conv1 output, GroupNorm copy and output)",
+      return sv_elems(s, Count(41) * cfp,
+                      "elements/input element (input; at 2× frames and 4× pixels: the joined "
+                      "slices, their channel-last copy, conv1 output, GroupNorm copy and output)",
                       "Upsample3D");
     case SvStage::spatial_up:
       return sv_elems(s, Count(9) * cfp, "elements/input element (input; interpolated 4× and conv output 4×)",
                       "Upsample2D");
     case SvStage::output: break;
   }
-  return sv_elems(s, v.c_in * v.pixels * (Count(4) * v.frames + 2),
-                  "elements (input, padded buffer, 2 temporaries)", "output GroupNorm");
+  return sv_elems(s, v.c_in * v.pixels * (Count(4) * v.frames + 2), "elements (input, padded buffer, 2 temporaries)",
+                  "output GroupNorm");
 }
 
 /// `chunks` decoded chunks: RGB over the uncropped frames of each call at full size.
 Term sv_chunks(const DecodeShape& s, Count chunks, const SvStage& out, std::string_view label) {
   return Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(chunks, "chunks"), Factor::of(3, "RGB"),
-                        Factor::of(out.frames, "frames per call (the crop is a view)"), Factor::of(out.pixels, "pixels"),
-                        Factor::bytes(s.elem)})
+                        Factor::of(out.frames, "frames per call (the crop is a view)"),
+                        Factor::of(out.pixels, "pixels"), Factor::bytes(s.elem)})
       .named(label);
 }
 
@@ -197,9 +202,10 @@ Term stepvideo_decode_peak(const Component& vae, const DecodeShape& s) {
   const ComponentConfig& c = vae.config;
   const SvStage last = sv_stages(c, s.latent.latent_height, s.latent.latent_width).back();
   const Count chunks = Count(s.latent.latent_frames) / c.chunk_latents;
-  Term during = Term::sum(terms(Term::max_of(stepvideo_decode_levels(vae, s)).named("largest decoder stage (one chunk)"),
-                                sv_chunks(s, chunks - 1, last, "earlier chunks held")))
-                    .named("decoding the last chunk");
+  Term during =
+      Term::sum(terms(Term::max_of(stepvideo_decode_levels(vae, s)).named("largest decoder stage (one chunk)"),
+                      sv_chunks(s, chunks - 1, last, "earlier chunks held")))
+          .named("decoding the last chunk");
   Term joined = Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(3, "RGB"),
                                Factor::of(chunks * c.chunk_frames, "frames"), Factor::of(last.pixels, "pixels"),
                                Factor::bytes(s.elem)})

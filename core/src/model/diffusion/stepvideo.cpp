@@ -45,11 +45,13 @@ void check_stepvideo_switches(const json& j, const std::string& path) {
   if (norm && *norm != "ada_norm_single")
     throw InputError(path + "/norm_type", "is \"" + *norm + "\"; the stepvideo_dit kind has \"ada_norm_single\"");
   if (io::optional_bool(j, "norm_elementwise_affine", path).value_or(false))
-    throw InputError(path + "/norm_elementwise_affine", "true (affine norm_out and caption_norm) is not modelled; "
-                                                        "allowed: false");
+    throw InputError(path + "/norm_elementwise_affine",
+                     "true (affine norm_out and caption_norm) is not modelled; "
+                     "allowed: false");
   if (io::optional_bool(j, "use_additional_conditions", path).value_or(false))
-    throw InputError(path + "/use_additional_conditions", "true (resolution, frame-count and fps embedders) is not "
-                                                          "modelled; allowed: false");
+    throw InputError(path + "/use_additional_conditions",
+                     "true (resolution, frame-count and fps embedders) is not "
+                     "modelled; allowed: false");
   const auto attn = io::optional_string(j, "attention_type", path);
   if (attn && *attn != "parallel" && *attn != "torch")
     throw InputError(path + "/attention_type", "is \"" + *attn + "\"; allowed: \"parallel\", \"torch\"");
@@ -60,7 +62,7 @@ void check_stepvideo_switches(const json& j, const std::string& path) {
 void read_stepvideo(const json& j, const std::string& path, ComponentConfig& c) {
   check_class(j, path, "StepVideoModel");
   read_attention_width(j, path, c, 48, 128);  // __init__ defaults: 48 heads × 128
-  c.ffn = checked::mul(c.hidden, 4);           // blocks.py FeedForward(mult=4), ff_inner_dim None
+  c.ffn = checked::mul(c.hidden, 4);          // blocks.py FeedForward(mult=4), ff_inner_dim None
   c.layers = io::optional_int(j, "num_layers", path, {1, 1024}).value_or(48);
   c.in_channels = io::optional_int(j, "in_channels", path, {1, 4096}).value_or(64);
   const auto out = j.find("out_channels");
@@ -72,15 +74,16 @@ void read_stepvideo(const json& j, const std::string& path, ComponentConfig& c) 
   read_caption_channels(j, path, c);
   check_stepvideo_switches(j, path);
   if (c.head_dim != 128)
-    throw InputError(path + "/attention_head_dim", "must be 128: SelfAttention splits each head 64 + 32 + 32 for its "
-                                                   "3D RoPE (rope_ch_split)");
+    throw InputError(path + "/attention_head_dim",
+                     "must be 128: SelfAttention splits each head 64 + 32 + 32 for its "
+                     "3D RoPE (rope_ch_split)");
 }
 
 namespace {
 
 /// `key`: distinct levels from `lo` to `hi` (absent: `fallback`).
 std::vector<std::int64_t> sv_level_list(const json& j, const char* key, const std::string& path, std::int64_t lo,
-                                     std::int64_t hi, std::vector<std::int64_t> fallback) {
+                                        std::int64_t hi, std::vector<std::int64_t> fallback) {
   std::vector<std::int64_t> v = int_list(j, key, path, 0, std::move(fallback), 0);
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (v[i] < lo || v[i] > hi || std::count(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(i), v[i]) > 0)
@@ -104,12 +107,14 @@ void check_stepvideo_vae_widths(const std::string& path, const ComponentConfig& 
   if (!all32(c.decoder_channels))
     throw InputError(path + "/ch_mult", "every decoder width ch × ch_mult must be a multiple of 32 (GroupNorm(32))");
   if (!all32(c.block_channels) || encoder_ch % 32 != 0)
-    throw InputError(path + "/encoder_ch_mult", "encoder_ch and every encoder width must be multiples of 32 "
-                                                "(GroupNorm(32))");
+    throw InputError(path + "/encoder_ch_mult",
+                     "encoder_ch and every encoder width must be multiples of 32 "
+                     "(GroupNorm(32))");
   const Count shuffled = Count(32) * c.latent_channels;  // version 2: 4 × z_channels × 2³ channels at the latent end
   if ((Count(c.decoder_channels.back()) * 8) % shuffled != 0 || (Count(c.block_channels.back()) * 8) % shuffled != 0)
-    throw InputError(path + "/z_channels", "the innermost widths × 8 must be multiples of 32 × z_channels (the "
-                                           "version-2 pixel (un)shuffle layers repeat or average whole channel groups)");
+    throw InputError(path + "/z_channels",
+                     "the innermost widths × 8 must be multiples of 32 × z_channels (the "
+                     "version-2 pixel (un)shuffle layers repeat or average whole channel groups)");
 }
 
 }  // namespace
@@ -118,8 +123,9 @@ void read_stepvideo_vae(const json& j, const std::string& path, ComponentConfig&
   check_class(j, path, "AutoencoderKL");
   const std::int64_t version = io::optional_int(j, "version", path, {1, 2}).value_or(1);
   if (version != 2)
-    throw InputError(path + "/version", "1 (vae.safetensors, 16 latent channels) is not modelled; allowed: 2 "
-                                        "(vae_v2.safetensors, which api/call_remote_server.py loads)");
+    throw InputError(path + "/version",
+                     "1 (vae.safetensors, 16 latent channels) is not modelled; allowed: 2 "
+                     "(vae_v2.safetensors, which api/call_remote_server.py loads)");
   c.latent_channels = io::optional_int(j, "z_channels", path, {1, 1024}).value_or(16);
   c.layers_per_block = io::optional_int(j, "num_res_blocks", path, {1, 16}).value_or(2);
   c.in_channels = io::optional_int(j, "in_channels", path, {1, 64}).value_or(3);
@@ -129,15 +135,18 @@ void read_stepvideo_vae(const json& j, const std::string& path, ComponentConfig&
   const auto mult = int_list(j, "ch_mult", path, 0, {1, 2, 4, 4});
   const auto emult = int_list(j, "encoder_ch_mult", path, 0, {4, 8, 16, 16});
   const auto n = static_cast<std::int64_t>(mult.size());
+  if (n > 6) throw InputError(path + "/ch_mult", "lists at most 6 levels (2 × 2⁵ = 64× spatial compression at most)");
   if (n < 2 || emult.size() != mult.size())
-    throw InputError(path + "/encoder_ch_mult", "must list as many levels as ch_mult, at least 2 (each side resamples "
-                                                "between levels)");
+    throw InputError(path + "/encoder_ch_mult",
+                     "must list as many levels as ch_mult, at least 2 (each side resamples "
+                     "between levels)");
   const auto up = sv_level_list(j, "temporal_up_layers", path, 1, n - 1, {2, 3});
   const auto down = sv_level_list(j, "down_sampling_layer", path, 0, n - 2, {1, 2});
   if (up.size() != 2 || down.size() != 2)
-    throw InputError(path + "/temporal_up_layers", "temporal_up_layers and down_sampling_layer must list 2 levels each: "
-                                                   "AutoencoderKL splits videos into 17-frame chunks of 3 latent frames, "
-                                                   "8× in time");
+    throw InputError(path + "/temporal_up_layers",
+                     "temporal_up_layers and down_sampling_layer must list 2 levels each: "
+                     "AutoencoderKL splits videos into 17-frame chunks of 3 latent frames, "
+                     "8× in time");
   c.decoder_channels = sv_widths(ch, mult);
   c.block_channels = sv_widths(ech, emult);
   c.encoder_ch = ech;
@@ -155,19 +164,20 @@ void read_stepvideo_vae(const json& j, const std::string& path, ComponentConfig&
 Inventory stepvideo_transformer(const ComponentConfig& c) {
   Inventory inv;
   const Count d = c.hidden, L = c.layers, p2 = Count(c.patch[1]) * c.patch[2];
-  inv.other = Count(c.in_channels) * p2 * d + d  // PatchEmbed Conv2d
-              + L * (Count(4) * d + Count(4) * c.head_dim + Count(6) * d)  // norm1, norm2; q/k RMSNorms ×2; scale_shift_table
-              + 2 * d;                                                    // the output scale_shift_table
-  add(inv, d, 3 * d, L, false);  // SelfAttention wqkv
-  add(inv, d, d, 3 * L, false);  // SelfAttention wo, CrossAttention wq and wo
-  add(inv, d, 2 * d, L, false);  // CrossAttention wkv
-  add(inv, d, c.ffn, L, false);  // FeedForward (bias=False)
+  inv.other =
+      Count(c.in_channels) * p2 * d + d                            // PatchEmbed Conv2d
+      + L * (Count(4) * d + Count(4) * c.head_dim + Count(6) * d)  // norm1, norm2; q/k RMSNorms ×2; scale_shift_table
+      + 2 * d;                                                     // the output scale_shift_table
+  add(inv, d, 3 * d, L, false);                                    // SelfAttention wqkv
+  add(inv, d, d, 3 * L, false);                                    // SelfAttention wo, CrossAttention wq and wo
+  add(inv, d, 2 * d, L, false);                                    // CrossAttention wkv
+  add(inv, d, c.ffn, L, false);                                    // FeedForward (bias=False)
   add(inv, c.ffn, d, L, false);
   add(inv, d, Count(c.out_channels) * p2, 1);  // proj_out
   add(inv, c.freq_dim, d, 1);                  // AdaLayerNormSingle: TimestepEmbedding linear_1, linear_2
   add(inv, d, d, 1);
-  add(inv, d, 6 * d, 1);        // AdaLayerNormSingle.linear
-  add(inv, c.text_dim, d, 1);   // caption_projection (PixArtAlphaTextProjection)
+  add(inv, d, 6 * d, 1);       // AdaLayerNormSingle.linear
+  add(inv, c.text_dim, d, 1);  // caption_projection (PixArtAlphaTextProjection)
   add(inv, d, d, 1);
   if (c.clip_dim > 0) add(inv, c.clip_dim, d, 1);  // clip_projection
   return inv;
@@ -183,7 +193,9 @@ Count sv_resnet(Count in, Count out) {
 }
 
 /// The mid block: resnet, AttnBlock (GroupNorm, 1×1×1 q, k, v and proj_out), resnet.
-Count sv_mid(Count c) { return 2 * sv_resnet(c, c) + 2 * c + 4 * conv(c, c, 1); }
+Count sv_mid(Count c) {
+  return 2 * sv_resnet(c, c) + 2 * c + 4 * conv(c, c, 1);
+}
 
 /// VideoEncoder: conv_in to encoder_ch; per level num_res_blocks resnets, then a strided 3×3×3 conv (time and
 /// space) or 3×3 Conv2d (space); the mid block; GroupNorm; version 2's conv_patchify to 4 × z_channels and conv_out.
