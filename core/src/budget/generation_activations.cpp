@@ -375,13 +375,15 @@ Term denoiser_working_set(const Component& d, const DenoiseShape& s) {
     case ComponentKind::allegro:
     case ComponentKind::cogview4:
     case ComponentKind::hidream:
-    case ComponentKind::hunyuan_video15: {
+    case ComponentKind::hunyuan_video15:
+    case ComponentKind::stepvideo_dit: {
       Term base = d.kind == ComponentKind::flux         ? flux_working_set(d, s)
                   : d.kind == ComponentKind::qwen_image ? qwen_image_working_set(d, s)
                   : d.kind == ComponentKind::sana       ? sana_working_set(d, s)
                   : d.kind == ComponentKind::ltx_video  ? ltx_working_set(d, s)
                   : d.kind == ComponentKind::hunyuan_video ? hunyuan_working_set(d, s)
                   : d.kind == ComponentKind::hunyuan_video15 ? hunyuan15_working_set(d, s)
+                  : d.kind == ComponentKind::stepvideo_dit ? stepvideo_working_set(d, s)
                   : d.kind == ComponentKind::mochi_dit  ? mochi_working_set(d, s)
                   : d.kind == ComponentKind::mmdit      ? mmdit_working_set(d, s)
                   : d.kind == ComponentKind::pixart_dit ? pixart_working_set(d, s)

@@ -462,6 +462,7 @@ Terms levels_of(const Component& vae, const DecodeShape& s) {
   if (vae.kind == ComponentKind::vae_ltx) return ltx_decode_levels(vae, s);
   if (vae.kind == ComponentKind::vae_hunyuan) return hunyuan_decode_levels(vae, s);
   if (vae.kind == ComponentKind::vae_hunyuan15) return hunyuan15_decode_levels(vae, s);
+  if (vae.kind == ComponentKind::vae_stepvideo) return stepvideo_decode_levels(vae, s);
   if (vae.kind == ComponentKind::vae_mochi) return mochi_decode_levels(vae, s);
   if (vae.kind == ComponentKind::vae_allegro) return allegro_decode_levels(vae, s);
   return vae.kind == ComponentKind::vae_3d ? levels_3d(vae, s) : levels_2d(vae, s);
@@ -520,6 +521,7 @@ bool own_decode_peak(const Component& vae) {
     case ComponentKind::vae_ltx:
     case ComponentKind::vae_hunyuan:
     case ComponentKind::vae_hunyuan15:
+    case ComponentKind::vae_stepvideo:
     case ComponentKind::vae_mochi:
     case ComponentKind::vae_allegro: return true;
     default: return false;
@@ -531,6 +533,7 @@ Term own_peak(const Component& vae, const DecodeShape& s) {
   if (vae.kind == ComponentKind::vae_ltx) return ltx_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_hunyuan) return hunyuan_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_hunyuan15) return hunyuan15_decode_peak(vae, s);
+  if (vae.kind == ComponentKind::vae_stepvideo) return stepvideo_decode_peak(vae, s);
   if (vae.kind == ComponentKind::vae_mochi) return mochi_decode_peak(vae, s);
   return allegro_decode_peak(vae, s);
 }

@@ -221,8 +221,28 @@ std::string_view torch_dtype(const Scenario& s) {
   return w == "fp16" ? "torch.float16" : w == "fp32" ? "torch.float32" : "torch.bfloat16";
 }
 
+/// Step-Video-T2V is run from its own repository (github stepfun-ai/Step-Video-T2V @675e08c run_parallel.py and
+/// api/call_remote_server.py), its text encoders and VAE on a server beside the transformer's GPU.
+std::string stepvideo_script(const Scenario& s) {
+  const GenerationSettings& g = *s.generation();
+  const generation::Pipeline& p = *s.pipeline;
+  const auto or_native = [](std::int64_t v, std::int64_t native) { return std::to_string(v > 0 ? v : native); };
+  return "# " + p.id + " runs from github stepfun-ai/Step-Video-T2V, not from diffusers: serve its text encoders and\n"
+         "# VAE on another GPU (python api/call_remote_server.py --model_dir /path/to/stepvideo-t2v &), add the two\n"
+         "# print lines below after the pipeline(...) call in run_parallel.py, and run the transformer on this GPU:\n"
+         "#   torchrun --nproc_per_node 1 run_parallel.py --model_dir /path/to/stepvideo-t2v --vae_url 127.0.0.1\n"
+         "#     --caption_url 127.0.0.1 --ulysses_degree 1 --tensor_parallel_degree 1 --width " +
+         or_native(g.width, p.width) + " --height " + or_native(g.height, p.height) + " --num_frames " +
+         or_native(g.frames, p.frames) + "\n"
+         "# Compare its peaks with an estimate whose generation.text_encoder and generation.vae are \"cpu\"\n"
+         "# (both run on the server).\n"
+         "import torch\n" + std::string(kPeaks);
+}
+
 std::string diffusers_script(const Scenario& s) {
   const GenerationSettings& g = *s.generation();
+  if (s.pipeline && s.pipeline->first(generation::Role::denoiser)->kind == generation::ComponentKind::stepvideo_dit)
+    return stepvideo_script(s);
   std::string p = "import torch\nfrom diffusers import DiffusionPipeline\n"
                   "pipe = DiffusionPipeline.from_pretrained(\"" + model_arg(s, "/path/to/pipeline") +
                   "\", torch_dtype=" + std::string(torch_dtype(s)) + ")\n";

@@ -109,6 +109,8 @@ SizeSteps size_steps(const Scenario& s) {
     out.first_frames = t.frames * tf;  // an even count: ceil(frames / t) latent frames, one tile and whole strides
     out.frames = t.stride_frames * tf;
   }
+  // Step-Video-T2V's VAE: whole chunks of chunk_frames (17) frames only.
+  if (vae && vae->config.chunk_frames > 0) out.first_frames = out.frames = vae->config.chunk_frames;
   return out;
 }
 

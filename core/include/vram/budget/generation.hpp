@@ -119,6 +119,17 @@ Term hunyuan15_working_set(const Component& d, const DenoiseShape& s);
 Term hunyuan15_decode_peak(const Component& vae, const DecodeShape& s);
 Terms hunyuan15_decode_levels(const Component& vae, const DecodeShape& s);
 
+/// Step-Video-T2V (stepvideo_generation.cpp): what the transformer's forward holds, each block phase's
+/// working set (self-attention, the cross-attention with its per-head mask copies, the feed-forward), and
+/// the Video-VAE decode of one 3-latent-frame chunk per call with the decoded chunks held.
+Term stepvideo_held(const Component& d, const DenoiseShape& s);
+Term stepvideo_self_attention(const Component& d, const DenoiseShape& s);
+Term stepvideo_cross_attention(const Component& d, const DenoiseShape& s);
+Term stepvideo_ffn(const Component& d, const DenoiseShape& s);
+Term stepvideo_working_set(const Component& d, const DenoiseShape& s);
+Term stepvideo_decode_peak(const Component& vae, const DecodeShape& s);
+Terms stepvideo_decode_levels(const Component& vae, const DecodeShape& s);
+
 /// Mochi (mochi_generation.cpp): the asymmetric block's working set over the
 /// video tokens, and the VAE decode of the whole latent (or per 256-pixel tile).
 Term mochi_working_set(const Component& d, const DenoiseShape& s);

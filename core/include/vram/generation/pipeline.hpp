@@ -53,8 +53,10 @@ enum class ComponentKind : std::uint8_t {
   hidream,        ///< HiDreamImageTransformer2DModel: double- and single-stream blocks, MoE feed-forward, per-block Llama tokens
   hunyuan_video15,  ///< HunyuanVideo15Transformer3DModel: token refiner, ByT5 and image projections, dual-stream blocks only
   vae_hunyuan15,    ///< AutoencoderKLHunyuanVideo15: causal 3D VAE, 16× spatial, 4× temporal, decoded whole (or in tiles)
+  stepvideo_dit,    ///< Step-Video-T2V StepVideoModel: adaLN-single blocks, 3D-RoPE self-attention, cross-attention to the captions
+  vae_stepvideo,    ///< Step-Video-T2V Video-VAE (AutoencoderKL version 2): 16× spatial, 8× temporal, decoded in 17-frame chunks
 };
-inline constexpr std::array<Choice<ComponentKind>, 28> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
+inline constexpr std::array<Choice<ComponentKind>, 30> kComponentKinds{{{ComponentKind::clip_text, "clip_text"},
                                                                       {ComponentKind::t5_encoder, "t5_encoder"},
                                                                       {ComponentKind::clip_vision, "clip_vision"},
                                                                       {ComponentKind::flux, "flux"},
@@ -81,7 +83,9 @@ inline constexpr std::array<Choice<ComponentKind>, 28> kComponentKinds{{{Compone
                                                                       {ComponentKind::cogview4, "cogview4"},
                                                                       {ComponentKind::hidream, "hidream"},
                                                                       {ComponentKind::hunyuan_video15, "hunyuan_video15"},
-                                                                      {ComponentKind::vae_hunyuan15, "vae_hunyuan15"}}};
+                                                                      {ComponentKind::vae_hunyuan15, "vae_hunyuan15"},
+                                                                      {ComponentKind::stepvideo_dit, "stepvideo_dit"},
+                                                                      {ComponentKind::vae_stepvideo, "vae_stepvideo"}}};
 
 enum class Role : std::uint8_t { text_encoder, image_encoder, denoiser, vae };
 Role role_of(ComponentKind k);
@@ -206,6 +210,12 @@ struct ComponentConfig {
   // HiDream-I1 (hf_config): routed experts of the image feed-forward, how many each token takes, the shared expert's width.
   std::int64_t experts = 0, active_experts = 0, shared_ffn = 0;
   std::vector<bool> encoder_vit, decoder_vit;
+  // Step-Video-T2V (hf_config): the caption projection's two input widths (Step-LLM, Hunyuan-CLIP); the VAE's
+  // per-encoder-level temporal downsampling, its encoder's first width, and the pixel and latent frames one
+  // decoder call takes.
+  std::int64_t clip_dim = 0, encoder_ch = 0;
+  std::vector<bool> temporal_downsample;
+  std::int64_t chunk_frames = 0, chunk_latents = 0;
   std::int64_t multiscales = 0;
   bool interpolate_up = false, conv_down = false;
 };

@@ -235,7 +235,7 @@ std::string_view weights_id(const Setup& u, const Placed& x) {
   return "weights";
 }
 
-constexpr std::array<Choice<ComponentKind>, 28> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
+constexpr std::array<Choice<ComponentKind>, 30> kWeightLabels{{{ComponentKind::clip_text, "Weights: CLIP text encoder"},
                                                              {ComponentKind::t5_encoder, "Weights: T5 encoder"},
                                                              {ComponentKind::clip_vision, "Weights: CLIP image encoder"},
                                                              {ComponentKind::flux, "Weights: FLUX transformer"},
@@ -262,7 +262,9 @@ constexpr std::array<Choice<ComponentKind>, 28> kWeightLabels{{{ComponentKind::c
                                                              {ComponentKind::cogview4, "Weights: CogView4 transformer"},
                                                              {ComponentKind::hidream, "Weights: HiDream transformer"},
                                                              {ComponentKind::hunyuan_video15, "Weights: HunyuanVideo-1.5 transformer"},
-                                                             {ComponentKind::vae_hunyuan15, "Weights: HunyuanVideo-1.5 VAE"}}};
+                                                             {ComponentKind::vae_hunyuan15, "Weights: HunyuanVideo-1.5 VAE"},
+                                                             {ComponentKind::stepvideo_dit, "Weights: Step-Video transformer"},
+                                                             {ComponentKind::vae_stepvideo, "Weights: Step-Video VAE"}}};
 
 void write_components(const Setup& u, const PhaseBudget& b, const Term& context, Report& r) {
   for (const auto& res : b.resident)

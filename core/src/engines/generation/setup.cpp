@@ -60,6 +60,14 @@ void resolve_geometry(const Pipeline& p, Setup& u, Report& r) {
 }
 
 /// What each runtime offers; anything else is refused with what is allowed.
+/// Step-Video-T2V's VAE decodes the batch together in 17-frame chunks and has no tiled decode.
+void check_stepvideo_options(const Setup& u) {
+  const std::string why = u.p->id + "'s Video-VAE (stepvideo/vae/vae.py AutoencoderKL.decode) splits a video only into "
+                                    "17-frame chunks and decodes the batch together; allowed: false";
+  if (u.g.vae_tiling) throw InputError("/generation/vae_tiling", "has no tiled decode: " + why);
+  if (u.g.vae_slicing) throw InputError("/generation/vae_slicing", "has no sliced decode: " + why);
+}
+
 void check_runtime_options(const Setup& u) {
   const GenerationSettings& g = u.g;
   if (u.p->runtime == Runtime::wan) {
@@ -75,6 +83,7 @@ void check_runtime_options(const Setup& u) {
     throw InputError("/generation/vae_slicing", "is needed for batch " + std::to_string(g.batch) + " with " + u.p->id +
                                                     ": AutoencoderKLAllegro's tiled_decode decodes one video per call "
                                                     "(local_batch_size 1) and fails on a batch; allowed: true");
+  if (vae == ComponentKind::vae_stepvideo) check_stepvideo_options(u);
   if (g.sequence_parallel > 1)
     throw InputError("/generation/sequence_parallel", "sequence parallelism is modelled for the Wan reference scripts "
                                                       "(--ulysses_size); " + u.p->id + " runs on one GPU: allowed 1");
@@ -202,11 +211,17 @@ std::int64_t text_tokens(const Setup& u) {
   return k == ComponentKind::mmdit ? t5 + clip : t5;
 }
 
+constexpr std::int64_t kStepClipTokens = 77, kStepLlmTokens = 320;
+
 /// Text tokens a cross-attention denoiser attends to: a UNet's CLIP tokens; the
 /// T5 / umT5 tokens of PixArt, Allegro, LTX-Video and Wan.
 std::int64_t cross_tokens(const Setup& u) {
   const ComponentKind k = u.p->first(Role::denoiser)->kind;
   if (k == ComponentKind::sana) return language_model_tokens(u);  // Gemma-2's states of max_sequence_length tokens
+  // Step-Video-T2V: Hunyuan-CLIP's 77 tokens joined before Step-LLM's 320, padded (github stepfun-ai/Step-Video-T2V
+  // @675e08c api/call_remote_server.py: HunyuanClip max_length 77, STEP1TextEncoder max_length 320, y_mask padded
+  // by the CLIP length; model.py prepare_attn_mask keeps up to the longest prompt's: the padded length at most).
+  if (k == ComponentKind::stepvideo_dit) return kStepClipTokens + kStepLlmTokens;
   const bool unet = k == ComponentKind::unet;
   if (!unet && k != ComponentKind::pixart_dit && k != ComponentKind::allegro && k != ComponentKind::ltx_video &&
       k != ComponentKind::wan_dit)
@@ -235,6 +250,10 @@ Setup resolve(const Scenario& s, Report& r) {
   if (r.explain && !u.g.vae_tiling && u.p->first(Role::vae)->kind == ComponentKind::vae_allegro)
     r.warnings.push_back(u.p->id + "'s VAE decodes only in tiles (AutoencoderKLAllegro raises NotImplementedError "
                          "otherwise): estimated tiled, as the pipeline's example runs it (pipe.vae.enable_tiling())");
+  if (r.explain && u.p->first(Role::denoiser)->kind == ComponentKind::stepvideo_dit && !u.p->first(Role::text_encoder))
+    r.warnings.push_back(u.p->id + " lists no text encoder: Step-LLM's and Hunyuan-CLIP's weights and forward are "
+                         "not estimated (their configurations were not read; the reference runs them on a separate "
+                         "caption server, api/call_remote_server.py)");
   if (r.explain && u.p->runtime == Runtime::wan && !s.weights.name.empty())
     r.warnings.push_back("weights = " + s.weights.name + " is the compute dtype (param_dtype) of the Wan scripts; "
                          "components keep their checkpoint dtype (set generation.component_weights to convert one)");

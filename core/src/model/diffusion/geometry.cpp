@@ -33,7 +33,23 @@ void check_frame_limit(std::int64_t frames, const Pipeline& p) {
                                                "; at most 4 × that is estimated)");
 }
 
+/// Step-Video-T2V: whole 17-frame chunks, each 3 latent frames (stepvideo/vae/vae.py AutoencoderKL frame_len and
+/// latent_len; video_pipeline.py prepare_latents: num_frames // 17 * 3 latent frames).
+void check_chunk_frames(std::int64_t frames, const Pipeline& p, const Component& vae) {
+  const std::int64_t k = vae.config.chunk_frames;
+  if (frames % k != 0) {
+    const std::int64_t lo = frames / k * k, hi = lo + k;
+    throw InputError("/generation/frames", p.id + " needs a multiple of " + std::to_string(k) + " frames (its VAE "
+                                           "decodes " + std::to_string(k) + "-frame chunks of " +
+                                           std::to_string(vae.config.chunk_latents) + " latent frames); got " +
+                                           std::to_string(frames) + ". Nearest valid: " +
+                                           (lo > 0 ? std::to_string(lo) + ", " : std::string()) + std::to_string(hi));
+  }
+  check_frame_limit(frames, p);
+}
+
 void check_frames(std::int64_t frames, const Pipeline& p, const Component& vae) {
+  if (vae.config.chunk_frames > 0) return check_chunk_frames(frames, p, vae);
   const std::int64_t t = vae.config.temporal;
   if (t > 1 && (frames - 1) % t != 0) {
     const std::int64_t lo = (frames - 1) / t * t + 1, hi = lo + t;
@@ -124,7 +140,9 @@ LatentGeometry latent_geometry(const Pipeline& p, const GenerationSettings& g, s
     out.latent_frames = allegro_latent_frames(frames, vae.config.temporal);
   } else if (p.modality == Modality::video) {
     check_frames(frames, p, vae);
-    out.latent_frames = vae.config.temporal > 1 ? (frames - 1) / vae.config.temporal + 1 : frames;
+    out.latent_frames = vae.config.chunk_frames > 0 ? frames / vae.config.chunk_frames * vae.config.chunk_latents
+                        : vae.config.temporal > 1 ? (frames - 1) / vae.config.temporal + 1
+                                                  : frames;
   }
   const auto& patch = den.config.patch;
   // A temporal patch (CogVideoX 1.5) pads the latent frames up to its multiple

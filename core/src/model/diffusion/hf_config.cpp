@@ -172,11 +172,14 @@ void read_config(ComponentKind k, const json& j, const std::string& path, Compon
     case ComponentKind::hidream: read_hidream(j, path, c); return;
     case ComponentKind::hunyuan_video15: read_hunyuan15(j, path, c); return;
     case ComponentKind::vae_hunyuan15: read_hunyuan15_vae(j, path, c); return;
+    case ComponentKind::stepvideo_dit: read_stepvideo(j, path, c); return;
+    case ComponentKind::vae_stepvideo: read_stepvideo_vae(j, path, c); return;
     default: break;
   }
   throw InputError(path, "a verbatim config.json is read for t5_encoder, cogvideox, vae_cogvideox, ltx_video, "
                          "vae_ltx, hunyuan_video, vae_hunyuan, llama_text, mochi_dit, vae_mochi, sana, vae_dc, allegro, "
-                         "vae_allegro, cogview4, hidream, hunyuan_video15 and vae_hunyuan15 components; "
+                         "vae_allegro, cogview4, hidream, hunyuan_video15, vae_hunyuan15, stepvideo_dit and vae_stepvideo "
+                         "components; "
                          "give this kind's facts in \"config\"");
 }
 

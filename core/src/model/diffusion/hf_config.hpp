@@ -99,6 +99,12 @@ void read_hunyuan15(const nlohmann::json& j, const std::string& path, ComponentC
 void read_hunyuan15_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
 Inventory hunyuan15_transformer(const ComponentConfig& c);
 Inventory hunyuan15_vae(const ComponentConfig& c);
+/// Step-Video-T2V's StepVideoModel and Video-VAE (AutoencoderKL version 2) constructor arguments and their
+/// inventories (github stepfun-ai/Step-Video-T2V @675e08c; stepvideo.cpp).
+void read_stepvideo(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+void read_stepvideo_vae(const nlohmann::json& j, const std::string& path, ComponentConfig& c);
+Inventory stepvideo_transformer(const ComponentConfig& c);
+Inventory stepvideo_vae(const ComponentConfig& c);
 /// The language model's tensors (the core's inventory) without its lm_head.
 Inventory llama_text_inventory(const ComponentConfig& c);
 

@@ -292,6 +292,8 @@ Inventory inventory_of(const Component& c, const std::string& path) {
     case ComponentKind::vae_hunyuan: return hf::hunyuan_vae(c.config);
     case ComponentKind::hunyuan_video15: return hf::hunyuan15_transformer(c.config);
     case ComponentKind::vae_hunyuan15: return hf::hunyuan15_vae(c.config);
+    case ComponentKind::stepvideo_dit: return hf::stepvideo_transformer(c.config);
+    case ComponentKind::vae_stepvideo: return hf::stepvideo_vae(c.config);
     case ComponentKind::llama_text: return hf::llama_text_inventory(c.config);
     case ComponentKind::mochi_dit: return hf::mochi_transformer(c.config);
     case ComponentKind::vae_mochi: return hf::mochi_vae(c.config);

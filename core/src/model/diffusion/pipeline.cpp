@@ -32,7 +32,8 @@ Role role_of(ComponentKind k) {
     case ComponentKind::allegro:
     case ComponentKind::cogview4:
     case ComponentKind::hidream:
-    case ComponentKind::hunyuan_video15: return Role::denoiser;
+    case ComponentKind::hunyuan_video15:
+    case ComponentKind::stepvideo_dit: return Role::denoiser;
     case ComponentKind::vae_2d:
     case ComponentKind::vae_3d:
     case ComponentKind::vae_cogvideox:
@@ -41,7 +42,8 @@ Role role_of(ComponentKind k) {
     case ComponentKind::vae_mochi:
     case ComponentKind::vae_dc:
     case ComponentKind::vae_allegro:
-    case ComponentKind::vae_hunyuan15: return Role::vae;
+    case ComponentKind::vae_hunyuan15:
+    case ComponentKind::vae_stepvideo: return Role::vae;
   }
   return Role::denoiser;
 }
@@ -206,6 +208,7 @@ void check_component(const Component& c, const std::string& p) {
     case ComponentKind::vae_dc:
     case ComponentKind::vae_allegro:
     case ComponentKind::vae_hunyuan15:
+    case ComponentKind::vae_stepvideo:
       need(k.spatial >= 1 && k.spatial <= 64, "spatial", "the spatial compression, 1 to 64");
       need(k.latent_channels >= 1, "latent_channels", "at least 1");
       need(k.layers_per_block >= 1, "layers_per_block", "at least 1");
@@ -258,7 +261,8 @@ Component read_component(const json& j, const std::string& p) {
                              c.kind == ComponentKind::vae_dc || c.kind == ComponentKind::allegro ||
                              c.kind == ComponentKind::vae_allegro || c.kind == ComponentKind::cogview4 ||
                              c.kind == ComponentKind::hidream || c.kind == ComponentKind::hunyuan_video15 ||
-                             c.kind == ComponentKind::vae_hunyuan15;
+                             c.kind == ComponentKind::vae_hunyuan15 || c.kind == ComponentKind::stepvideo_dit ||
+                             c.kind == ComponentKind::vae_stepvideo;
   if (const auto hf = j.find("hf_config"); hf != j.end())
     hf::read_config(c.kind, *hf, p + "/hf_config", c.config);
   else if (verbatim_only)
