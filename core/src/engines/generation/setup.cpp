@@ -252,7 +252,7 @@ Setup resolve(const Scenario& s, Report& r) {
                          "otherwise): estimated tiled, as the pipeline's example runs it (pipe.vae.enable_tiling())");
   if (r.explain && u.p->first(Role::denoiser)->kind == ComponentKind::stepvideo_dit && !u.p->first(Role::text_encoder))
     r.warnings.push_back(u.p->id + " lists no text encoder: Step-LLM's and Hunyuan-CLIP's weights and forward are "
-                         "not estimated (their configurations were not read; the reference runs them on a separate "
+                         "not estimated (their configurations are not in the catalog; the reference runs them on a separate "
                          "caption server, api/call_remote_server.py)");
   if (r.explain && u.p->runtime == Runtime::wan && !s.weights.name.empty())
     r.warnings.push_back("weights = " + s.weights.name + " is the compute dtype (param_dtype) of the Wan scripts; "
