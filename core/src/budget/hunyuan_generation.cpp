@@ -130,18 +130,13 @@ std::vector<HyStage> hy_stages(const Component& vae, Count h, Count w, Count f) 
   return st;
 }
 
-Term hy_stage_term(const DecodeShape& s, Count elems, std::string_view what, std::string_view label) {
-  return Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(elems, what), Factor::bytes(s.elem)})
-      .named(label);
-}
-
 /// A causal resnet's convs: input (kept for the residual), SiLU output, the
 /// padded copy (2 frames in front) and the conv output.
 Term hy_resnet_peak(const HyStage& v, const DecodeShape& s) {
   const Count px = v.pixels, f = v.frames;
-  Term conv1 = hy_stage_term(s, px * (Count(2) * v.c_in * f + Count(v.c_in) * (f + 2) + Count(v.c_out) * f),
+  Term conv1 = decode_elements(s, px * (Count(2) * v.c_in * f + Count(v.c_in) * (f + 2) + Count(v.c_out) * f),
                              "elements (input, SiLU, padded copy, output)", "conv1");
-  Term conv2 = hy_stage_term(s, px * (Count(v.c_in) * f + Count(2) * v.c_out * f + Count(v.c_out) * (f + 2)),
+  Term conv2 = decode_elements(s, px * (Count(v.c_in) * f + Count(2) * v.c_out * f + Count(v.c_out) * (f + 2)),
                              "elements (input, SiLU, padded copy, output)", "conv2");
   return Term::max_of(terms(std::move(conv1), std::move(conv2))).named("resnet");
 }
@@ -154,10 +149,10 @@ Term hy_attention_peak(const HyStage& v, const DecodeShape& s) {
       Term::product({Factor::of(tokens, "queries"), Factor::of(tokens, "keys"),
                      Factor::bytes(4 + s.elem, "fp32 mask and its cast")})
           .named("causal mask"),
-      hy_stage_term(s, tokens * v.c_in, "elements", "flattened input")));
+      decode_elements(s, tokens * v.c_in, "elements", "flattened input")));
   Term sdpa = Term::sum(terms(
       Term::product({Factor::of(tokens, "queries"), Factor::of(tokens, "keys"), Factor::bytes(s.elem, "mask")}).named("mask"),
-      hy_stage_term(s, tokens * v.c_in * 6, "elements (input, GroupNorm, q, k, v, output)", "attention")));
+      decode_elements(s, tokens * v.c_in * 6, "elements (input, GroupNorm, q, k, v, output)", "attention")));
   return Term::max_of(terms(std::move(mask).named("mask built"), std::move(sdpa).named("SDPA"))).named("mid attention");
 }
 
@@ -168,7 +163,7 @@ Term hy_stage_peak(const HyStage& v, const DecodeShape& s) {
     case HyStage::upsampler: break;
   }
   const Count out = Count(v.frames_out) * v.pixels_out;
-  return hy_stage_term(s, Count(v.c_in) * (Count(v.frames) * v.pixels + 4 * out + 2 * v.pixels_out),
+  return decode_elements(s, Count(v.c_in) * (Count(v.frames) * v.pixels + 4 * out + 2 * v.pixels_out),
                        "elements (input, interpolated frames, torch.cat, padded copy, conv output)", "upsampler");
 }
 

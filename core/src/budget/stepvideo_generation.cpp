@@ -141,20 +141,15 @@ std::vector<SvStage> sv_stages(const ComponentConfig& c, Count h, Count w) {
   return st;
 }
 
-Term sv_elems(const DecodeShape& s, Count elems, std::string_view what, std::string_view label) {
-  return Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(elems, what), Factor::bytes(s.elem)})
-      .named(label);
-}
-
 /// A resnet at its first GroupNorm (the input, the zero-padded buffer two frames longer, two of the
 /// contiguous copy, GroupNorm output and SiLU), or at its second (the input, the shortcut when the width
 /// changes, conv1's output, the second buffer and its two temporaries).
 Term sv_resnet_peak(const SvStage& v, const DecodeShape& s) {
   const Count f = v.frames, px = v.pixels;
-  Term first = sv_elems(s, v.c_in * px * (Count(4) * f + 2), "elements (input, padded buffer, 2 temporaries)",
+  Term first = decode_elements(s, v.c_in * px * (Count(4) * f + 2), "elements (input, padded buffer, 2 temporaries)",
                         "first GroupNorm");
   const Count shortcut = v.c_in != v.c_out ? v.c_out * f * px : Count(0);
-  Term second = sv_elems(s, v.c_in * f * px + shortcut + v.c_out * px * (Count(4) * f + 2),
+  Term second = decode_elements(s, v.c_in * f * px + shortcut + v.c_out * px * (Count(4) * f + 2),
                          "elements (input, shortcut, conv1 output, padded buffer, 2 temporaries)", "second GroupNorm");
   return Term::max_of(terms(std::move(first), std::move(second))).named("resnet");
 }
@@ -163,21 +158,21 @@ Term sv_stage_peak(const SvStage& v, const DecodeShape& s) {
   const Count cfp = v.c_in * v.frames * v.pixels;
   switch (v.kind) {
     case SvStage::entry:
-      return sv_elems(s, Count(4) * v.c_out * v.frames * v.pixels,
+      return decode_elements(s, Count(4) * v.c_out * v.frames * v.pixels,
                       "elements (repeated shortcut, its reordered copy, conv output, its shuffled copy)",
                       "latent entry");
     case SvStage::resnet: return sv_resnet_peak(v, s);
     case SvStage::temporal_up:
-      return sv_elems(s, Count(41) * cfp,
+      return decode_elements(s, Count(41) * cfp,
                       "elements/input element (input; at 2× frames and 4× pixels: the joined "
                       "slices, their channel-last copy, conv1 output, GroupNorm copy and output)",
                       "Upsample3D");
     case SvStage::spatial_up:
-      return sv_elems(s, Count(9) * cfp, "elements/input element (input; interpolated 4× and conv output 4×)",
+      return decode_elements(s, Count(9) * cfp, "elements/input element (input; interpolated 4× and conv output 4×)",
                       "Upsample2D");
     case SvStage::output: break;
   }
-  return sv_elems(s, v.c_in * v.pixels * (Count(4) * v.frames + 2), "elements (input, padded buffer, 2 temporaries)",
+  return decode_elements(s, v.c_in * v.pixels * (Count(4) * v.frames + 2), "elements (input, padded buffer, 2 temporaries)",
                   "output GroupNorm");
 }
 

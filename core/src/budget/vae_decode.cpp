@@ -24,6 +24,11 @@ Count tiled_extent(Count size, Count tile, Count stride) {
   return covered;
 }
 
+Term decode_elements(const DecodeShape& s, Count elems, std::string_view what, std::string_view label) {
+  return Term::product({Factor::of(s.samples_at_once, "samples"), Factor::of(elems, what), Factor::bytes(s.elem)})
+      .named(label);
+}
+
 Term held_tiles(const Component& vae, const DecodeShape& s, std::int64_t samples, Count frames,
                 std::pair<Count, Count> tile, std::pair<Count, Count> stride) {
   const Count rows = tiled_extent(s.latent.latent_height, tile.first, stride.first);

@@ -78,6 +78,10 @@ Term vae_encode_peak(const Component& vae, const DecodeShape& s);
 Term vae_decode_cache(const Component& vae, const DecodeShape& s);
 
 /// The decode peak and the allocator's cache beside it, from one pass over the decoder's levels.
+/// `elems` elements of each of the samples one decoder call takes, in the decode's element size: a moment of a
+/// decoder stage, named `label` (`what` says which tensors the elements are).
+Term decode_elements(const DecodeShape& s, checked::Count elems, std::string_view what, std::string_view label);
+
 struct DecodeTerms {
   Term peak;
   Term cache;
