@@ -102,6 +102,26 @@ TEST_CASE("Step-Video transformer inventory from its constructor arguments", "[g
   CHECK(t.config.clip_dim == 1024);
 }
 
+TEST_CASE("Step-Video text encoders from their own config.json files", "[generation][stepvideo][inventory]") {
+  // Step-LLM: 48 layers × (q 6144² + k, v 2 · 6144 · 1024 + o 6144² + gate, up, down 3 · 6144 · 16,896 + 2 norms
+  //   12,288) = 48 × 399,519,744 = 19,176,947,712, embeddings 65,536 · 6144 = 402,653,184, final norm 6,144:
+  //   19,579,607,040, its index's 39,159,201,792 B / 2 B plus the final norm.
+  const Part& llm = part(kStepId, "step_llm");
+  CHECK(llm.inventory.params() == 19'579'607'040LL);
+  CHECK(llm.inventory.params() == 39'159'201'792LL / 2 + 6'144);
+  CHECK(llm.config.tokens == 320);
+  // Hunyuan-CLIP as a CLIP tower: tokens 47,020 · 1024 + positions 512 · 1024 + one layer (4 · (1024² + 1024) +
+  //   1024 · 4096 + 4096 + 4096 · 1024 + 1024 + 2 LayerNorms 4096) + the final LayerNorm 2048 = 61,271,040.
+  const Part& clip = part(kStepId, "hunyuan_clip");
+  CHECK(clip.inventory.params() == 61'271'040);
+  CHECK(clip.config.tokens == 77);
+  // Both on the transformer's GPU by default; "cpu" stands for the reference's caption server.
+  const json on_gpu{{"workload", "video"}, {"model", kStepId}, {"hardware", {{"gpu", "A100-80GB"}}}};
+  json served = on_gpu;
+  served["generation"] = {{"text_encoder", "cpu"}};
+  CHECK(test::run(on_gpu).total - test::run(served).total == Bytes::of((19'579'607'040LL + 61'271'040) * 2));
+}
+
 TEST_CASE("Step-Video VAE inventory from its constructor arguments", "[generation][stepvideo][inventory]") {
   // Resnet c → c: 2c + 2·(27c² + c) + 2c; 32: 55,488, 64: 221,568; 32 → 64 with its 1×1×1 shortcut 168,320,
   //   64 → 32 85,280. Mid block (64): 2 · 221,568 + 128 + 4 · (64² + 64) = 459,904.

@@ -250,10 +250,6 @@ Setup resolve(const Scenario& s, Report& r) {
   if (r.explain && !u.g.vae_tiling && u.p->first(Role::vae)->kind == ComponentKind::vae_allegro)
     r.warnings.push_back(u.p->id + "'s VAE decodes only in tiles (AutoencoderKLAllegro raises NotImplementedError "
                          "otherwise): estimated tiled, as the pipeline's example runs it (pipe.vae.enable_tiling())");
-  if (r.explain && u.p->first(Role::denoiser)->kind == ComponentKind::stepvideo_dit && !u.p->first(Role::text_encoder))
-    r.warnings.push_back(u.p->id + " lists no text encoder: Step-LLM's and Hunyuan-CLIP's weights and forward are "
-                         "not estimated (their configurations are not in the catalog; the reference runs them on a separate "
-                         "caption server, api/call_remote_server.py)");
   if (r.explain && u.p->runtime == Runtime::wan && !s.weights.name.empty())
     r.warnings.push_back("weights = " + s.weights.name + " is the compute dtype (param_dtype) of the Wan scripts; "
                          "components keep their checkpoint dtype (set generation.component_weights to convert one)");
